@@ -1,0 +1,3 @@
+module github.com/santa-wishlist/santa/pkg
+
+go 1.26

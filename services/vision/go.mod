@@ -1,0 +1,7 @@
+module github.com/santa-wishlist/santa/services/vision
+
+go 1.26
+
+require github.com/santa-wishlist/santa/pkg v0.0.0
+
+replace github.com/santa-wishlist/santa/pkg => ../../pkg
