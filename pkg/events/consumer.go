@@ -1,0 +1,162 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// ErrPoison marks an event that can never be handled (bad shape, unknown type). The consumer
+// terminates it instead of redelivering it forever.
+var ErrPoison = errors.New("poison event")
+
+// Handler handles one event. It must be idempotent: JetStream delivers at least once.
+type Handler func(ctx context.Context, env Envelope) error
+
+// ConsumerConfig describes one durable consumer.
+type ConsumerConfig struct {
+	Durable  string
+	Subjects []string
+	// BackOff lists the waits between redeliveries; its length+1 bounds the attempts.
+	BackOff []time.Duration
+	AckWait time.Duration
+}
+
+// ConsumerMetrics are shared by every consumer of a service.
+type ConsumerMetrics struct {
+	Pending   *prometheus.GaugeVec
+	Processed *prometheus.CounterVec
+}
+
+// NewConsumerMetrics registers events_consumer_pending and events_processed_total.
+func NewConsumerMetrics(reg prometheus.Registerer) *ConsumerMetrics {
+	m := &ConsumerMetrics{
+		Pending: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "events_consumer_pending", Help: "Events not yet delivered or not yet acked (consumer lag).",
+		}, []string{"consumer"}),
+		Processed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "events_processed_total", Help: "Events handled, by outcome (ok, retry, poison).",
+		}, []string{"consumer", "result"}),
+	}
+	reg.MustRegister(m.Pending, m.Processed)
+	return m
+}
+
+// Consumer is a running durable consumer.
+type Consumer struct {
+	cc     jetstream.ConsumeContext
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// Stop stops taking new messages and waits for the lag reporter; a message being handled
+// finishes first (Drain).
+func (c *Consumer) Stop() {
+	c.cc.Drain()
+	c.cancel()
+	<-c.done
+}
+
+// Consume starts a durable pull consumer on the product stream.
+func Consume(ctx context.Context, js jetstream.JetStream, cfg ConsumerConfig, handle Handler, logger *slog.Logger, m *ConsumerMetrics) (*Consumer, error) {
+	if len(cfg.BackOff) == 0 {
+		cfg.BackOff = []time.Duration{time.Second, 5 * time.Second, 30 * time.Second, 2 * time.Minute}
+	}
+	if cfg.AckWait == 0 {
+		cfg.AckWait = 30 * time.Second
+	}
+	if _, err := EnsureStream(ctx, js); err != nil {
+		return nil, err
+	}
+	cons, err := js.CreateOrUpdateConsumer(ctx, StreamName, jetstream.ConsumerConfig{
+		Durable:        cfg.Durable,
+		FilterSubjects: cfg.Subjects,
+		AckPolicy:      jetstream.AckExplicitPolicy,
+		DeliverPolicy:  jetstream.DeliverAllPolicy,
+		AckWait:        cfg.AckWait,
+		MaxDeliver:     len(cfg.BackOff) + 1,
+		BackOff:        cfg.BackOff,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create consumer %s: %w", cfg.Durable, err)
+	}
+	log := logger.With("consumer", cfg.Durable)
+	processed := func(result string) {
+		if m != nil {
+			m.Processed.WithLabelValues(cfg.Durable, result).Inc()
+		}
+	}
+	cc, err := cons.Consume(func(msg jetstream.Msg) {
+		var env Envelope
+		if err := json.Unmarshal(msg.Data(), &env); err != nil || env.Validate() != nil {
+			log.Error("terminating malformed event", "subject", msg.Subject(), "err", errors.Join(err, env.Validate()))
+			_ = msg.Term()
+			processed("poison")
+			return
+		}
+		hctx, cancel := context.WithTimeout(context.Background(), cfg.AckWait)
+		err := handle(hctx, env)
+		cancel()
+		switch {
+		case err == nil:
+			if ackErr := msg.DoubleAck(context.Background()); ackErr != nil {
+				log.Warn("ack failed; the event will be redelivered and handled idempotently", "event_id", env.ID, "err", ackErr)
+			}
+			processed("ok")
+		case errors.Is(err, ErrPoison):
+			log.Error("terminating poison event", "event_id", env.ID, "type", env.Type, "err", err)
+			_ = msg.Term()
+			processed("poison")
+		default:
+			meta, _ := msg.Metadata()
+			attempt := uint64(0)
+			if meta != nil {
+				attempt = meta.NumDelivered
+			}
+			log.Warn("event handling failed; will retry with back-off", "event_id", env.ID, "attempt", attempt, "err", err)
+			// Nak without delay lets the server apply the consumer's BackOff schedule.
+			_ = msg.Nak()
+			processed("retry")
+		}
+	}, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+		log.Debug("consume", "err", err)
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("consume %s: %w", cfg.Durable, err)
+	}
+
+	lagCtx, cancel := context.WithCancel(context.Background())
+	c := &Consumer{cc: cc, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		reportLag(lagCtx, cons, cfg.Durable, m)
+	}()
+	return c, nil
+}
+
+func reportLag(ctx context.Context, cons jetstream.Consumer, name string, m *ConsumerMetrics) {
+	if m == nil {
+		<-ctx.Done()
+		return
+	}
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		infoCtx, cancel := context.WithTimeout(ctx, time.Second)
+		if info, err := cons.Info(infoCtx); err == nil {
+			m.Pending.WithLabelValues(name).Set(float64(info.NumPending + uint64(info.NumAckPending)))
+		}
+		cancel()
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}

@@ -1,0 +1,121 @@
+// Package events is the one way services talk through NATS JetStream: one stream, one JSON
+// envelope, a publisher that lets JetStream drop duplicates, and a consumer helper that acks
+// explicitly, retries with back-off and terminates poison messages instead of looping on them.
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// StreamName is the single stream holding every product event.
+const StreamName = "SANTA"
+
+// Event types; each is also the subject it is published on.
+const (
+	TypeItemCreated = "item.created"
+	TypeItemDeleted = "item.deleted"
+	TypeSantaSent   = "santa.sent"
+)
+
+// DuplicateWindow is how long JetStream remembers event ids. An outbox relay that crashes
+// after publishing but before marking the row republishes within this window, and JetStream
+// drops the copy.
+const DuplicateWindow = 30 * time.Minute
+
+// Envelope is the wire shape of every event (api/events/envelope.schema.json).
+type Envelope struct {
+	ID         string          `json:"id"`
+	Type       string          `json:"type"`
+	OccurredAt time.Time       `json:"occurredAt"`
+	UserID     string          `json:"userId"`
+	Data       json.RawMessage `json:"data"`
+}
+
+// NewEnvelope wraps data in an envelope with a fresh id.
+func NewEnvelope(eventType, userID string, data any) (Envelope, error) {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return Envelope{}, fmt.Errorf("encode %s data: %w", eventType, err)
+	}
+	return Envelope{ID: uuid.NewString(), Type: eventType, OccurredAt: time.Now().UTC(), UserID: userID, Data: raw}, nil
+}
+
+// Validate checks the fields every consumer relies on.
+func (e Envelope) Validate() error {
+	switch {
+	case e.ID == "":
+		return errors.New("event has no id")
+	case e.Type != TypeItemCreated && e.Type != TypeItemDeleted && e.Type != TypeSantaSent:
+		return fmt.Errorf("unknown event type %q", e.Type)
+	case e.UserID == "":
+		return errors.New("event has no userId")
+	case e.OccurredAt.IsZero():
+		return errors.New("event has no occurredAt")
+	case len(e.Data) == 0 || e.Data[0] != '{':
+		return errors.New("event data is not an object")
+	}
+	return nil
+}
+
+// Connect opens a NATS connection that keeps reconnecting, so a broker restart is a pause,
+// not an outage.
+func Connect(url, name string, logger *slog.Logger) (*nats.Conn, jetstream.JetStream, error) {
+	nc, err := nats.Connect(url,
+		nats.Name(name),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(500*time.Millisecond),
+		nats.RetryOnFailedConnect(true),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				logger.Warn("nats disconnected", "err", err)
+			}
+		}),
+		nats.ReconnectHandler(func(*nats.Conn) { logger.Info("nats reconnected") }),
+	)
+	if err != nil {
+		return nil, nil, fmt.Errorf("connect to nats at %s: %w", url, err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, nil, fmt.Errorf("jetstream: %w", err)
+	}
+	return nc, js, nil
+}
+
+// EnsureStream creates or updates the product stream.
+func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
+	s, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:       StreamName,
+		Subjects:   []string{"item.>", "santa.>"},
+		Storage:    jetstream.FileStorage,
+		Retention:  jetstream.LimitsPolicy,
+		MaxAge:     7 * 24 * time.Hour,
+		Duplicates: DuplicateWindow,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("ensure stream %s: %w", StreamName, err)
+	}
+	return s, nil
+}
+
+// Publish sends an envelope with its id as Nats-Msg-Id and waits for JetStream's ack.
+func Publish(ctx context.Context, js jetstream.JetStream, env Envelope) error {
+	payload, err := json.Marshal(env)
+	if err != nil {
+		return fmt.Errorf("encode event %s: %w", env.ID, err)
+	}
+	if _, err := js.Publish(ctx, env.Type, payload, jetstream.WithMsgID(env.ID)); err != nil {
+		return fmt.Errorf("publish event %s: %w", env.ID, err)
+	}
+	return nil
+}

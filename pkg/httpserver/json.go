@@ -1,0 +1,52 @@
+package httpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/santa-wishlist/santa/pkg/apierror"
+)
+
+// DecodeJSON reads a JSON body of at most maxBytes into dst. On failure it answers a 4xx JSON
+// error a person can act on (too large, not UTF-8, malformed, wrong type) and returns false.
+func DecodeJSON(c *gin.Context, dst any, maxBytes int64) bool {
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			apierror.Abort(c, http.StatusRequestEntityTooLarge, "too_large",
+				fmt.Sprintf("The request is too large (the limit is %d bytes).", maxBytes))
+			return false
+		}
+		apierror.Abort(c, http.StatusBadRequest, "unreadable_body", "The request body could not be read.")
+		return false
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		apierror.Abort(c, http.StatusBadRequest, "empty_body", "The request body is empty; send a JSON object.")
+		return false
+	}
+	// encoding/json would silently turn invalid UTF-8 into U+FFFD and save mangled text.
+	if !utf8.Valid(body) {
+		apierror.Abort(c, http.StatusBadRequest, "invalid_utf8", "The request body is not valid UTF-8 text.")
+		return false
+	}
+	if err := json.Unmarshal(body, dst); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			apierror.AbortFields(c, http.StatusBadRequest, "wrong_type",
+				fmt.Sprintf("The field %q has the wrong type (expected %s).", typeErr.Field, typeErr.Type.String()),
+				map[string]string{typeErr.Field: fmt.Sprintf("Expected %s.", typeErr.Type.String())})
+			return false
+		}
+		apierror.Abort(c, http.StatusBadRequest, "malformed_json", "The request body is not valid JSON.")
+		return false
+	}
+	return true
+}

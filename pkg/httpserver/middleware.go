@@ -1,0 +1,94 @@
+package httpserver
+
+import (
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/observability"
+)
+
+// RequestIDHeader carries a request's id across services and into every log line.
+const RequestIDHeader = "X-Request-Id"
+
+const loggerKey = "httpserver.logger"
+
+var safeRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+func requestID() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id := c.GetHeader(RequestIDHeader)
+		if !safeRequestID.MatchString(id) {
+			id = uuid.NewString()
+			c.Request.Header.Set(RequestIDHeader, id)
+		}
+		c.Header(RequestIDHeader, id)
+		c.Set(RequestIDHeader, id)
+		c.Next()
+	}
+}
+
+// Logger returns the request's logger (tagged with its request id).
+func Logger(c *gin.Context) *slog.Logger {
+	if l, ok := c.Get(loggerKey); ok {
+		if logger, ok := l.(*slog.Logger); ok {
+			return logger
+		}
+	}
+	return slog.Default()
+}
+
+func recovery(logger *slog.Logger) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if r := recover(); r != nil {
+				logger.Error("panic while serving", "panic", r, "path", c.Request.URL.Path,
+					"request_id", c.GetString(RequestIDHeader), "stack", string(debug.Stack()))
+				// Never leak the panic value: it may hold internals.
+				apierror.Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+			}
+		}()
+		c.Next()
+	}
+}
+
+func observe(logger *slog.Logger, m *observability.HTTPMetrics) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		reqLogger := logger.With("request_id", c.GetString(RequestIDHeader))
+		c.Set(loggerKey, reqLogger)
+		m.InFlight.Inc()
+		c.Next()
+		m.InFlight.Dec()
+
+		route := c.FullPath()
+		if route == "" {
+			route = "unmatched"
+		}
+		status := c.Writer.Status()
+		elapsed := time.Since(start)
+		m.Requests.WithLabelValues(c.Request.Method, route, strconv.Itoa(status)).Inc()
+		m.Duration.WithLabelValues(c.Request.Method, route).Observe(elapsed.Seconds())
+		if route == "/healthz" || route == "/readyz" || route == "/metrics" {
+			return
+		}
+		level := slog.LevelInfo
+		if status >= 500 {
+			level = slog.LevelError
+		}
+		reqLogger.Log(c.Request.Context(), level, "request",
+			"method", c.Request.Method, "route", route, "status", status,
+			"duration_ms", float64(elapsed.Microseconds())/1000, "bytes", c.Writer.Size())
+	}
+}
+
+func notFound(c *gin.Context) {
+	apierror.Abort(c, http.StatusNotFound, "not_found", "Nothing lives at this address.")
+}

@@ -1,0 +1,195 @@
+// Package httpserver is the HTTP skeleton every service runs on: request ids, JSON logs, panic
+// recovery, Prometheus metrics, health and readiness, and a graceful shutdown that fails
+// readiness first so a load balancer stops sending traffic before the listener closes.
+package httpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/santa-wishlist/santa/pkg/observability"
+)
+
+// Options configure a server.
+type Options struct {
+	Service string
+	Addr    string // such as ":8080"
+	Logger  *slog.Logger
+	// ShutdownTimeout bounds how long in-flight requests may run after SIGTERM.
+	ShutdownTimeout time.Duration
+	// DrainDelay is how long the server keeps serving while reporting unready, so that
+	// endpoints controllers take the pod out of rotation before the listener closes.
+	DrainDelay time.Duration
+	// Registry receives the HTTP metrics; nil makes a fresh one.
+	Registry *prometheus.Registry
+}
+
+// Server wraps a gin engine with the shared middleware and lifecycle.
+type Server struct {
+	Engine   *gin.Engine
+	Registry *prometheus.Registry
+	Logger   *slog.Logger
+
+	opts     Options
+	mu       sync.Mutex
+	checks   []namedCheck
+	closers  []func(context.Context) error
+	draining atomic.Bool
+	listener net.Listener
+}
+
+type namedCheck struct {
+	name string
+	fn   func(context.Context) error
+}
+
+func init() { gin.SetMode(gin.ReleaseMode) }
+
+// New builds a server with request id, logging, recovery and metrics middleware, plus
+// /healthz, /readyz and /metrics.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Addr == "" {
+		opts.Addr = ":8080"
+	}
+	if opts.ShutdownTimeout == 0 {
+		opts.ShutdownTimeout = 20 * time.Second
+	}
+	if opts.Registry == nil {
+		opts.Registry = observability.NewRegistry()
+	}
+	metrics := observability.NewHTTPMetrics(opts.Registry, opts.Service)
+
+	engine := gin.New()
+	engine.ContextWithFallback = true
+	engine.HandleMethodNotAllowed = false
+	engine.Use(requestID(), recovery(opts.Logger), observe(opts.Logger, metrics))
+	engine.NoRoute(func(c *gin.Context) { notFound(c) })
+
+	s := &Server{Engine: engine, Registry: opts.Registry, Logger: opts.Logger, opts: opts}
+	engine.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	engine.GET("/readyz", s.ready)
+	engine.GET("/metrics", gin.WrapH(promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{Registry: opts.Registry})))
+	return s
+}
+
+// AddReadinessCheck adds a dependency that must answer for /readyz to be ready.
+func (s *Server) AddReadinessCheck(name string, fn func(context.Context) error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.checks = append(s.checks, namedCheck{name, fn})
+}
+
+// OnShutdown registers a function run after the last request finished (closing pools,
+// draining NATS). They run in reverse order of registration.
+func (s *Server) OnShutdown(fn func(context.Context) error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closers = append(s.closers, fn)
+}
+
+// Draining reports whether shutdown has begun.
+func (s *Server) Draining() bool { return s.draining.Load() }
+
+func (s *Server) ready(c *gin.Context) {
+	if s.draining.Load() {
+		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "draining"})
+		return
+	}
+	s.mu.Lock()
+	checks := append([]namedCheck(nil), s.checks...)
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
+	defer cancel()
+	failing := map[string]string{}
+	for _, ch := range checks {
+		if err := ch.fn(ctx); err != nil {
+			failing[ch.name] = err.Error()
+		}
+	}
+	if len(failing) > 0 {
+		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unready", "failing": failing})
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "ready"})
+}
+
+// Listen binds the address now, so a caller (or a test) knows the port before Serve.
+func (s *Server) Listen() (net.Addr, error) {
+	ln, err := net.Listen("tcp", s.opts.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", s.opts.Addr, err)
+	}
+	s.listener = ln
+	return ln.Addr(), nil
+}
+
+// Run serves until ctx is cancelled, then shuts down gracefully: readiness fails at once,
+// the server keeps serving for DrainDelay, stops accepting, waits for in-flight requests up
+// to ShutdownTimeout, and finally runs the OnShutdown functions.
+func (s *Server) Run(ctx context.Context) error {
+	if s.listener == nil {
+		if _, err := s.Listen(); err != nil {
+			return err
+		}
+	}
+	srv := &http.Server{
+		Handler:           s.Engine,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(s.listener) }()
+	s.Logger.Info("listening", "addr", s.listener.Addr().String())
+
+	select {
+	case err := <-serveErr:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("serve: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+	}
+
+	s.draining.Store(true)
+	s.Logger.Info("shutting down: readiness now failing", "drain_delay", s.opts.DrainDelay.String())
+	time.Sleep(s.opts.DrainDelay)
+
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(shutdownCtx)
+	if err != nil {
+		s.Logger.Error("in-flight requests did not finish in time", "err", err)
+	}
+	s.mu.Lock()
+	closers := append([]func(context.Context) error(nil), s.closers...)
+	s.mu.Unlock()
+	for i := len(closers) - 1; i >= 0; i-- {
+		if cerr := closers[i](shutdownCtx); cerr != nil {
+			s.Logger.Error("shutdown step failed", "err", cerr)
+		}
+	}
+	s.Logger.Info("stopped")
+	return err
+}
+
+// SignalContext is cancelled on SIGTERM or Ctrl-C.
+func SignalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+}

@@ -1,0 +1,67 @@
+package testenv
+
+import (
+	"fmt"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// SharedNATSURL is the long-running NATS JetStream server (the machine's, or the one
+// `make test` starts).
+func SharedNATSURL() string { return env("TEST_NATS_URL", "nats://127.0.0.1:4222") }
+
+// NATSServer is a real NATS JetStream server owned by one test, so the test can stop and
+// restart it (the shared one must stay up for everybody else).
+type NATSServer struct {
+	t    testing.TB
+	opts server.Options
+	srv  *server.Server
+}
+
+// StartNATS starts a private JetStream server on a free port with its own storage.
+func StartNATS(t testing.TB) *NATSServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	_ = ln.Close()
+	n := &NATSServer{t: t, opts: server.Options{
+		Host: "127.0.0.1", Port: port, JetStream: true, StoreDir: t.TempDir(),
+		NoLog: true, NoSigs: true,
+	}}
+	n.Start()
+	t.Cleanup(n.Stop)
+	return n
+}
+
+// URL is the server's client address; it stays the same across restarts.
+func (n *NATSServer) URL() string { return fmt.Sprintf("nats://127.0.0.1:%d", n.opts.Port) }
+
+// Start (re)starts the server with the same port and storage.
+func (n *NATSServer) Start() {
+	n.t.Helper()
+	opts := n.opts
+	srv, err := server.NewServer(&opts)
+	if err != nil {
+		n.t.Fatalf("nats server: %v", err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		n.t.Fatal("nats server did not start")
+	}
+	n.srv = srv
+}
+
+// Stop shuts the server down (its stored messages survive a Start).
+func (n *NATSServer) Stop() {
+	if n.srv != nil {
+		n.srv.Shutdown()
+		n.srv.WaitForShutdown()
+		n.srv = nil
+	}
+}
