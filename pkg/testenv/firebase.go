@@ -79,7 +79,7 @@ func UnsignedToken(uid, project string, expires time.Time) string {
 		"iss": "https://securetoken.google.com/" + project, "aud": project,
 		"sub": uid, "user_id": uid, "iat": expires.Add(-time.Hour).Unix(), "exp": expires.Unix(),
 		"auth_time": expires.Add(-time.Hour).Unix(),
-		"firebase": map[string]any{"sign_in_provider": "password", "identities": map[string]any{}},
+		"firebase":  map[string]any{"sign_in_provider": "password", "identities": map[string]any{}},
 	})
 	return header + "." + base64.RawURLEncoding.EncodeToString(claims) + "."
 }
