@@ -1,0 +1,19 @@
+package httpserver
+
+import (
+	"time"
+
+	"github.com/santa-wishlist/santa/pkg/config"
+)
+
+// OptionsFromEnv reads the settings every service shares: PORT, SHUTDOWN_TIMEOUT and
+// DRAIN_DELAY (how long to keep serving while unready after SIGTERM; set it in the cluster to
+// cover the endpoints controller's propagation, leave it 0 locally).
+func OptionsFromEnv(env *config.Env, service, defaultPort string) Options {
+	return Options{
+		Service:         service,
+		Addr:            ":" + env.String("PORT", defaultPort),
+		ShutdownTimeout: env.Duration("SHUTDOWN_TIMEOUT", 20*time.Second),
+		DrainDelay:      env.Duration("DRAIN_DELAY", 0),
+	}
+}

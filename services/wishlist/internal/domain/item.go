@@ -1,0 +1,259 @@
+// Package domain holds the wishlist's rules: what a valid item is, in the spec's words, and how
+// its shopping link is made. No I/O lives here.
+package domain
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// The spec's validation messages (SPEC section 5), word for word.
+const (
+	MsgNameTooShort        = "Item name must be at least 3 characters."
+	MsgDescriptionTooShort = "Please provide a detailed description (at least 10 characters)."
+	MsgCategoryMissing     = "Please select a category."
+	MsgSearchQueryTooShort = "Please provide a search query for the product."
+	MsgImageURLInvalid     = "Please provide a valid image URL or leave it blank."
+)
+
+// Limits of our own, so one request cannot store an essay in a name.
+const (
+	MaxNameLength        = 100
+	MaxDescriptionLength = 2000
+	MaxCategoryLength    = 50
+	MaxPriceLength       = 40
+	MaxSearchQueryLength = 200
+	MaxImageURLLength    = 2048
+	MaxFeatures          = 10
+	MaxFeatureLength     = 200
+	// MaxItemsPerUser keeps one account from filling the database.
+	MaxItemsPerUser = 500
+	// RecentLimit is how many items "recent" answers.
+	RecentLimit = 5
+)
+
+// Item is a saved wishlist entry.
+type Item struct {
+	ID          string    `json:"id"`
+	UserID      string    `json:"-"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Price       *string   `json:"price"`
+	ImageURL    *string   `json:"imageUrl"`
+	Category    *string   `json:"category"`
+	Features    []string  `json:"features"`
+	SearchQuery string    `json:"searchQuery"`
+	ShoppingURL string    `json:"shoppingUrl"`
+	AIGenerated bool      `json:"aiGenerated"`
+	SentToSanta bool      `json:"sentToSanta"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
+// FlexString accepts a JSON string, number or null: the photo flow sends an approximate price
+// as either, the text form as text.
+type FlexString struct {
+	Value *string
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *FlexString) UnmarshalJSON(b []byte) error {
+	raw := strings.TrimSpace(string(b))
+	switch {
+	case raw == "null":
+		f.Value = nil
+	case strings.HasPrefix(raw, `"`):
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		f.Value = &s
+	default:
+		n, err := strconv.ParseFloat(raw, 64)
+		if err != nil {
+			return &json.UnmarshalTypeError{Value: "value", Type: typeOfString, Field: "price"}
+		}
+		s := strconv.FormatFloat(n, 'f', -1, 64)
+		f.Value = &s
+	}
+	return nil
+}
+
+// Draft is an item as a client sends it: any of the spec's three shapes (photo/analysis flow,
+// text form, gift options screen). Fields a client may not set (id, userId, shoppingUrl,
+// createdAt) are accepted and ignored: the server decides them.
+type Draft struct {
+	Name        *string    `json:"name"`
+	Description *string    `json:"description"`
+	Category    *string    `json:"category"`
+	Price       FlexString `json:"price"`
+	ImageURL    *string    `json:"imageUrl"`
+	SearchQuery *string    `json:"searchQuery"`
+	Features    []string   `json:"features"`
+	AIGenerated *bool      `json:"aiGenerated"`
+	SentToSanta *bool      `json:"sentToSanta"`
+}
+
+// ValidationError maps fields to the messages a person reads.
+type ValidationError struct {
+	Fields map[string]string
+	order  []string
+}
+
+func (v *ValidationError) add(field, msg string) {
+	if v.Fields == nil {
+		v.Fields = map[string]string{}
+	}
+	if _, seen := v.Fields[field]; !seen {
+		v.order = append(v.order, field)
+		v.Fields[field] = msg
+	}
+}
+
+// Error returns the first problem, in form order, as the headline message.
+func (v *ValidationError) Error() string {
+	if len(v.order) == 0 {
+		return "invalid item"
+	}
+	return v.Fields[v.order[0]]
+}
+
+// ErrNotFound is returned for an item that does not exist or belongs to someone else: the
+// two are indistinguishable on purpose, so ids cannot be probed.
+var ErrNotFound = errors.New("item not found")
+
+// ErrWishlistFull is returned when a user already has MaxItemsPerUser items.
+var ErrWishlistFull = fmt.Errorf("your wishlist is full (at most %d items); remove some to add more", MaxItemsPerUser)
+
+// Validate checks a draft and returns the item to save (without id, user and time).
+func (d Draft) Validate() (Item, error) {
+	var v ValidationError
+	item := Item{Features: []string{}}
+
+	item.Name = strings.TrimSpace(deref(d.Name))
+	switch n := utf8.RuneCountInString(item.Name); {
+	case n < 3:
+		v.add("name", MsgNameTooShort)
+	case n > MaxNameLength:
+		v.add("name", fmt.Sprintf("Item name must be at most %d characters.", MaxNameLength))
+	}
+
+	item.Description = strings.TrimSpace(deref(d.Description))
+	switch n := utf8.RuneCountInString(item.Description); {
+	case n < 10:
+		v.add("description", MsgDescriptionTooShort)
+	case n > MaxDescriptionLength:
+		v.add("description", fmt.Sprintf("Description must be at most %d characters.", MaxDescriptionLength))
+	}
+
+	// The gift options screen sends no category at all; the wishlist shows such items under
+	// 'Uncategorized'. A category that is sent must be chosen.
+	if d.Category != nil {
+		c := strings.TrimSpace(*d.Category)
+		switch {
+		case c == "":
+			v.add("category", MsgCategoryMissing)
+		case utf8.RuneCountInString(c) > MaxCategoryLength:
+			v.add("category", fmt.Sprintf("Category must be at most %d characters.", MaxCategoryLength))
+		default:
+			item.Category = &c
+		}
+	}
+
+	if d.Price.Value != nil {
+		p := strings.TrimSpace(*d.Price.Value)
+		if utf8.RuneCountInString(p) > MaxPriceLength {
+			v.add("price", fmt.Sprintf("Price must be at most %d characters.", MaxPriceLength))
+		} else if p != "" {
+			item.Price = &p
+		}
+	}
+
+	if d.ImageURL != nil {
+		if u := strings.TrimSpace(*d.ImageURL); u != "" {
+			if !validImageURL(u) {
+				v.add("imageUrl", MsgImageURLInvalid)
+			} else {
+				item.ImageURL = &u
+			}
+		}
+	}
+
+	q := strings.TrimSpace(deref(d.SearchQuery))
+	switch n := utf8.RuneCountInString(q); {
+	case n == 0:
+		q = item.Name
+	case n < 3:
+		v.add("searchQuery", MsgSearchQueryTooShort)
+	case n > MaxSearchQueryLength:
+		v.add("searchQuery", fmt.Sprintf("Search query must be at most %d characters.", MaxSearchQueryLength))
+	}
+	item.SearchQuery = q
+	item.ShoppingURL = ShoppingURL(q)
+
+	if len(d.Features) > MaxFeatures {
+		v.add("features", fmt.Sprintf("At most %d features, please.", MaxFeatures))
+	}
+	for _, f := range d.Features {
+		f = strings.TrimSpace(f)
+		if utf8.RuneCountInString(f) > MaxFeatureLength {
+			v.add("features", fmt.Sprintf("Each feature must be at most %d characters.", MaxFeatureLength))
+			break
+		}
+		if f != "" && len(item.Features) < MaxFeatures {
+			item.Features = append(item.Features, f)
+		}
+	}
+
+	item.AIGenerated = d.AIGenerated != nil && *d.AIGenerated
+	item.SentToSanta = d.SentToSanta != nil && *d.SentToSanta
+
+	if len(v.Fields) > 0 {
+		return Item{}, &v
+	}
+	return item, nil
+}
+
+// IsDataURL reports whether an image URL carries the image inline; such images are stored by
+// the media service and replaced by their own URL before saving.
+func IsDataURL(u string) bool { return strings.HasPrefix(strings.ToLower(u), "data:") }
+
+func validImageURL(raw string) bool {
+	if IsDataURL(raw) {
+		head, _, ok := strings.Cut(raw, ",")
+		return ok && strings.HasPrefix(strings.ToLower(head), "data:image/") && strings.HasSuffix(strings.ToLower(head), ";base64")
+	}
+	if len(raw) > MaxImageURLLength {
+		return false
+	}
+	// Our own stored images are served by the gateway at /media/...
+	if strings.HasPrefix(raw, "/media/") {
+		return !strings.Contains(raw, "..")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	return (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// ShoppingURL is a shop search for the query (SPEC: 'a shopping search page for its search
+// query').
+func ShoppingURL(query string) string {
+	return "https://www.google.com/search?tbm=shop&q=" + url.QueryEscape(query)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+var typeOfString = reflect.TypeOf("")

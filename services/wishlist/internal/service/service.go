@@ -1,0 +1,91 @@
+// Package service wires the wishlist application from its configuration. main uses it, and
+// component tests build the same thing around their own database.
+package service
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go"
+
+	"github.com/santa-wishlist/santa/pkg/config"
+	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/migrate"
+	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/services/wishlist/internal/adapters"
+	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
+	"github.com/santa-wishlist/santa/services/wishlist/internal/ports"
+)
+
+// Config is what the wishlist needs from its environment.
+type Config struct {
+	DatabaseURL string
+	NATSURL     string
+	MediaURL    string // empty: inline images are refused
+	Server      httpserver.Options
+}
+
+// LoadConfig reads and checks the environment.
+func LoadConfig(env *config.Env) Config {
+	return Config{
+		DatabaseURL: env.Required("DATABASE_URL"),
+		NATSURL:     env.Required("NATS_URL"),
+		MediaURL:    env.String("MEDIA_URL", ""),
+		Server:      httpserver.OptionsFromEnv(env, "wishlist", "8081"),
+	}
+}
+
+// Build connects to PostgreSQL and NATS, applies migrations, and returns a server whose Run
+// also runs the outbox relay. Everything it opens is closed when the server stops.
+func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("database: %w", err)
+	}
+	if err := migrate.Apply(ctx, pool, "wishlist", adapters.Migrations(), logger); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	nc, js, err := events.Connect(cfg.NATSURL, "wishlist", logger)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+
+	cfg.Server.Logger = logger
+	srv := httpserver.New(cfg.Server)
+	var images app.ImageStore
+	if cfg.MediaURL != "" {
+		images = adapters.NewMediaClient(cfg.MediaURL)
+	}
+	repo := adapters.NewRepository(pool)
+	ports.Routes(srv.Engine, app.New(repo, images))
+	srv.AddReadinessCheck("postgres", repo.Ping)
+
+	// The relay's context ends only at shutdown, after in-flight requests finished.
+	relayCtx, stopRelay := context.WithCancel(context.Background())
+	relay := outbox.NewRelay(pool, js, srv.Registry, logger)
+	relayDone := make(chan struct{})
+	go func() {
+		defer close(relayDone)
+		if _, err := events.EnsureStream(relayCtx, js); err != nil {
+			logger.Warn("stream not ready yet; the relay retries", "err", err)
+		}
+		relay.Run(relayCtx)
+	}()
+	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
+	srv.OnShutdown(func(context.Context) error { return drain(nc) })
+	srv.OnShutdown(func(context.Context) error { stopRelay(); <-relayDone; return nil })
+	return srv, nil
+}
+
+func drain(nc *nats.Conn) error {
+	if err := nc.Drain(); err != nil {
+		nc.Close()
+		return err
+	}
+	return nil
+}
