@@ -1,0 +1,149 @@
+// Package ports is the gateway's public HTTP surface: security headers, limits, token
+// verification, idempotency, forwarding, and the web app.
+package ports
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
+)
+
+// securityHeaders applies to every answer. The CSP allows only our own origin (plus the Auth
+// emulator in development), because the app loads nothing from third-party hosts.
+func securityHeaders(csp string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		h := c.Writer.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
+		// Google sign-in opens a popup that must be able to report back to the opener.
+		h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
+		h.Set("Content-Security-Policy", csp)
+		if c.Request.TLS != nil || c.GetHeader("X-Forwarded-Proto") == "https" {
+			h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+		}
+		c.Next()
+	}
+}
+
+// limitBody refuses bodies over max with 413 before anything reads them.
+func limitBody(max int64) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if c.Request.ContentLength > max {
+			apierror.Abort(c, http.StatusRequestEntityTooLarge, "too_large",
+				fmt.Sprintf("The request is too large (the limit is %d MB).", max>>20))
+			return
+		}
+		if c.Request.Body != nil {
+			// Catches chunked bodies that declare no length; the proxy turns the read error
+			// into a 413.
+			c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, max)
+		}
+		c.Next()
+	}
+}
+
+// RateLimits are the per-minute allowances.
+type RateLimits struct {
+	PerIP   int64
+	PerUser int64
+}
+
+// rateLimit counts the request per client IP and, when signed in, per user, in one Redis
+// round trip. When Redis is down it lets requests through: limits protect the service, and
+// refusing everyone would be the outage they are meant to prevent.
+func rateLimit(limiter *adapters.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		checks := []adapters.Limit{{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP}}
+		if u, ok := auth.UserFrom(c); ok {
+			checks = append(checks, adapters.Limit{Scope: "user", Key: u.UID, Max: limits.PerUser})
+		}
+		verdict, err := limiter.Allow(c.Request.Context(), time.Now(), checks...)
+		if err != nil {
+			httpserver.Logger(c).Warn("rate limiter unavailable; letting the request through", "err", err)
+		}
+		if !verdict.Allowed {
+			refused.WithLabelValues(verdict.Scope).Inc()
+			c.Header("Retry-After", strconv.Itoa(int(verdict.RetryAfter.Seconds()+0.999)))
+			apierror.Abort(c, http.StatusTooManyRequests, "rate_limited",
+				"Too many requests. Please wait a moment and try again.")
+			return
+		}
+		c.Next()
+	}
+}
+
+// teeWriter copies what the handler writes, to keep it for idempotent replay.
+type teeWriter struct {
+	gin.ResponseWriter
+	body bytes.Buffer
+}
+
+func (w *teeWriter) Write(b []byte) (int, error) {
+	if w.body.Len() < 1<<20 {
+		w.body.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// IdempotencyHeader is the header a client sets to make a POST safe to repeat.
+const IdempotencyHeader = "Idempotency-Key"
+
+// idempotent replays the stored answer for a repeated Idempotency-Key of the same user.
+func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		key := c.GetHeader(IdempotencyHeader)
+		if key == "" {
+			c.Next()
+			return
+		}
+		if len(key) > 200 {
+			apierror.Abort(c, http.StatusBadRequest, "bad_idempotency_key", "The Idempotency-Key header must be at most 200 characters.")
+			return
+		}
+		u, _ := auth.UserFrom(c)
+		scoped := u.UID + ":" + c.FullPath() + ":" + key
+		stored, err := store.Begin(c.Request.Context(), scoped)
+		switch {
+		case errors.Is(err, adapters.ErrInProgress):
+			c.Header("Retry-After", "1")
+			apierror.Abort(c, http.StatusConflict, "request_in_progress", "This request is already being processed. Please wait a moment.")
+			return
+		case err != nil:
+			httpserver.Logger(c).Error("idempotency store unavailable", "err", err)
+			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Please try again shortly.")
+			return
+		case stored != nil:
+			c.Header("Idempotent-Replayed", "true")
+			c.Data(stored.Status, stored.ContentType, stored.Body)
+			c.Abort()
+			return
+		}
+		tee := &teeWriter{ResponseWriter: c.Writer}
+		c.Writer = tee
+		c.Next()
+		status := tee.Status()
+		// Our own failures (5xx) release the key so the client's retry runs again.
+		if status >= 500 {
+			_ = store.Abandon(c.Request.Context(), scoped)
+			return
+		}
+		if err := store.Finish(c.Request.Context(), scoped, adapters.StoredResponse{
+			Status: status, ContentType: tee.Header().Get("Content-Type"), Body: tee.body.Bytes(),
+		}); err != nil {
+			httpserver.Logger(c).Error("could not keep the answer for replay", "err", err)
+		}
+	}
+}

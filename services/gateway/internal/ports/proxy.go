@@ -1,0 +1,82 @@
+package ports
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+)
+
+// sharedTransport keeps connections to the internal services open between requests.
+var sharedTransport = &http.Transport{
+	Proxy:               nil, // internal calls never go through an outbound proxy
+	DialContext:         (&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	MaxIdleConns:        512,
+	MaxIdleConnsPerHost: 256,
+	IdleConnTimeout:     90 * time.Second,
+}
+
+// forward returns a handler that sends the request to an internal service with the verified
+// user in headers. A service that is not configured answers 503.
+func forward(target string, streaming bool) gin.HandlerFunc {
+	if target == "" {
+		return func(c *gin.Context) {
+			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "This feature is not available right now.")
+		}
+	}
+	base, err := url.Parse(target)
+	if err != nil {
+		panic("invalid service URL " + target) // checked at configuration time
+	}
+	proxy := &httputil.ReverseProxy{
+		Transport: sharedTransport,
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(base)
+			pr.Out.URL.Path = pr.In.URL.Path
+			pr.Out.URL.RawPath = pr.In.URL.RawPath
+			pr.Out.Host = base.Host
+			pr.SetXForwarded()
+			u, ok := userOf(pr.In)
+			auth.SetHeaders(pr.Out.Header, u, ok)
+			pr.Out.Header.Del("Authorization") // internal services never see the raw token
+		},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				writeJSONError(w, http.StatusRequestEntityTooLarge, "too_large", "The request is too large.")
+				return
+			}
+			if r.Context().Err() != nil {
+				return // the client went away
+			}
+			writeJSONError(w, http.StatusBadGateway, "upstream_unavailable", "This feature is not available right now. Please try again shortly.")
+		},
+	}
+	if streaming {
+		proxy.FlushInterval = -1 // Server-Sent Events must not wait in a buffer
+	}
+	return func(c *gin.Context) {
+		r := c.Request
+		if u, ok := auth.UserFrom(c); ok {
+			r = r.WithContext(withUser(r.Context(), u))
+		}
+		proxy.ServeHTTP(c.Writer, r)
+		if c.Writer.Status() >= 500 {
+			httpserver.Logger(c).Warn("upstream failed", "target", target, "status", c.Writer.Status())
+		}
+	}
+}
+
+func writeJSONError(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(`{"error":{"code":"` + code + `","message":"` + msg + `"}}`))
+}

@@ -1,0 +1,112 @@
+package ports
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
+)
+
+// Body limits: JSON calls are small; calls that may carry a photo get room for one.
+const (
+	SmallBodyLimit = 1 << 20
+	PhotoBodyLimit = 12 << 20
+)
+
+// Upstreams are the internal services' base URLs.
+type Upstreams struct {
+	Wishlist, Vision, Media, Notification string
+}
+
+// WebConfig is what the browser needs to start Firebase: public values only, never a secret.
+type WebConfig struct {
+	Firebase struct {
+		APIKey     string `json:"apiKey"`
+		AuthDomain string `json:"authDomain"`
+		ProjectID  string `json:"projectId"`
+	} `json:"firebase"`
+	AuthEmulatorURL string `json:"authEmulatorUrl"`
+}
+
+// Deps are what the routes need.
+type Deps struct {
+	Verifier    *auth.Verifier
+	Limiter     *adapters.RateLimiter
+	Limits      RateLimits
+	Idempotency *adapters.IdempotencyStore
+	Upstreams   Upstreams
+	WebDir      string
+	WebConfig   WebConfig
+	Registry    prometheus.Registerer
+}
+
+// Routes registers the public API and the web app.
+func Routes(r *gin.Engine, d Deps) {
+	refused := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "rate_limited_total", Help: "Requests refused by a rate limit, by scope.",
+	}, []string{"scope"})
+	d.Registry.MustRegister(refused)
+
+	r.Use(securityHeaders(contentSecurityPolicy(d.WebConfig)))
+	signedIn := []gin.HandlerFunc{d.Verifier.Authenticate(true), rateLimit(d.Limiter, d.Limits, refused)}
+	anyone := []gin.HandlerFunc{d.Verifier.Authenticate(false), rateLimit(d.Limiter, d.Limits, refused)}
+	with := func(chain []gin.HandlerFunc, more ...gin.HandlerFunc) []gin.HandlerFunc {
+		return append(append([]gin.HandlerFunc{}, chain...), more...)
+	}
+	small, photo := limitBody(SmallBodyLimit), limitBody(PhotoBodyLimit)
+	once := idempotent(d.Idempotency)
+	wishlist := forward(d.Upstreams.Wishlist, false)
+
+	r.GET("/api/config", func(c *gin.Context) {
+		c.Header("Cache-Control", "no-cache")
+		c.JSON(http.StatusOK, d.WebConfig)
+	})
+
+	r.POST("/api/wishlist", with(signedIn, photo, once, wishlist)...)
+	r.GET("/api/wishlist", with(signedIn, wishlist)...)
+	// A signed-out visitor's home screen asks too: it simply has nothing recent.
+	r.GET("/api/wishlist/recent", with(anyone, func(c *gin.Context) {
+		if _, ok := auth.UserFrom(c); !ok {
+			c.JSON(http.StatusOK, []any{})
+			c.Abort()
+		}
+	}, wishlist)...)
+	r.DELETE("/api/wishlist/:id", with(signedIn, small, wishlist)...)
+	r.POST("/api/santa", with(signedIn, photo, once, wishlist)...)
+
+	vision := forward(d.Upstreams.Vision, false)
+	r.POST("/api/vision/analyze", with(anyone, photo, vision)...)
+	r.POST("/api/vision/generate", with(anyone, photo, vision)...)
+
+	media := forward(d.Upstreams.Media, false)
+	r.POST("/api/media", with(signedIn, photo, once, media)...)
+	r.GET("/media/*key", media)
+	r.HEAD("/media/*key", media)
+
+	notification := forward(d.Upstreams.Notification, true)
+	r.GET("/api/notifications/stream", with(signedIn, notification)...)
+	r.GET("/api/notifications", with(signedIn, notification)...)
+
+	r.NoRoute(webApp(d.WebDir))
+}
+
+// contentSecurityPolicy allows our own origin, plus what Firebase sign-in needs: the Auth
+// emulator in development, Google's identity endpoints and the project's auth domain otherwise.
+func contentSecurityPolicy(wc WebConfig) string {
+	connect, frame, script := "'self'", "'none'", "'self'"
+	if wc.AuthEmulatorURL != "" {
+		connect += " " + wc.AuthEmulatorURL
+		frame = wc.AuthEmulatorURL
+	} else {
+		connect += " https://identitytoolkit.googleapis.com https://securetoken.googleapis.com https://www.googleapis.com"
+		script += " https://apis.google.com"
+		frame = "https://" + wc.Firebase.AuthDomain
+	}
+	return "default-src 'self'; script-src " + script + "; style-src 'self' 'unsafe-inline'; " +
+		"img-src 'self' data: blob:; media-src 'self' blob: data:; font-src 'self'; " +
+		"connect-src " + connect + "; frame-src " + frame + "; worker-src 'self'; " +
+		"manifest-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+}

@@ -1,0 +1,119 @@
+// Package service wires the gateway from its configuration, for main and for tests.
+package service
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/config"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
+	"github.com/santa-wishlist/santa/services/gateway/internal/ports"
+)
+
+// Config is what the gateway needs from its environment.
+type Config struct {
+	Server         httpserver.Options
+	RedisURL       string
+	ProjectID      string
+	AllowEmulator  bool
+	Upstreams      ports.Upstreams
+	WebDir         string
+	WebConfig      ports.WebConfig
+	Limits         ports.RateLimits
+	TrustedProxies []string
+}
+
+// LoadConfig reads and checks the environment.
+func LoadConfig(env *config.Env) Config {
+	cfg := Config{
+		Server:        httpserver.OptionsFromEnv(env, "gateway", "8080"),
+		RedisURL:      env.Required("REDIS_URL"),
+		ProjectID:     env.Required("FIREBASE_PROJECT_ID"),
+		AllowEmulator: env.Bool("ALLOW_AUTH_EMULATOR", false),
+		Upstreams: ports.Upstreams{
+			Wishlist:     serviceURL(env, "WISHLIST_URL", true),
+			Vision:       serviceURL(env, "VISION_URL", false),
+			Media:        serviceURL(env, "MEDIA_URL", false),
+			Notification: serviceURL(env, "NOTIFICATION_URL", false),
+		},
+		WebDir: env.String("WEB_DIR", ""),
+		Limits: ports.RateLimits{
+			PerIP:   int64(env.Int("RATE_LIMIT_IP_PER_MINUTE", 600)),
+			PerUser: int64(env.Int("RATE_LIMIT_USER_PER_MINUTE", 240)),
+		},
+	}
+	if p := env.String("TRUSTED_PROXIES", ""); p != "" {
+		cfg.TrustedProxies = strings.Split(p, ",")
+	}
+	cfg.WebConfig.Firebase.APIKey = env.String("FIREBASE_WEB_API_KEY", "demo-api-key")
+	cfg.WebConfig.Firebase.ProjectID = cfg.ProjectID
+	cfg.WebConfig.Firebase.AuthDomain = env.String("FIREBASE_AUTH_DOMAIN", cfg.ProjectID+".firebaseapp.com")
+	if host := os.Getenv("FIREBASE_AUTH_EMULATOR_HOST"); host != "" {
+		cfg.WebConfig.AuthEmulatorURL = env.String("AUTH_EMULATOR_PUBLIC_URL", "http://"+host)
+	}
+	if cfg.WebDir != "" {
+		if _, err := os.Stat(cfg.WebDir + "/index.html"); err != nil {
+			env.Problem("WEB_DIR %q has no index.html (build the web app with `make web`)", cfg.WebDir)
+		}
+	}
+	if cfg.Limits.PerIP < 1 || cfg.Limits.PerUser < 1 {
+		env.Problem("rate limits must be at least 1 request per minute")
+	}
+	return cfg
+}
+
+func serviceURL(env *config.Env, name string, required bool) string {
+	var v string
+	if required {
+		v = env.Required(name)
+	} else {
+		v = env.String(name, "")
+	}
+	if v == "" {
+		return ""
+	}
+	if u, err := url.Parse(v); err != nil || u.Scheme == "" || u.Host == "" {
+		env.Problem("%s must be a URL such as http://wishlist:80, got %q", name, v)
+	}
+	return strings.TrimRight(v, "/")
+}
+
+// Build connects to Redis and Firebase and returns the gateway server.
+func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
+	verifier, err := auth.NewVerifier(ctx, cfg.ProjectID, cfg.AllowEmulator)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		return nil, fmt.Errorf("REDIS_URL: %w", err)
+	}
+	rdb := redis.NewClient(opts)
+
+	cfg.Server.Logger = logger
+	srv := httpserver.New(cfg.Server)
+	if err := srv.Engine.SetTrustedProxies(cfg.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("TRUSTED_PROXIES: %w", err)
+	}
+	ports.Routes(srv.Engine, ports.Deps{
+		Verifier:    verifier,
+		Limiter:     adapters.NewRateLimiter(rdb, "rl"),
+		Limits:      cfg.Limits,
+		Idempotency: adapters.NewIdempotencyStore(rdb, "idem"),
+		Upstreams:   cfg.Upstreams,
+		WebDir:      cfg.WebDir,
+		WebConfig:   cfg.WebConfig,
+		Registry:    srv.Registry,
+	})
+	srv.AddReadinessCheck("redis", func(ctx context.Context) error { return rdb.Ping(ctx).Err() })
+	srv.OnShutdown(func(context.Context) error { return rdb.Close() })
+	return srv, nil
+}
