@@ -1,0 +1,179 @@
+// Package adapters connects the media service to MinIO.
+package adapters
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+
+	"github.com/santa-wishlist/santa/services/media/internal/app"
+)
+
+// ownerMeta is the user metadata key (x-amz-meta-owner) recording who uploaded an object.
+const ownerMeta = "Owner"
+
+// MinIOConfig says where the bucket lives.
+type MinIOConfig struct {
+	Endpoint  string // host:port
+	AccessKey string
+	SecretKey string
+	UseSSL    bool
+	Bucket    string
+}
+
+// MinIOStore keeps objects in one MinIO bucket.
+type MinIOStore struct {
+	client *minio.Client
+	bucket string
+}
+
+var _ app.ObjectStore = (*MinIOStore)(nil)
+
+// NewMinIOStore builds the client; it does not contact the server (see EnsureBucket).
+func NewMinIOStore(cfg MinIOConfig) (*MinIOStore, error) {
+	client, err := minio.New(cfg.Endpoint, &minio.Options{
+		Creds:  credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
+		Secure: cfg.UseSSL,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("minio client for %s: %w", cfg.Endpoint, err)
+	}
+	return &MinIOStore{client: client, bucket: cfg.Bucket}, nil
+}
+
+// EnsureBucket creates the bucket when it does not exist yet.
+func (s *MinIOStore) EnsureBucket(ctx context.Context) error {
+	exists, err := s.client.BucketExists(ctx, s.bucket)
+	if err != nil {
+		return fmt.Errorf("check bucket %s: %w", s.bucket, err)
+	}
+	if exists {
+		return nil
+	}
+	if err := s.client.MakeBucket(ctx, s.bucket, minio.MakeBucketOptions{}); err != nil {
+		// Another replica may have created it between the check and now.
+		if resp := minio.ToErrorResponse(err); resp.Code == minio.BucketAlreadyOwnedByYou {
+			return nil
+		}
+		return fmt.Errorf("create bucket %s: %w", s.bucket, err)
+	}
+	return nil
+}
+
+// Ping checks that MinIO answers and the bucket exists, for readiness.
+func (s *MinIOStore) Ping(ctx context.Context) error {
+	exists, err := s.client.BucketExists(ctx, s.bucket)
+	if err != nil {
+		return fmt.Errorf("minio: %w", err)
+	}
+	if !exists {
+		return fmt.Errorf("minio: bucket %s is missing", s.bucket)
+	}
+	return nil
+}
+
+// Put stores data under key, recording its content type and owner.
+func (s *MinIOStore) Put(ctx context.Context, key string, data []byte, contentType, owner string) error {
+	_, err := s.client.PutObject(ctx, s.bucket, key, bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{
+		ContentType:  contentType,
+		UserMetadata: map[string]string{ownerMeta: owner},
+		// Objects are a few MB at most: one PUT, no multipart bookkeeping.
+		DisableMultipart: true,
+	})
+	if err != nil {
+		return fmt.Errorf("put %s: %w", key, err)
+	}
+	return nil
+}
+
+// Stat describes the object under key.
+func (s *MinIOStore) Stat(ctx context.Context, key string) (app.ObjectInfo, error) {
+	info, err := s.client.StatObject(ctx, s.bucket, key, minio.StatObjectOptions{})
+	if err != nil {
+		return app.ObjectInfo{}, translate(key, err)
+	}
+	return objectInfo(info), nil
+}
+
+// Get opens the object under key. The GET is sent at once, so a missing object is reported
+// here, not at the first Read.
+func (s *MinIOStore) Get(ctx context.Context, key string) (io.ReadCloser, app.ObjectInfo, error) {
+	obj, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
+	if err != nil {
+		return nil, app.ObjectInfo{}, translate(key, err)
+	}
+	info, err := obj.Stat()
+	if err != nil {
+		_ = obj.Close()
+		return nil, app.ObjectInfo{}, translate(key, err)
+	}
+	return obj, objectInfo(info), nil
+}
+
+// Remove deletes the object under key; S3 deletes are idempotent already.
+func (s *MinIOStore) Remove(ctx context.Context, key string) error {
+	if err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}); err != nil {
+		return translate(key, err)
+	}
+	return nil
+}
+
+// List returns every key under prefix.
+func (s *MinIOStore) List(ctx context.Context, prefix string) ([]string, error) {
+	var keys []string
+	for obj := range s.client.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
+		if obj.Err != nil {
+			return nil, fmt.Errorf("list %s: %w", prefix, obj.Err)
+		}
+		keys = append(keys, obj.Key)
+	}
+	return keys, nil
+}
+
+func objectInfo(info minio.ObjectInfo) app.ObjectInfo {
+	owner := ""
+	for k, v := range info.UserMetadata {
+		if strings.EqualFold(k, ownerMeta) {
+			owner = v
+		}
+	}
+	return app.ObjectInfo{
+		Key:          info.Key,
+		ContentType:  info.ContentType,
+		Size:         info.Size,
+		ETag:         strings.Trim(info.ETag, `"`),
+		LastModified: info.LastModified,
+		Owner:        owner,
+	}
+}
+
+func translate(key string, err error) error {
+	resp := minio.ToErrorResponse(err)
+	if resp.Code == minio.NoSuchKey || resp.StatusCode == http.StatusNotFound && resp.Code != minio.NoSuchBucket {
+		return fmt.Errorf("%s: %w", key, app.ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", key, err)
+}
+
+// DropBucket empties and removes the bucket. Tests use it to clean up after themselves.
+func (s *MinIOStore) DropBucket(ctx context.Context) error {
+	keys, err := s.List(ctx, "")
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := s.Remove(ctx, k); err != nil {
+			return err
+		}
+	}
+	if err := s.client.RemoveBucket(ctx, s.bucket); err != nil {
+		return fmt.Errorf("remove bucket %s: %w", s.bucket, err)
+	}
+	return nil
+}

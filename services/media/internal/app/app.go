@@ -1,0 +1,241 @@
+// Package app holds the media use cases: store an uploaded image, serve a stored object and
+// delete an item's objects when the item is deleted.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/santa-wishlist/santa/services/media/internal/domain"
+)
+
+// ErrNotFound: no object under that key (or a key this service never writes).
+var ErrNotFound = errors.New("object not found")
+
+// ErrNoOwner: an upload must say which user it belongs to (a user id of 1 to 128 printable
+// ASCII characters, as Firebase uids are; it is stored as object metadata).
+var ErrNoOwner = errors.New("upload has no valid owner")
+
+var ownerPattern = regexp.MustCompile(`^[\x21-\x7e]{1,128}$`)
+
+// ObjectInfo describes a stored object.
+type ObjectInfo struct {
+	Key          string
+	ContentType  string
+	Size         int64
+	ETag         string // without quotes
+	LastModified time.Time
+	Owner        string // user id recorded at upload
+}
+
+// ObjectStore is where images live (MinIO in production and in tests).
+type ObjectStore interface {
+	Put(ctx context.Context, key string, data []byte, contentType, owner string) error
+	Stat(ctx context.Context, key string) (ObjectInfo, error)
+	// Get returns the object's content and information; the caller closes the reader.
+	Get(ctx context.Context, key string) (io.ReadCloser, ObjectInfo, error)
+	// Remove deletes an object; removing a missing object is not an error.
+	Remove(ctx context.Context, key string) error
+	// List returns every key under prefix.
+	List(ctx context.Context, prefix string) ([]string, error)
+}
+
+// Metrics are the service-specific counters.
+type Metrics struct {
+	BytesStored    prometheus.Counter
+	ObjectsDeleted prometheus.Counter
+}
+
+// NewMetrics registers media_bytes_stored_total and media_objects_deleted_total.
+func NewMetrics(reg prometheus.Registerer) Metrics {
+	m := Metrics{
+		BytesStored: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "media_bytes_stored_total", Help: "Bytes written to object storage (images and thumbnails).",
+		}),
+		ObjectsDeleted: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "media_objects_deleted_total", Help: "Objects removed because their item was deleted.",
+		}),
+	}
+	reg.MustRegister(m.BytesStored, m.ObjectsDeleted)
+	return m
+}
+
+// Service runs the use cases.
+type Service struct {
+	store   ObjectStore
+	rules   domain.Rules
+	metrics Metrics
+	logger  *slog.Logger
+	// slots bounds how many images are decoded at once: each can hold a few hundred MB
+	// of pixels, and more parallel work than cores only adds latency.
+	slots chan struct{}
+}
+
+// New builds the service. concurrency is how many images may be processed at once.
+func New(store ObjectStore, rules domain.Rules, metrics Metrics, logger *slog.Logger, concurrency int) *Service {
+	return &Service{store: store, rules: rules, metrics: metrics, logger: logger,
+		slots: make(chan struct{}, max(concurrency, 1))}
+}
+
+// Rules are the limits uploads must respect.
+func (s *Service) Rules() domain.Rules { return s.rules }
+
+// Upload is one image to store.
+type Upload struct {
+	Data   []byte
+	ItemID string // optional: the item the image belongs to
+	Owner  string // the signed-in user's id
+}
+
+// Stored is what a client needs to show the image.
+type Stored struct {
+	URL          string `json:"url"`
+	ThumbnailURL string `json:"thumbnailUrl"`
+	ContentType  string `json:"contentType"`
+	Bytes        int    `json:"bytes"`
+	Width        int    `json:"width"`
+	Height       int    `json:"height"`
+}
+
+// Store checks, cleans, thumbnails and stores an image.
+func (s *Service) Store(ctx context.Context, up Upload) (Stored, error) {
+	owner := strings.TrimSpace(up.Owner)
+	if !ownerPattern.MatchString(owner) {
+		return Stored{}, ErrNoOwner
+	}
+	itemID, err := domain.NormalizeItemID(up.ItemID)
+	if err != nil {
+		return Stored{}, err
+	}
+
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return Stored{}, fmt.Errorf("wait for a processing slot: %w", ctx.Err())
+	}
+	processed, err := domain.Process(up.Data, s.rules)
+	<-s.slots
+	if err != nil {
+		return Stored{}, err
+	}
+
+	var random [16]byte
+	_, _ = rand.Read(random[:]) // crypto/rand.Read never fails (it aborts the program instead)
+	imageKey, thumbKey := domain.ObjectKeys(itemID, random, processed.Image.Ext)
+
+	var wg sync.WaitGroup
+	var imageErr, thumbErr error
+	wg.Go(func() {
+		thumbErr = s.store.Put(ctx, thumbKey, processed.Thumb.Data, processed.Thumb.ContentType, owner)
+	})
+	imageErr = s.store.Put(ctx, imageKey, processed.Image.Data, processed.Image.ContentType, owner)
+	wg.Wait()
+	if err := errors.Join(imageErr, thumbErr); err != nil {
+		// Leave no half-stored image behind (the client will retry and get new keys).
+		cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		for _, k := range []string{imageKey, thumbKey} {
+			if rerr := s.store.Remove(cleanup, k); rerr != nil {
+				s.logger.Warn("could not remove a half-stored object", "key", k, "err", rerr)
+			}
+		}
+		return Stored{}, fmt.Errorf("store image %s: %w", imageKey, err)
+	}
+	s.metrics.BytesStored.Add(float64(len(processed.Image.Data) + len(processed.Thumb.Data)))
+
+	return Stored{
+		URL:          domain.URL(imageKey),
+		ThumbnailURL: domain.URL(thumbKey),
+		ContentType:  processed.Image.ContentType,
+		Bytes:        len(processed.Image.Data),
+		Width:        processed.Image.Width,
+		Height:       processed.Image.Height,
+	}, nil
+}
+
+// Stat describes the object under key.
+func (s *Service) Stat(ctx context.Context, key string) (ObjectInfo, error) {
+	if !domain.ValidKey(key) {
+		return ObjectInfo{}, ErrNotFound
+	}
+	return s.store.Stat(ctx, key)
+}
+
+// Open returns the object under key for streaming.
+func (s *Service) Open(ctx context.Context, key string) (io.ReadCloser, ObjectInfo, error) {
+	if !domain.ValidKey(key) {
+		return nil, ObjectInfo{}, ErrNotFound
+	}
+	return s.store.Get(ctx, key)
+}
+
+// ItemDeleted is what the media service needs from an item.deleted event.
+type ItemDeleted struct {
+	ItemID   string
+	ImageURL string
+	UserID   string // the item's owner
+}
+
+// DeleteForItem removes every object of a deleted item: its folder, and the image its
+// imageUrl names when that image was uploaded before the item existed. It is idempotent:
+// a second call finds nothing left and deletes nothing. It returns how many objects it
+// removed.
+func (s *Service) DeleteForItem(ctx context.Context, ev ItemDeleted) (int, error) {
+	itemID, err := domain.NormalizeItemID(ev.ItemID)
+	if err != nil {
+		return 0, err
+	}
+	if itemID == "" {
+		return 0, fmt.Errorf("%w: the event names no item", domain.ErrInvalidItemID)
+	}
+	prefix := domain.ItemPrefix(itemID)
+	keys, err := s.store.List(ctx, prefix)
+	if err != nil {
+		return 0, fmt.Errorf("list objects of item %s: %w", itemID, err)
+	}
+	deleted := 0
+	defer func() { s.metrics.ObjectsDeleted.Add(float64(deleted)) }()
+	for _, k := range keys {
+		if err := s.store.Remove(ctx, k); err != nil {
+			return deleted, fmt.Errorf("remove %s: %w", k, err)
+		}
+		deleted++
+	}
+
+	// The image URL may name an object uploaded before the item existed. Only unattached
+	// objects are removed this way: an object in another item's folder belongs to that
+	// item (a user may reuse an image URL), and only when the item's owner uploaded it,
+	// so that an imageUrl pointing at someone else's photo cannot delete it.
+	for _, k := range domain.KeysForImageURL(ev.ImageURL) {
+		if strings.HasPrefix(k, prefix) || !strings.HasPrefix(k, domain.ItemPrefix(domain.Unattached)) {
+			continue
+		}
+		info, err := s.store.Stat(ctx, k)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return deleted, fmt.Errorf("look up %s: %w", k, err)
+		}
+		if info.Owner == "" || info.Owner != ev.UserID {
+			s.logger.Warn("not deleting an image the item's owner did not upload",
+				"key", k, "item_id", itemID, "user_id", ev.UserID)
+			continue
+		}
+		if err := s.store.Remove(ctx, k); err != nil {
+			return deleted, fmt.Errorf("remove %s: %w", k, err)
+		}
+		deleted++
+	}
+	return deleted, nil
+}
