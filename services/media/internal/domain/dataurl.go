@@ -9,7 +9,9 @@ import (
 
 // DecodedLenLimit is the longest base64 text worth decoding for a limit of maxBytes: anything
 // longer is refused before allocating the decoded copy.
-func DecodedLenLimit(maxBytes int64) int64 { return int64(base64.StdEncoding.EncodedLen(int(maxBytes))) }
+func DecodedLenLimit(maxBytes int64) int64 {
+	return int64(base64.StdEncoding.EncodedLen(int(maxBytes)))
+}
 
 // DecodeDataURL returns the bytes of a data: URL ("data:image/png;base64,...."). The media
 // type written in the URL is ignored: the bytes are sniffed later. Over maxBytes decoded
