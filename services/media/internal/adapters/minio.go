@@ -4,6 +4,7 @@ package adapters
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,9 @@ import (
 
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 )
+
+// ErrAccessDenied: MinIO refused the credentials; retrying will not help.
+var ErrAccessDenied = errors.New("object storage refused the credentials")
 
 // ownerMeta is the user metadata key (x-amz-meta-owner) recording who uploaded an object.
 const ownerMeta = "Owner"
@@ -51,6 +55,10 @@ func NewMinIOStore(cfg MinIOConfig) (*MinIOStore, error) {
 func (s *MinIOStore) EnsureBucket(ctx context.Context) error {
 	exists, err := s.client.BucketExists(ctx, s.bucket)
 	if err != nil {
+		switch minio.ToErrorResponse(err).Code {
+		case "InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied":
+			return fmt.Errorf("check bucket %s: %w: %v", s.bucket, ErrAccessDenied, err)
+		}
 		return fmt.Errorf("check bucket %s: %w", s.bucket, err)
 	}
 	if exists {

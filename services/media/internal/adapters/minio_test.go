@@ -90,7 +90,7 @@ func TestMinIOStoreEnsureBucketIsIdempotentAndPingChecksIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := wrong.EnsureBucket(c); err == nil {
-		t.Fatal("wrong credentials were accepted")
+	if err := wrong.EnsureBucket(c); !errors.Is(err, adapters.ErrAccessDenied) {
+		t.Fatalf("wrong credentials: err = %v, want ErrAccessDenied", err)
 	}
 }

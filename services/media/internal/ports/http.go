@@ -1,0 +1,338 @@
+// Package ports exposes the media service: HTTP handlers for uploads and downloads, and the
+// item.deleted consumer.
+package ports
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/services/media/internal/app"
+	"github.com/santa-wishlist/santa/services/media/internal/domain"
+)
+
+// Room around the image for multipart framing, the other form fields and JSON syntax.
+const envelopeAllowance = 64 << 10
+
+// Every object is written once under a random key and never changed: caches may keep it
+// for good.
+const cacheForever = "public, max-age=31536000, immutable"
+
+// HTTP serves uploads and downloads.
+type HTTP struct {
+	app *app.Service
+}
+
+// RegisterRoutes adds the media routes:
+//
+//	POST /api/media       public upload through the gateway; the owner is the X-User-Id header
+//	POST /internal/media  upload by the wishlist service; the owner is the body's userId
+//	GET|HEAD /media/*key  the stored objects (no listing)
+func RegisterRoutes(r gin.IRouter, svc *app.Service) {
+	h := &HTTP{app: svc}
+	r.POST("/api/media", h.upload(false))
+	r.POST("/internal/media", h.upload(true))
+	r.GET("/media/*key", h.serve)
+	r.HEAD("/media/*key", h.serve)
+}
+
+// uploadInput is a request read from either form: image holds a multipart file's bytes,
+// dataURL the JSON body's data: URL.
+type uploadInput struct {
+	image   []byte
+	dataURL string
+	itemID  string
+	userID  string
+}
+
+type jsonUpload struct {
+	DataURL string `json:"dataUrl"`
+	ItemID  string `json:"itemId"`
+	UserID  string `json:"userId"`
+}
+
+// upload stores an image sent as multipart/form-data (field "image", optional "itemId") or
+// as JSON {dataUrl, itemId, userId}. Public callers are identified by the X-User-Id header
+// the gateway sets after verifying their token, never by the body; the wishlist service
+// (internal) names the item's owner in the body.
+func (h *HTTP) upload(internal bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		maxBytes := h.app.Rules().MaxBytes
+		var (
+			req uploadInput
+			ok  bool
+		)
+		mediaType, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
+		switch mediaType {
+		case "multipart/form-data":
+			req, ok = readMultipart(c, maxBytes)
+		case "application/json":
+			req, ok = readJSON(c, maxBytes)
+		default:
+			apierror.Abort(c, http.StatusUnsupportedMediaType, "unsupported_request_type",
+				`Send the image as multipart/form-data in a field named "image", or as JSON with a dataUrl.`)
+			return
+		}
+		if !ok {
+			return
+		}
+
+		owner := c.GetHeader(auth.HeaderUserID)
+		if internal && strings.TrimSpace(req.userID) != "" {
+			owner = req.userID
+		}
+		if strings.TrimSpace(owner) == "" {
+			if internal {
+				apierror.AbortFields(c, http.StatusBadRequest, "missing_user", "userId is required.",
+					map[string]string{"userId": "The id of the user the image belongs to is required."})
+			} else {
+				apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Please sign in to upload images.")
+			}
+			return
+		}
+
+		data := req.image
+		if data == nil {
+			var err error
+			if data, err = domain.DecodeDataURL(req.dataURL, maxBytes); err != nil {
+				writeError(c, err, maxBytes)
+				return
+			}
+		}
+
+		stored, err := h.app.Store(c.Request.Context(), app.Upload{Data: data, ItemID: req.itemID, Owner: owner})
+		if err != nil {
+			writeError(c, err, maxBytes)
+			return
+		}
+		c.Header("Location", stored.URL)
+		c.JSON(http.StatusCreated, stored)
+	}
+}
+
+func readJSON(c *gin.Context, maxBytes int64) (uploadInput, bool) {
+	limit := domain.DecodedLenLimit(maxBytes) + envelopeAllowance
+	if c.Request.ContentLength > limit {
+		writeError(c, domain.ErrTooLarge, maxBytes)
+		return uploadInput{}, false
+	}
+	var body jsonUpload
+	if !httpserver.DecodeJSON(c, &body, limit) {
+		return uploadInput{}, false
+	}
+	if strings.TrimSpace(body.DataURL) == "" {
+		apierror.AbortFields(c, http.StatusBadRequest, "missing_image", "dataUrl is required.",
+			map[string]string{"dataUrl": "Send the image as a data: URL such as data:image/jpeg;base64,..."})
+		return uploadInput{}, false
+	}
+	return uploadInput{dataURL: body.DataURL, itemID: body.ItemID, userID: body.UserID}, true
+}
+
+// readMultipart streams the form: the image part is read up to maxBytes+1 (to tell "too
+// large" apart), other fields up to a few hundred bytes, anything else is skipped.
+func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
+	limit := maxBytes + envelopeAllowance
+	if c.Request.ContentLength > limit {
+		writeError(c, domain.ErrTooLarge, maxBytes)
+		return uploadInput{}, false
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
+	mr, err := c.Request.MultipartReader()
+	if err != nil {
+		apierror.Abort(c, http.StatusBadRequest, "malformed_multipart", "The multipart form could not be read.")
+		return uploadInput{}, false
+	}
+	var (
+		req      uploadInput
+		hasImage bool
+	)
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return req, multipartFailed(c, err, maxBytes)
+		}
+		switch part.FormName() {
+		case "image":
+			if hasImage {
+				break // one image per request; later ones are ignored
+			}
+			data, err := io.ReadAll(io.LimitReader(part, maxBytes+1))
+			if err != nil {
+				return req, multipartFailed(c, err, maxBytes)
+			}
+			if int64(len(data)) > maxBytes {
+				writeError(c, domain.ErrTooLarge, maxBytes)
+				return req, false
+			}
+			req.image, hasImage = data, true
+		case "itemId":
+			v, err := io.ReadAll(io.LimitReader(part, 256))
+			if err != nil {
+				return req, multipartFailed(c, err, maxBytes)
+			}
+			req.itemID = string(v)
+		case "userId":
+			v, err := io.ReadAll(io.LimitReader(part, 256))
+			if err != nil {
+				return req, multipartFailed(c, err, maxBytes)
+			}
+			req.userID = string(v)
+		}
+		_ = part.Close()
+	}
+	if !hasImage {
+		apierror.AbortFields(c, http.StatusBadRequest, "missing_image", `The form has no "image" file.`,
+			map[string]string{"image": "Choose an image file to upload."})
+		return req, false
+	}
+	return req, true
+}
+
+func multipartFailed(c *gin.Context, err error, maxBytes int64) bool {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		writeError(c, domain.ErrTooLarge, maxBytes)
+		return false
+	}
+	apierror.Abort(c, http.StatusBadRequest, "malformed_multipart", "The multipart form could not be read.")
+	return false
+}
+
+// writeError answers a refused or failed upload with a message a person can act on.
+func writeError(c *gin.Context, err error, maxBytes int64) {
+	log := httpserver.Logger(c)
+	switch {
+	case errors.Is(err, domain.ErrTooLarge):
+		apierror.Abort(c, http.StatusRequestEntityTooLarge, "image_too_large",
+			fmt.Sprintf("The image is too large: the limit is %s.", humanBytes(maxBytes)))
+	case errors.Is(err, domain.ErrUnsupportedType):
+		apierror.Abort(c, http.StatusUnsupportedMediaType, "unsupported_image_type",
+			"Only JPEG, PNG, WebP or GIF images are accepted.")
+	case errors.Is(err, domain.ErrEmpty):
+		apierror.Abort(c, http.StatusBadRequest, "empty_image", "The image is empty.")
+	case errors.Is(err, domain.ErrTooManyPixels):
+		apierror.Abort(c, http.StatusUnprocessableEntity, "image_dimensions_too_large",
+			fmt.Sprintf("The image has too many pixels (the limit is %d megapixels).", domain.DefaultMaxPixels/1_000_000))
+	case errors.Is(err, domain.ErrCorruptImage):
+		apierror.Abort(c, http.StatusUnprocessableEntity, "corrupt_image",
+			"The image could not be read; it may be damaged or incomplete.")
+	case errors.Is(err, domain.ErrInvalidDataURL):
+		apierror.AbortFields(c, http.StatusBadRequest, "invalid_data_url",
+			"dataUrl must be a base64 data: URL such as data:image/jpeg;base64,...",
+			map[string]string{"dataUrl": "Must be a base64 data: URL of an image."})
+	case errors.Is(err, domain.ErrInvalidItemID):
+		apierror.AbortFields(c, http.StatusBadRequest, "invalid_item_id", "itemId must be a UUID.",
+			map[string]string{"itemId": "Must be the UUID of an item, or left out."})
+	case errors.Is(err, app.ErrNoOwner):
+		apierror.AbortFields(c, http.StatusBadRequest, "invalid_user", "The user id is not valid.",
+			map[string]string{"userId": "Must be 1 to 128 printable characters."})
+	default:
+		log.Error("storing an image failed", "err", err)
+		apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable",
+			"The image could not be stored right now. Please try again.")
+		return
+	}
+	log.Info("upload refused", "reason", err.Error())
+}
+
+func humanBytes(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	}
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// serve streams a stored object. Keys are unguessable and nothing lists them: anything that
+// is not exactly a key this service writes is a 404, including /media/ and folders.
+func (h *HTTP) serve(c *gin.Context) {
+	key := strings.TrimPrefix(c.Param("key"), "/")
+	ctx := c.Request.Context()
+	notFound := func(err error) {
+		if !errors.Is(err, app.ErrNotFound) {
+			httpserver.Logger(c).Error("reading an object failed", "key", key, "err", err)
+			apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable",
+				"The image cannot be read right now. Please try again.")
+			return
+		}
+		apierror.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
+	}
+
+	inm := c.GetHeader("If-None-Match")
+	if inm != "" || c.Request.Method == http.MethodHead {
+		info, err := h.app.Stat(ctx, key)
+		if err != nil {
+			notFound(err)
+			return
+		}
+		setObjectHeaders(c, info)
+		if inm != "" && etagMatches(inm, info.ETag) {
+			c.Status(http.StatusNotModified)
+			return
+		}
+		if c.Request.Method == http.MethodHead {
+			c.Header("Content-Length", strconv.FormatInt(info.Size, 10))
+			c.Header("Content-Type", servedType(info.ContentType))
+			c.Status(http.StatusOK)
+			return
+		}
+	}
+
+	body, info, err := h.app.Open(ctx, key)
+	if err != nil {
+		notFound(err)
+		return
+	}
+	defer body.Close()
+	setObjectHeaders(c, info)
+	c.DataFromReader(http.StatusOK, info.Size, servedType(info.ContentType), body, nil)
+}
+
+func setObjectHeaders(c *gin.Context, info app.ObjectInfo) {
+	c.Header("ETag", `"`+info.ETag+`"`)
+	c.Header("Cache-Control", cacheForever)
+	c.Header("X-Content-Type-Options", "nosniff")
+	// Opened on its own, an image needs no script, style or frame.
+	c.Header("Content-Security-Policy", "default-src 'none'; img-src 'self'; sandbox")
+	if !info.LastModified.IsZero() {
+		c.Header("Last-Modified", info.LastModified.UTC().Format(http.TimeFormat))
+	}
+}
+
+// servedType only ever answers the two types this service writes.
+func servedType(stored string) string {
+	switch stored {
+	case "image/jpeg", "image/png":
+		return stored
+	}
+	return "application/octet-stream"
+}
+
+// etagMatches applies If-None-Match's weak comparison: "*" or any listed tag, W/ or not.
+func etagMatches(header, etag string) bool {
+	for _, candidate := range strings.Split(header, ",") {
+		candidate = strings.TrimSpace(candidate)
+		if candidate == "*" {
+			return true
+		}
+		candidate = strings.TrimPrefix(candidate, "W/")
+		if strings.Trim(candidate, `"`) == etag && etag != "" {
+			return true
+		}
+	}
+	return false
+}

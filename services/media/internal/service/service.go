@@ -1,0 +1,126 @@
+// Package service wires the media application from its configuration. main uses it, and
+// component tests build the same thing around their own bucket and consumer.
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/santa-wishlist/santa/pkg/config"
+	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/services/media/internal/adapters"
+	"github.com/santa-wishlist/santa/services/media/internal/app"
+	"github.com/santa-wishlist/santa/services/media/internal/domain"
+	"github.com/santa-wishlist/santa/services/media/internal/ports"
+)
+
+// DefaultMaxBytes is the largest accepted image, before re-encoding.
+const DefaultMaxBytes = 8 << 20
+
+// Config is what the media service needs from its environment.
+type Config struct {
+	MinIO    adapters.MinIOConfig
+	NATSURL  string
+	MaxBytes int64
+	// ConsumerName is the durable item.deleted consumer (tests use their own).
+	ConsumerName string
+	Server       httpserver.Options
+}
+
+// LoadConfig reads and checks the environment.
+func LoadConfig(env *config.Env) Config {
+	cfg := Config{
+		MinIO: adapters.MinIOConfig{
+			Endpoint:  env.Required("MINIO_ENDPOINT"),
+			AccessKey: env.Required("MINIO_ACCESS_KEY"),
+			SecretKey: env.Required("MINIO_SECRET_KEY"),
+			Bucket:    env.String("MINIO_BUCKET", "santa-media"),
+			UseSSL:    env.Bool("MINIO_USE_SSL", false),
+		},
+		NATSURL:      env.Required("NATS_URL"),
+		MaxBytes:     int64(env.Int("MEDIA_MAX_BYTES", DefaultMaxBytes)),
+		ConsumerName: ports.ItemDeletedConsumer,
+		Server:       httpserver.OptionsFromEnv(env, "media", "8083"),
+	}
+	if cfg.MaxBytes < 1024 || cfg.MaxBytes > 64<<20 {
+		env.Problem("MEDIA_MAX_BYTES must be between 1024 and %d bytes, got %d", 64<<20, cfg.MaxBytes)
+	}
+	return cfg
+}
+
+// Build connects to MinIO (creating the bucket if needed) and NATS, starts the item.deleted
+// consumer and returns the server. Everything it opens is closed when the server stops.
+func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
+	store, err := adapters.NewMinIOStore(cfg.MinIO)
+	if err != nil {
+		return nil, err
+	}
+	if err := ensureBucket(ctx, store, logger); err != nil {
+		return nil, err
+	}
+
+	cfg.Server.Logger = logger
+	srv := httpserver.New(cfg.Server)
+	svc := app.New(store, domain.Rules{MaxBytes: cfg.MaxBytes, MaxPixels: domain.DefaultMaxPixels},
+		app.NewMetrics(srv.Registry), logger, runtime.GOMAXPROCS(0))
+	ports.RegisterRoutes(srv.Engine, svc)
+	srv.AddReadinessCheck("minio", store.Ping)
+
+	nc, js, err := events.Connect(cfg.NATSURL, "media", logger)
+	if err != nil {
+		return nil, err
+	}
+	consumer, err := ports.ConsumeItemDeleted(ctx, js, cfg.ConsumerName, svc, logger, events.NewConsumerMetrics(srv.Registry))
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	srv.AddReadinessCheck("nats", func(context.Context) error {
+		if s := nc.Status(); s != nats.CONNECTED {
+			return fmt.Errorf("nats is %s", s)
+		}
+		return nil
+	})
+	// Run calls these in reverse: stop taking events, then close the connection.
+	srv.OnShutdown(func(context.Context) error {
+		if err := nc.Drain(); err != nil {
+			nc.Close()
+			return err
+		}
+		return nil
+	})
+	srv.OnShutdown(func(context.Context) error { consumer.Stop(); return nil })
+	return srv, nil
+}
+
+// ensureBucket waits up to half a minute for MinIO, which may start after us in a local
+// stack or a fresh cluster, then gives up with the last error.
+func ensureBucket(ctx context.Context, store *adapters.MinIOStore, logger *slog.Logger) error {
+	deadline := time.Now().Add(30 * time.Second)
+	wait := 250 * time.Millisecond
+	for {
+		attempt, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := store.EnsureBucket(attempt)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) || errors.Is(err, adapters.ErrAccessDenied) {
+			return fmt.Errorf("object storage: %w", err)
+		}
+		logger.Warn("object storage not ready; retrying", "err", err)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("object storage: %w", err)
+		case <-time.After(wait):
+		}
+		wait = min(wait*2, 4*time.Second)
+	}
+}
