@@ -1,0 +1,190 @@
+{{/*
+The one template for the in-chart dependencies (dependencies.yaml describes each): a
+ServiceAccount, a Service, a single-replica StatefulSet with a volume (or a Deployment when it
+keeps no data) and a NetworkPolicy that admits only the services using it.
+
+dict: root, name, image, uid, ports ([{name, port}]), args, env, probes ({startup, liveness,
+readiness}), storage ({size, storageClassName, mountPath} or nil), emptyDirs ([{name,
+mountPath, medium, sizeLimit}]), configMounts, resources, clients (service names), workingDir.
+*/}}
+{{- define "santa.dependency" -}}
+{{- $root := .root -}}
+{{- $ctx := dict "root" $root "name" .name "component" "dependency" -}}
+{{- $fullname := include "santa.name" $ctx -}}
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: {{ $fullname }}
+  labels:
+    {{- include "santa.labels" $ctx | nindent 4 }}
+automountServiceAccountToken: false
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ $fullname }}
+  labels:
+    {{- include "santa.labels" $ctx | nindent 4 }}
+spec:
+  type: ClusterIP
+  selector:
+    {{- include "santa.selectorLabels" $ctx | nindent 4 }}
+  ports:
+    {{- range .ports }}
+    - name: {{ .name }}
+      port: {{ .port }}
+      targetPort: {{ .name }}
+      protocol: TCP
+    {{- end }}
+---
+apiVersion: apps/v1
+kind: {{ if .storage }}StatefulSet{{ else }}Deployment{{ end }}
+metadata:
+  name: {{ $fullname }}
+  labels:
+    {{- include "santa.labels" $ctx | nindent 4 }}
+spec:
+  # One replica: this is the local-cluster stand-in, not a highly available server.
+  replicas: 1
+  {{- if .storage }}
+  serviceName: {{ $fullname }}
+  {{- else }}
+  strategy:
+    type: Recreate
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- include "santa.selectorLabels" $ctx | nindent 6 }}
+  template:
+    metadata:
+      labels:
+        {{- include "santa.labels" $ctx | nindent 8 }}
+      {{- with .podAnnotations }}
+      annotations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    spec:
+      serviceAccountName: {{ $fullname }}
+      automountServiceAccountToken: false
+      enableServiceLinks: false
+      securityContext:
+        {{- include "santa.podSecurityContext" (dict "uid" .uid) | nindent 8 }}
+      terminationGracePeriodSeconds: 30
+      {{- with $root.Values.imagePullSecrets }}
+      imagePullSecrets:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      containers:
+        - name: {{ .name }}
+          image: {{ .image | quote }}
+          imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+          {{- with .args }}
+          args:
+            {{- toYaml . | nindent 12 }}
+          {{- end }}
+          {{- with .workingDir }}
+          workingDir: {{ . }}
+          {{- end }}
+          ports:
+            {{- range .ports }}
+            - name: {{ .name }}
+              containerPort: {{ .port }}
+              protocol: TCP
+            {{- end }}
+          {{- with .env }}
+          env:
+            {{- toYaml . | nindent 12 }}
+          {{- end }}
+          startupProbe:
+            {{- toYaml .probes.startup | nindent 12 }}
+          livenessProbe:
+            {{- toYaml .probes.liveness | nindent 12 }}
+          readinessProbe:
+            {{- toYaml .probes.readiness | nindent 12 }}
+          resources:
+            {{- toYaml .resources | nindent 12 }}
+          securityContext:
+            {{- include "santa.containerSecurityContext" . | nindent 12 }}
+          volumeMounts:
+            {{- if .storage }}
+            - name: data
+              mountPath: {{ .storage.mountPath }}
+            {{- end }}
+            {{- range .emptyDirs }}
+            - name: {{ .name }}
+              mountPath: {{ .mountPath }}
+            {{- end }}
+            {{- range .configMounts }}
+            - name: {{ .name }}
+              mountPath: {{ .mountPath }}
+              subPath: {{ .subPath }}
+              readOnly: true
+            {{- end }}
+      volumes:
+        {{- range .emptyDirs }}
+        - name: {{ .name }}
+          emptyDir:
+            {{- with .medium }}
+            medium: {{ . }}
+            {{- end }}
+            sizeLimit: {{ .sizeLimit }}
+        {{- end }}
+        {{- range .configMounts }}
+        - name: {{ .name }}
+          configMap:
+            name: {{ .configMap }}
+        {{- end }}
+  {{- with .storage }}
+  volumeClaimTemplates:
+    - metadata:
+        name: data
+        labels:
+          {{- include "santa.selectorLabels" $ctx | nindent 10 }}
+      spec:
+        accessModes: [ReadWriteOnce]
+        {{- with .storageClassName }}
+        storageClassName: {{ . }}
+        {{- end }}
+        resources:
+          requests:
+            storage: {{ .size }}
+  {{- end }}
+{{- if $root.Values.networkPolicy.enabled }}
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: {{ $fullname }}
+  labels:
+    {{- include "santa.labels" $ctx | nindent 4 }}
+spec:
+  podSelector:
+    matchLabels:
+      {{- include "santa.selectorLabels" $ctx | nindent 6 }}
+  policyTypes: [Ingress, Egress]
+  {{- if .clients }}
+  ingress:
+    - from:
+        {{- range .clients }}
+        {{- include "santa.peer" (dict "root" $root "name" .) | nindent 8 }}
+        {{- end }}
+      ports:
+        - {protocol: TCP, port: {{ (first .ports).port }}}
+  {{- else }}
+  ingress: []
+  {{- end }}
+  # It calls nothing, so it may reach nothing.
+  egress: []
+{{- end }}
+{{- end -}}
+
+{{/* Services whose `uses` contains dep. dict: root, dep. Returns a JSON list. */}}
+{{- define "santa.clientsOf" -}}
+{{- $clients := list -}}
+{{- range $name, $svc := .root.Values.services -}}
+{{- if and $svc.enabled (has $.dep $svc.uses) -}}
+{{- $clients = append $clients $name -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $clients -}}
+{{- end -}}

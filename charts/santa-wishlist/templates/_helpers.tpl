@@ -1,0 +1,136 @@
+{{/*
+Shared helpers. Most take a dict: root (the top-level context) and name (a component such as
+"gateway" or "postgresql").
+*/}}
+
+{{/* Object name of a component: namePrefix + name. */}}
+{{- define "santa.name" -}}
+{{- printf "%s%s" .root.Values.namePrefix .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "santa.selectorLabels" -}}
+app.kubernetes.io/name: {{ .name }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- end -}}
+
+{{/* dict: root, name, component ("service" or "dependency") */}}
+{{- define "santa.labels" -}}
+{{ include "santa.selectorLabels" . }}
+app.kubernetes.io/component: {{ .component }}
+app.kubernetes.io/part-of: santa-wishlist
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{/*
+Reference of an image built from this repository. dict: root, image ({repository, tag, digest}).
+registry and tag fall back to .Values.image; the digest, when given, pins the image.
+*/}}
+{{- define "santa.image" -}}
+{{- $repo := .image.repository -}}
+{{- with .root.Values.image.registry }}{{ $repo = printf "%s/%s" (trimSuffix "/" .) $repo }}{{ end -}}
+{{- $ref := printf "%s:%s" $repo (.image.tag | default .root.Values.image.tag | default .root.Chart.AppVersion) -}}
+{{- with .image.digest }}{{ $ref = printf "%s@%s" $ref . }}{{ end -}}
+{{- $ref -}}
+{{- end -}}
+
+{{- define "santa.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: {{ .uid }}
+runAsGroup: {{ .uid }}
+fsGroup: {{ .uid }}
+fsGroupChangePolicy: OnRootMismatch
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{- define "santa.containerSecurityContext" -}}
+runAsNonRoot: true
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+privileged: false
+capabilities:
+  drop: [ALL]
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{/* The Secret of credentials given through .Values.secrets, unless existingSecret is used. */}}
+{{- define "santa.appSecretName" -}}
+{{- .Values.secrets.existingSecret | default (include "santa.name" (dict "root" . "name" "app-secrets")) -}}
+{{- end -}}
+
+{{/*
+A password for an in-chart dependency: the value given, else the one already stored in the
+release's Secret (so upgrades keep it), else a new random one. Base64, for a Secret's data.
+dict: root, secret (name), key, value.
+*/}}
+{{- define "santa.password" -}}
+{{- if .value -}}
+{{- .value | b64enc -}}
+{{- else -}}
+{{- $existing := lookup "v1" "Secret" .root.Release.Namespace .secret -}}
+{{- if and $existing $existing.data (hasKey $existing.data .key) -}}
+{{- index $existing.data .key -}}
+{{- else -}}
+{{- randAlphaNum 32 | b64enc -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Pod-selector peer of a component. dict: root, name */}}
+{{- define "santa.peer" -}}
+- podSelector:
+    matchLabels:
+      {{- include "santa.selectorLabels" . | nindent 6 }}
+{{- end -}}
+
+{{/* Egress rule to the cluster DNS. */}}
+{{- define "santa.dnsEgress" -}}
+- to:
+    - namespaceSelector:
+        {{- toYaml .Values.networkPolicy.dns.namespaceSelector | nindent 8 }}
+      podSelector:
+        {{- toYaml .Values.networkPolicy.dns.podSelector | nindent 8 }}
+  ports:
+    - {protocol: UDP, port: 53}
+    - {protocol: TCP, port: 53}
+{{- end -}}
+
+{{/*
+Where a backing service is and which port it listens on: the in-chart pod, or the peers given
+for the external one. dict: root, dep (postgresql, redis, nats, minio). Empty when an external
+one has no peers (then no egress is allowed to it: give external.peers).
+*/}}
+{{- define "santa.dependencyEgress" -}}
+{{- $cfg := index .root.Values .dep -}}
+{{- if $cfg.enabled -}}
+- to:
+    {{- include "santa.peer" (dict "root" .root "name" .dep) | nindent 4 }}
+  ports:
+    - {protocol: TCP, port: {{ include "santa.dependencyPort" .dep }}}
+{{- else if $cfg.external.peers -}}
+- to:
+    {{- toYaml $cfg.external.peers | nindent 4 }}
+  ports:
+    - {protocol: TCP, port: {{ $cfg.external.port }}}
+{{- end -}}
+{{- end -}}
+
+{{- define "santa.dependencyPort" -}}
+{{- get (dict "postgresql" "5432" "redis" "6379" "nats" "4222" "minio" "9000" "authEmulator" "9099") . -}}
+{{- end -}}
+
+{{/* Egress rule for HTTPS to the internet (Gemini, Google's token keys). */}}
+{{- define "santa.httpsEgress" -}}
+- to:
+    - ipBlock:
+        cidr: {{ .Values.networkPolicy.internetHttps.cidr }}
+        {{- with .Values.networkPolicy.internetHttps.except }}
+        except:
+          {{- toYaml . | nindent 10 }}
+        {{- end }}
+  ports:
+    - {protocol: TCP, port: 443}
+{{- end -}}

@@ -1,0 +1,179 @@
+{{/*
+Pieces of a service's objects, used by services.yaml. All take dict: root, name, svc.
+*/}}
+
+{{/*
+The plain settings of a service, as a YAML map for its ConfigMap: what docs/conventions.md
+lists for it, decided by its `uses` and `calls`, then its own `env` on top.
+*/}}
+{{- define "santa.service.config" -}}
+{{- $root := .root -}}
+{{- $v := $root.Values -}}
+{{- $svc := .svc -}}
+{{- $cfg := dict
+  "PORT" "8080"
+  "LOG_LEVEL" $v.config.logLevel
+  "SHUTDOWN_TIMEOUT" (printf "%ds" (int $v.config.shutdownTimeoutSeconds)) -}}
+{{- range $svc.calls -}}
+{{- $_ := set $cfg (printf "%s_URL" (upper .)) (printf "http://%s:80" (include "santa.name" (dict "root" $root "name" .))) -}}
+{{- end -}}
+{{- if has "redis" $svc.uses -}}
+{{- if $v.redis.enabled -}}
+{{- $_ := set $cfg "REDIS_URL" (printf "redis://%s:6379/0" (include "santa.name" (dict "root" $root "name" "redis"))) -}}
+{{- else -}}
+{{- $_ := set $cfg "REDIS_URL" (required (printf "%s uses Redis and redis.enabled is false: set redis.external.url" .name) $v.redis.external.url) -}}
+{{- end -}}
+{{- end -}}
+{{- if has "nats" $svc.uses -}}
+{{- if $v.nats.enabled -}}
+{{- $_ := set $cfg "NATS_URL" (printf "nats://%s:4222" (include "santa.name" (dict "root" $root "name" "nats"))) -}}
+{{- else -}}
+{{- $_ := set $cfg "NATS_URL" (required (printf "%s uses NATS and nats.enabled is false: set nats.external.url" .name) $v.nats.external.url) -}}
+{{- end -}}
+{{- end -}}
+{{- if has "minio" $svc.uses -}}
+{{- $_ := set $cfg "MINIO_BUCKET" $v.minio.bucket -}}
+{{- if $v.minio.enabled -}}
+{{- $_ := set $cfg "MINIO_ENDPOINT" (printf "%s:9000" (include "santa.name" (dict "root" $root "name" "minio"))) -}}
+{{- $_ := set $cfg "MINIO_USE_SSL" "false" -}}
+{{- else -}}
+{{- $_ := set $cfg "MINIO_ENDPOINT" (required (printf "%s uses MinIO and minio.enabled is false: set minio.external.endpoint" .name) $v.minio.external.endpoint) -}}
+{{- $_ := set $cfg "MINIO_USE_SSL" (toString $v.minio.external.useSSL) -}}
+{{- end -}}
+{{- end -}}
+{{- if has "gemini" $svc.uses -}}
+{{- with $v.gemini.model }}{{ $_ := set $cfg "GEMINI_MODEL" . }}{{ end -}}
+{{- with $v.gemini.baseUrl }}{{ $_ := set $cfg "GEMINI_BASE_URL" . }}{{ end -}}
+{{- end -}}
+{{- if has "firebase" $svc.uses -}}
+{{- $_ := set $cfg "FIREBASE_PROJECT_ID" (required "firebase.projectId is required" $v.firebase.projectId) -}}
+{{- if $v.authEmulator.enabled -}}
+{{- $_ := set $cfg "FIREBASE_AUTH_EMULATOR_HOST" (printf "%s:9099" (include "santa.name" (dict "root" $root "name" "firebase-auth-emulator"))) -}}
+{{- $_ := set $cfg "ALLOW_AUTH_EMULATOR" "true" -}}
+{{- end -}}
+{{- end -}}
+{{- range $key, $value := $svc.env -}}
+{{- $_ := set $cfg $key $value -}}
+{{- end -}}
+{{- toYaml $cfg -}}
+{{- end -}}
+
+{{/*
+Environment taken from Secrets: credentials never go into the ConfigMap. An in-chart
+dependency's own credentials win, because that server accepts no others; otherwise they come
+from secrets.existingSecret or the Secret made from secrets.*.
+*/}}
+{{- define "santa.service.secretEnv" -}}
+{{- $root := .root -}}
+{{- $v := $root.Values -}}
+{{- $svc := .svc -}}
+{{- $appSecret := include "santa.appSecretName" $root -}}
+{{- if has "postgresql" $svc.uses }}
+{{- if $v.postgresql.enabled }}
+# Kubernetes expands $(DATABASE_PASSWORD) from the variable above it; no password is written here.
+- name: DATABASE_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "santa.name" (dict "root" $root "name" "postgresql") }}
+      key: password
+- name: DATABASE_URL
+  value: {{ printf "postgres://%s:$(DATABASE_PASSWORD)@%s:5432/%s?sslmode=disable" $v.postgresql.username (include "santa.name" (dict "root" $root "name" "postgresql")) $v.postgresql.database | quote }}
+{{- else if or $v.secrets.existingSecret $v.secrets.databaseUrl }}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $appSecret }}
+      key: DATABASE_URL
+{{- else }}
+{{- fail (printf "%s uses PostgreSQL and postgresql.enabled is false: give DATABASE_URL through secrets.existingSecret or secrets.databaseUrl" .name) }}
+{{- end }}
+{{- end }}
+{{- if has "minio" $svc.uses }}
+{{- if $v.minio.enabled }}
+- name: MINIO_ACCESS_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "santa.name" (dict "root" $root "name" "minio") }}
+      key: root-user
+- name: MINIO_SECRET_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "santa.name" (dict "root" $root "name" "minio") }}
+      key: root-password
+{{- else if or $v.secrets.existingSecret (and $v.secrets.minioAccessKey $v.secrets.minioSecretKey) }}
+- name: MINIO_ACCESS_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $appSecret }}
+      key: MINIO_ACCESS_KEY
+- name: MINIO_SECRET_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $appSecret }}
+      key: MINIO_SECRET_KEY
+{{- else }}
+{{- fail (printf "%s uses MinIO and minio.enabled is false: give MINIO_ACCESS_KEY and MINIO_SECRET_KEY through secrets.existingSecret or secrets.minioAccessKey/minioSecretKey" .name) }}
+{{- end }}
+{{- end }}
+{{- if and (has "gemini" $svc.uses) (or $v.secrets.existingSecret $v.secrets.geminiApiKey) }}
+- name: GEMINI_API_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $appSecret }}
+      key: GEMINI_API_KEY
+      # Without a key the service answers the fallback item, so a Secret without it is fine.
+      optional: true
+{{- end }}
+{{- end -}}
+
+{{/* Egress of a service: DNS, the services it calls, what it uses. */}}
+{{- define "santa.service.egress" -}}
+{{- $root := .root -}}
+{{- $v := $root.Values -}}
+{{- include "santa.dnsEgress" $root }}
+{{- range .svc.calls }}
+- to:
+    {{- include "santa.peer" (dict "root" $root "name" .) | nindent 4 }}
+  ports:
+    - {protocol: TCP, port: 8080}
+{{- end }}
+{{- range $dep := list "postgresql" "redis" "nats" "minio" }}
+{{- if has $dep $.svc.uses }}
+{{- with include "santa.dependencyEgress" (dict "root" $root "dep" $dep) }}
+{{ . }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- if or (has "gemini" .svc.uses) (has "firebase" .svc.uses) }}
+{{ include "santa.httpsEgress" $root }}
+{{- end }}
+{{- if and (has "firebase" .svc.uses) $v.authEmulator.enabled }}
+- to:
+    {{- include "santa.peer" (dict "root" $root "name" "firebase-auth-emulator") | nindent 4 }}
+  ports:
+    - {protocol: TCP, port: 9099}
+{{- end }}
+{{- end -}}
+
+{{/* Who may reach a service: the ingress controller (gateway), the services that call it, and
+the metrics scrapers. */}}
+{{- define "santa.service.ingress" -}}
+{{- $root := .root -}}
+{{- $name := .name -}}
+{{- $from := list -}}
+{{- if eq $name "gateway" -}}
+{{- $from = append $from (dict "namespaceSelector" $root.Values.networkPolicy.ingressController.namespaceSelector "podSelector" $root.Values.networkPolicy.ingressController.podSelector) -}}
+{{- end -}}
+{{- range $caller, $other := $root.Values.services -}}
+{{- if and $other.enabled (has $name $other.calls) -}}
+{{- $from = append $from (dict "podSelector" (dict "matchLabels" (include "santa.selectorLabels" (dict "root" $root "name" $caller) | fromYaml))) -}}
+{{- end -}}
+{{- end -}}
+{{- $from = concat $from $root.Values.networkPolicy.metricsScrapers -}}
+{{- if $from }}
+- from:
+    {{- toYaml $from | nindent 4 }}
+  ports:
+    - {protocol: TCP, port: 8080}
+{{- end }}
+{{- end -}}
