@@ -1,0 +1,45 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Shell } from '../components/Shell';
+import { PageSpinner } from '../components/Spinner';
+import { RequireAuth } from '../features/auth/components/RequireAuth';
+import HomePage from '../features/home/components/HomePage';
+
+type PageModule = { default: React.ComponentType };
+
+/** A route whose screen is downloaded when first visited. */
+function lazyPage(load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load()).default }) };
+}
+
+/** Every route of SPEC section 2. Home is in the first bundle; other screens load on demand. */
+export const routes: RouteObject[] = [
+  {
+    element: <Shell />,
+    HydrateFallback: PageSpinner,
+    children: [
+      { index: true, element: <HomePage /> },
+      { path: 'firebase-login', ...lazyPage(() => import('../features/auth/components/LoginPage')) },
+      { path: 'login', ...lazyPage(() => import('../features/auth/components/LoginPage')) },
+      { path: 'firebase-debug', ...lazyPage(() => import('../features/auth/components/FirebaseDebugPage')) },
+      { path: 'camera', ...lazyPage(() => import('../features/photo/CameraPage')) },
+      { path: 'scan', element: <Navigate to="/camera?mode=scan" replace /> },
+      { path: 'edit-photo', ...lazyPage(() => import('../features/photo/EditPhotoPage')) },
+      { path: 'gift-options', ...lazyPage(() => import('../features/photo/GiftOptionsPage')) },
+      { path: 'confirmation', ...lazyPage(() => import('../features/photo/ConfirmationPage')) },
+      { path: 'share-options', ...lazyPage(() => import('../features/photo/ShareOptionsPage')) },
+      { path: 'image-recognition', ...lazyPage(() => import('../features/photo/ImageRecognitionPage')) },
+      {
+        element: <RequireAuth />,
+        children: [
+          { path: 'wishlist', ...lazyPage(() => import('../features/wishlist/components/WishlistPage')) },
+          { path: 'text-prompt', ...lazyPage(() => import('../features/wishlist/components/AddItemPage')) },
+        ],
+      },
+      { path: '*', ...lazyPage(() => import('../features/misc/NotFoundPage')) },
+    ],
+  },
+];
+
+export function makeRouter() {
+  return createBrowserRouter(routes);
+}

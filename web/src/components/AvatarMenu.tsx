@@ -1,0 +1,75 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { avatarLetter, menuName, type CurrentUser } from '../features/auth/slice';
+import { LogOutIcon } from './icons';
+
+interface AvatarMenuProps {
+  user: CurrentUser;
+  onLogout: () => void;
+}
+
+/** The signed-in user's avatar button and its menu (name, email, 'Log Out'). */
+export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
+  const [open, setOpen] = useState(false);
+  const [imageFailed, setImageFailed] = useState(false);
+  const menuId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const name = menuName(user);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (e: PointerEvent) => {
+      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    root.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  return (
+    <div className="avatar-menu" ref={root}>
+      <button
+        type="button"
+        className="avatar"
+        aria-label={`Account menu for ${name}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {user.avatar && !imageFailed ? (
+          <img src={user.avatar} alt="" className="avatar__image" onError={() => setImageFailed(true)} />
+        ) : (
+          <span className="avatar__letter" aria-hidden="true">
+            {avatarLetter(user)}
+          </span>
+        )}
+      </button>
+      {open && (
+        <div className="avatar-menu__panel" id={menuId} role="menu" aria-label="Account">
+          <div className="avatar-menu__who">
+            <p className="avatar-menu__name">{name}</p>
+            <p className="avatar-menu__email">{user.email || 'No email provided'}</p>
+          </div>
+          <button
+            type="button"
+            role="menuitem"
+            className="avatar-menu__item"
+            onClick={() => {
+              setOpen(false);
+              onLogout();
+            }}
+          >
+            <LogOutIcon size={18} /> Log Out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { useId, type ReactNode } from 'react';
+
+interface FieldProps {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  optional?: boolean;
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+}
+
+/** A labelled form field with its hint and error wired to the control for assistive tech. */
+export function Field({ label, error, hint, optional, children }: FieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={id} className="field__label">
+        {label}
+        {optional && <span className="field__optional"> (optional)</span>}
+      </label>
+      {children({ id, describedBy, invalid: !!error })}
+      {hint && (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="field__error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

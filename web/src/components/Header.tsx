@@ -1,0 +1,47 @@
+import { Link } from 'react-router';
+import { useAppSelector } from '../app/hooks';
+import { selectAuthLoading, selectCurrentUser } from '../features/auth/slice';
+import { useAuthActions } from '../features/auth/useAuthActions';
+import { useWishlistCount } from '../features/wishlist/useWishlistCount';
+import { AvatarMenu } from './AvatarMenu';
+import { BagIcon, SantaIcon } from './icons';
+
+/** The sticky Santa-red header: logo, wishlist bag with its count, avatar menu or Log In. */
+export function Header() {
+  const user = useAppSelector(selectCurrentUser);
+  const loading = useAppSelector(selectAuthLoading);
+  const initialized = useAppSelector((s) => s.auth.initialized);
+  const count = useWishlistCount();
+  const { logout } = useAuthActions();
+  const bagLabel = count === 1 ? 'Wishlist, 1 item' : `Wishlist, ${count} items`;
+
+  return (
+    <header className="app-header">
+      <div className="app-header__inner">
+        <Link to="/" className="app-header__brand">
+          <SantaIcon size={34} />
+          <span>Santa Wishlist</span>
+        </Link>
+        <div className="app-header__actions">
+          <Link to="/wishlist" className="icon-button app-header__bag" aria-label={bagLabel}>
+            <BagIcon />
+            {count > 0 && (
+              <span className="badge" data-testid="wishlist-count" aria-hidden="true">
+                {count > 99 ? '99+' : count}
+              </span>
+            )}
+          </Link>
+          {user ? (
+            <AvatarMenu user={user} onLogout={() => void logout()} />
+          ) : !initialized && loading ? (
+            <span className="app-header__placeholder" aria-hidden="true" />
+          ) : (
+            <Link to="/firebase-login" className="button button--light button--small">
+              Log In
+            </Link>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

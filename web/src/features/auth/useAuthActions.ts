@@ -1,0 +1,114 @@
+import { useCallback, useMemo } from 'react';
+import { useNavigate } from 'react-router';
+import { useAppDispatch } from '../../app/hooks';
+import { showToast } from '../shell/slice';
+import { authActionFinished, authActionStarted, authStateChanged } from './slice';
+import { DEBUG_REDIRECT_MS, describeAuthError, stripProviderPrefix } from './authErrors';
+import { loadFirebase, toAuthUser } from './bootstrap';
+
+export interface AuthActions {
+  signInWithEmail(email: string, password: string): Promise<void>;
+  signUpWithEmail(email: string, password: string, displayName?: string): Promise<void>;
+  signInWithGoogle(): Promise<void>;
+  resetPassword(email: string): Promise<void>;
+  logout(): Promise<void>;
+}
+
+/**
+ * Sign-in, sign-up, reset and logout with the Firebase SDK. Every failure is logged, shown as a
+ * destructive toast and rethrown (SPEC 8), so a form can stay as it is.
+ */
+export function useAuthActions(): AuthActions {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+
+  const run = useCallback(
+    async (label: string, action: () => Promise<void>) => {
+      dispatch(authActionStarted());
+      try {
+        await loadFirebase(dispatch);
+        await action();
+      } catch (err) {
+        console.error(`${label} failed`, err);
+        const notice = describeAuthError(err);
+        dispatch(showToast({ title: notice.title, description: notice.description, variant: 'destructive' }));
+        if (notice.redirectToDebug) {
+          setTimeout(() => navigate('/firebase-debug'), DEBUG_REDIRECT_MS);
+        }
+        throw err;
+      } finally {
+        dispatch(authActionFinished());
+      }
+    },
+    [dispatch, navigate],
+  );
+
+  return useMemo<AuthActions>(
+    () => ({
+      signInWithEmail: (email, password) =>
+        run('sign in', async () => {
+          const [{ firebaseAuth }, { signInWithEmailAndPassword }] = await Promise.all([
+            import('./firebase'),
+            import('firebase/auth'),
+          ]);
+          await signInWithEmailAndPassword(firebaseAuth(), email.trim(), password);
+        }),
+
+      signUpWithEmail: (email, password, displayName) =>
+        run('sign up', async () => {
+          const [{ firebaseAuth }, { createUserWithEmailAndPassword, updateProfile }] = await Promise.all([
+            import('./firebase'),
+            import('firebase/auth'),
+          ]);
+          const auth = firebaseAuth();
+          const credential = await createUserWithEmailAndPassword(auth, email.trim(), password);
+          const name = displayName?.trim();
+          if (name) {
+            await updateProfile(credential.user, { displayName: name });
+            // A profile change fires no auth-state event: publish the new name ourselves.
+            dispatch(authStateChanged(toAuthUser(credential.user)));
+          }
+        }),
+
+      signInWithGoogle: () =>
+        run('Google sign in', async () => {
+          const [{ firebaseAuth }, { GoogleAuthProvider, signInWithPopup, browserPopupRedirectResolver }] =
+            await Promise.all([import('./firebase'), import('firebase/auth')]);
+          const provider = new GoogleAuthProvider();
+          provider.addScope('profile');
+          await signInWithPopup(firebaseAuth(), provider, browserPopupRedirectResolver);
+        }),
+
+      resetPassword: (email) =>
+        run('password reset', async () => {
+          const [{ firebaseAuth }, { sendPasswordResetEmail }] = await Promise.all([
+            import('./firebase'),
+            import('firebase/auth'),
+          ]);
+          await sendPasswordResetEmail(firebaseAuth(), email.trim());
+          dispatch(
+            showToast({
+              title: 'Password Reset Email Sent',
+              description: 'Check your email inbox for password reset instructions',
+            }),
+          );
+        }),
+
+      logout: async () => {
+        dispatch(authActionStarted());
+        try {
+          await loadFirebase(dispatch);
+          const [{ firebaseAuth }, { signOut }] = await Promise.all([import('./firebase'), import('firebase/auth')]);
+          await signOut(firebaseAuth());
+        } catch (err) {
+          console.error('logout failed', err);
+          const message = err instanceof Error && err.message ? stripProviderPrefix(err.message) : 'Failed to log out';
+          dispatch(showToast({ title: 'Logout Error', description: message, variant: 'destructive' }));
+        } finally {
+          dispatch(authActionFinished());
+        }
+      },
+    }),
+    [run, dispatch],
+  );
+}

@@ -1,0 +1,6 @@
+import { PhotoPlaceholder } from './PhotoPlaceholder';
+
+/** /confirmation (placeholder). Replaced by the photo-flow issue. */
+export default function ConfirmationPage() {
+  return <PhotoPlaceholder title="Confirmation" />;
+}

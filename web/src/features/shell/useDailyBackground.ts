@@ -1,0 +1,27 @@
+import { useEffect } from 'react';
+import { dailyBackground, storeBackground } from '../../lib/backgrounds';
+import { emitBackgroundThemeLoaded } from '../../lib/events';
+
+/**
+ * Loads today's background drawing (day of the month modulo 11) after the first paint,
+ * remembers it, and announces it with 'background-theme-loaded'.
+ */
+export function useDailyBackground(now: () => Date = () => new Date()): void {
+  useEffect(() => {
+    const theme = dailyBackground(now());
+    const image = new Image();
+    let cancelled = false;
+    image.onload = () => {
+      if (cancelled) return;
+      storeBackground(theme);
+      emitBackgroundThemeLoaded(theme.url);
+    };
+    image.onerror = () => console.warn(`background ${theme.url} did not load`);
+    image.src = theme.url;
+    return () => {
+      cancelled = true;
+    };
+    // Once per app start: the day rarely changes while the app is open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+}

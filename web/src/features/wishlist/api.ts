@@ -1,0 +1,39 @@
+import { api } from '../../app/api';
+import { uuid } from '../../lib/ids';
+import type { NewWishlistItem, WishlistItem } from './types';
+
+const LIST = { type: 'Wishlist' as const, id: 'LIST' };
+const RECENT = { type: 'Wishlist' as const, id: 'RECENT' };
+
+export const wishlistApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getWishlist: build.query<WishlistItem[], void>({
+      query: () => '/api/wishlist',
+      providesTags: (items) => [LIST, ...(items ?? []).map((i) => ({ type: 'Wishlist' as const, id: i.id }))],
+    }),
+    getRecentWishlist: build.query<WishlistItem[], void>({
+      query: () => '/api/wishlist/recent',
+      providesTags: [RECENT],
+    }),
+    addWishlistItem: build.mutation<WishlistItem, NewWishlistItem & { idempotencyKey?: string }>({
+      query: ({ idempotencyKey, ...item }) => ({
+        url: '/api/wishlist',
+        method: 'POST',
+        body: item,
+        headers: { 'Idempotency-Key': idempotencyKey ?? uuid() },
+      }),
+      invalidatesTags: (_result, error) => (error ? [] : [LIST, RECENT]),
+    }),
+    deleteWishlistItem: build.mutation<void, string>({
+      query: (id) => ({ url: `/api/wishlist/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, _error, id) => [LIST, RECENT, { type: 'Wishlist', id }],
+    }),
+  }),
+});
+
+export const {
+  useGetWishlistQuery,
+  useGetRecentWishlistQuery,
+  useAddWishlistItemMutation,
+  useDeleteWishlistItemMutation,
+} = wishlistApi;

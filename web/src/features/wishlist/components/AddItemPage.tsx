@@ -1,0 +1,291 @@
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { useAppSelector } from '../../../app/hooks';
+import { Field } from '../../../components/Field';
+import { ImageIcon } from '../../../components/icons';
+import { Spinner } from '../../../components/Spinner';
+import { useToast } from '../../../components/toast/useToast';
+import { errorMessage, fieldErrors } from '../../../lib/apiError';
+import { imageFileToDataUrl } from '../../../lib/imageFile';
+import { uuid } from '../../../lib/ids';
+import { usePageTitle } from '../../../lib/usePageTitle';
+import { selectCurrentUser } from '../../auth/slice';
+import { useAddWishlistItemMutation } from '../api';
+import { CATEGORIES } from '../types';
+import {
+  EMPTY_ADD_ITEM,
+  isValidImageUrl,
+  toNewItem,
+  validateAddItem,
+  type AddItemErrors,
+  type AddItemValues,
+} from '../validation';
+
+const FIELD_ORDER: (keyof AddItemValues)[] = ['name', 'description', 'category', 'price', 'searchQuery', 'imageUrl'];
+const PREVIEW_DELAY_MS = 600;
+
+/** The URL to preview: valid ones only, and typed URLs only once typing pauses. */
+function usePreviewUrl(imageUrl: string): string {
+  const [preview, setPreview] = useState('');
+  useEffect(() => {
+    const url = imageUrl.trim();
+    if (!url || !isValidImageUrl(url)) {
+      setPreview('');
+      return;
+    }
+    if (url.startsWith('data:')) {
+      setPreview(url);
+      return;
+    }
+    const timer = setTimeout(() => setPreview(url), PREVIEW_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [imageUrl]);
+  return preview;
+}
+
+/** /text-prompt: add a gift to the wishlist by describing it. */
+export default function AddItemPage() {
+  usePageTitle('Add to Wishlist');
+  const user = useAppSelector(selectCurrentUser);
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [addItem, { isLoading: submitting }] = useAddWishlistItemMutation();
+  const [values, setValues] = useState<AddItemValues>(EMPTY_ADD_ITEM);
+  const [errors, setErrors] = useState<AddItemErrors>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [failedPreview, setFailedPreview] = useState('');
+  const form = useRef<HTMLFormElement>(null);
+  const preview = usePreviewUrl(values.imageUrl);
+  const fromDevice = values.imageUrl.startsWith('data:');
+
+  function set<K extends keyof AddItemValues>(key: K, value: AddItemValues[K]) {
+    const next = { ...values, [key]: value };
+    setValues(next);
+    // After the first submit, messages follow the typing; before it, they wait for blur.
+    if (submitted) setErrors(validateAddItem(next));
+    else if (errors[key]) setErrors((e) => ({ ...e, [key]: validateAddItem(next)[key] }));
+  }
+
+  function onBlur(key: keyof AddItemValues) {
+    if (!values[key]) return; // an untouched empty field is not an error until submit
+    setErrors((e) => ({ ...e, [key]: validateAddItem(values)[key] }));
+  }
+
+  async function onFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    if (!file.type.startsWith('image/')) {
+      toast({ title: 'Please select an image file', variant: 'destructive' });
+      return;
+    }
+    try {
+      const dataUrl = await imageFileToDataUrl(file);
+      set('imageUrl', dataUrl);
+      toast({ title: 'Image uploaded!' });
+    } catch (err) {
+      console.error('reading the chosen image failed', err);
+      toast({ title: 'Error reading file', variant: 'destructive' });
+    }
+  }
+
+  function onPreviewError() {
+    setFailedPreview(preview);
+    toast({
+      title: 'Image Error',
+      description: 'Could not load the image URL. Please try a different one.',
+      variant: 'destructive',
+    });
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    const found = validateAddItem(values);
+    setErrors(found);
+    const firstInvalid = FIELD_ORDER.find((k) => found[k]);
+    if (firstInvalid) {
+      form.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
+      return;
+    }
+    if (!user) {
+      toast({
+        title: 'Please log in',
+        description: 'You need to be logged in to add items to your wishlist',
+        variant: 'destructive',
+      });
+      navigate('/firebase-login');
+      return;
+    }
+    try {
+      await addItem({ ...toNewItem(values, user.id), idempotencyKey: uuid() }).unwrap();
+      toast({ title: 'Success!', description: 'Item added to your wishlist' });
+      navigate('/wishlist');
+    } catch (err) {
+      if (err && typeof err === 'object' && 'status' in err && err.status === 401) {
+        toast({
+          title: 'Please log in',
+          description: 'You need to be logged in to add items to your wishlist',
+          variant: 'destructive',
+        });
+        navigate('/firebase-login');
+        return;
+      }
+      setErrors((e) => ({ ...e, ...fieldErrors(err) }));
+      toast({ title: 'Error', description: `Failed to add to wishlist: ${errorMessage(err)}`, variant: 'destructive' });
+    }
+  }
+
+  const showPreview = preview !== '' && preview !== failedPreview;
+
+  return (
+    <section className="page page--narrow" aria-labelledby="add-title">
+      <div className="card">
+        <h1 id="add-title" className="page__title">
+          Add to Wishlist
+        </h1>
+        <p className="muted">Describe the gift you are wishing for.</p>
+        <form ref={form} className="form" onSubmit={onSubmit} noValidate>
+          <Field label="Gift Name" error={errors.name}>
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                name="name"
+                className="input"
+                placeholder="e.g. Remote control racing car"
+                autoComplete="off"
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+                value={values.name}
+                onChange={(e) => set('name', e.target.value)}
+                onBlur={() => onBlur('name')}
+              />
+            )}
+          </Field>
+          <Field label="Description" error={errors.description}>
+            {({ id, describedBy, invalid }) => (
+              <textarea
+                id={id}
+                name="description"
+                className="input textarea"
+                rows={4}
+                placeholder="Colour, size, brand, anything that helps Santa choose the right one"
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+                value={values.description}
+                onChange={(e) => set('description', e.target.value)}
+                onBlur={() => onBlur('description')}
+              />
+            )}
+          </Field>
+          <Field label="Category" error={errors.category}>
+            {({ id, describedBy, invalid }) => (
+              <select
+                id={id}
+                name="category"
+                className="input select"
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+                value={values.category}
+                onChange={(e) => set('category', e.target.value)}
+              >
+                <option value="">Select a category</option>
+                {CATEGORIES.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Price (estimate)" error={errors.price} optional>
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                name="price"
+                className="input"
+                placeholder="e.g. $49.99"
+                inputMode="text"
+                autoComplete="off"
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+                value={values.price}
+                onChange={(e) => set('price', e.target.value)}
+              />
+            )}
+          </Field>
+          <Field
+            label="Search Keywords"
+            error={errors.searchQuery}
+            optional
+            hint="Words a shop search should use. Leave blank to use the gift name."
+          >
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                name="searchQuery"
+                className="input"
+                autoComplete="off"
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+                value={values.searchQuery}
+                onChange={(e) => set('searchQuery', e.target.value)}
+                onBlur={() => onBlur('searchQuery')}
+              />
+            )}
+          </Field>
+          {fromDevice ? (
+            <div className="field">
+              <p className="field__label">Item Image</p>
+              <p className="chosen-image">
+                <ImageIcon size={18} /> Image chosen from your device
+                <button type="button" className="button button--link" onClick={() => set('imageUrl', '')}>
+                  Remove image
+                </button>
+              </p>
+            </div>
+          ) : (
+            <Field label="Item Image URL" error={errors.imageUrl} optional>
+              {({ id, describedBy, invalid }) => (
+                <input
+                  id={id}
+                  name="imageUrl"
+                  type="url"
+                  className="input"
+                  placeholder="https://…"
+                  autoComplete="off"
+                  aria-invalid={invalid}
+                  aria-describedby={describedBy}
+                  value={values.imageUrl}
+                  onChange={(e) => set('imageUrl', e.target.value)}
+                  onBlur={() => onBlur('imageUrl')}
+                />
+              )}
+            </Field>
+          )}
+          <div className="file-picker">
+            <input id="item-image-file" type="file" accept="image/*" className="file-picker__input" onChange={onFile} />
+            <label htmlFor="item-image-file" className="button button--outline button--block">
+              <ImageIcon size={18} /> Take Photo or Choose Image
+            </label>
+          </div>
+          {showPreview && (
+            <figure className="image-preview">
+              <figcaption className="image-preview__title">Image Preview</figcaption>
+              <img src={preview} alt="Preview of the gift" onError={onPreviewError} />
+            </figure>
+          )}
+          <div className="button-row form__actions">
+            <button type="button" className="button button--outline" onClick={() => navigate('/')}>
+              Cancel
+            </button>
+            <button type="submit" className="button button--primary" disabled={submitting}>
+              {submitting && <Spinner size="small" label="Adding" />}
+              {submitting ? 'Adding…' : 'Add to Wishlist'}
+            </button>
+          </div>
+        </form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import { CategoryIcon } from '../../../components/CategoryIcon';
+import { CartIcon, TrashIcon } from '../../../components/icons';
+import { Spinner } from '../../../components/Spinner';
+import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
+import { categoryOf, type WishlistItem } from '../types';
+
+interface Props {
+  item: WishlistItem;
+  removing: boolean;
+  onRemove: (item: WishlistItem) => void;
+}
+
+export function shopUrlFor(item: Pick<WishlistItem, 'shoppingUrl' | 'searchQuery' | 'name'>): string {
+  return item.shoppingUrl || shopSearchUrl(item.searchQuery || item.name);
+}
+
+export function WishlistItemCard({ item, removing, onRemove }: Props) {
+  const [imageFailed, setImageFailed] = useState(false);
+  const category = categoryOf(item);
+  return (
+    <article className="item-card" aria-labelledby={`item-${item.id}`} data-testid="wishlist-item">
+      <div className="item-card__media">
+        {item.imageUrl && !imageFailed ? (
+          <img src={item.imageUrl} alt="" loading="lazy" onError={() => setImageFailed(true)} />
+        ) : (
+          <span className="item-card__placeholder">
+            <CategoryIcon category={item.category} size={40} />
+          </span>
+        )}
+        {item.aiGenerated && <span className="item-card__ai">AI</span>}
+      </div>
+      <div className="item-card__body">
+        <p className="item-card__category">
+          <CategoryIcon category={item.category} size={16} />
+          <span>{category}</span>
+        </p>
+        <h3 id={`item-${item.id}`} className="item-card__name">
+          {item.name}
+        </h3>
+        {item.description && <p className="item-card__description">{item.description}</p>}
+        {item.price && <p className="item-card__price">{item.price}</p>}
+      </div>
+      <div className="item-card__actions">
+        <button type="button" className="button button--primary button--small" onClick={() => openInNewTab(shopUrlFor(item))}>
+          <CartIcon size={16} /> Shop
+          <span className="visually-hidden"> for {item.name} (opens in a new tab)</span>
+        </button>
+        <button
+          type="button"
+          className="button button--danger-outline button--small"
+          onClick={() => onRemove(item)}
+          disabled={removing}
+          aria-label={`Remove ${item.name}`}
+        >
+          {removing ? <Spinner size="small" label="Removing" /> : <TrashIcon size={16} />}
+          <span aria-hidden="true">Remove</span>
+        </button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,73 @@
+import { shopSearchUrl } from '../../lib/shop';
+import type { NewWishlistItem } from './types';
+
+export interface AddItemValues {
+  name: string;
+  description: string;
+  category: string;
+  price: string;
+  searchQuery: string;
+  imageUrl: string;
+}
+
+export type AddItemErrors = Partial<Record<keyof AddItemValues, string>>;
+
+export const EMPTY_ADD_ITEM: AddItemValues = {
+  name: '',
+  description: '',
+  category: '',
+  price: '',
+  searchQuery: '',
+  imageUrl: '',
+};
+
+/** The add form's messages, word for word from SPEC section 5. */
+export const MESSAGES = {
+  name: 'Item name must be at least 3 characters.',
+  description: 'Please provide a detailed description (at least 10 characters).',
+  category: 'Please select a category.',
+  searchQuery: 'Please provide a search query for the product.',
+  imageUrl: 'Please provide a valid image URL or leave it blank.',
+} as const;
+
+/** http(s) URLs, and inline images read from a chosen file. */
+export function isValidImageUrl(value: string): boolean {
+  if (/^data:image\/[a-z0-9.+-]+;base64,/i.test(value)) return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export function validateAddItem(values: AddItemValues): AddItemErrors {
+  const errors: AddItemErrors = {};
+  if (values.name.trim().length < 3) errors.name = MESSAGES.name;
+  if (values.description.trim().length < 10) errors.description = MESSAGES.description;
+  if (values.category.trim().length < 1) errors.category = MESSAGES.category;
+  const query = values.searchQuery.trim();
+  if (query.length > 0 && query.length < 3) errors.searchQuery = MESSAGES.searchQuery;
+  const image = values.imageUrl.trim();
+  if (image && !isValidImageUrl(image)) errors.imageUrl = MESSAGES.imageUrl;
+  return errors;
+}
+
+/** The body the text form sends (SPEC 3 'Wishlist item as sent from the text form'). */
+export function toNewItem(values: AddItemValues, userId: string): NewWishlistItem {
+  const name = values.name.trim();
+  const searchQuery = values.searchQuery.trim() || name;
+  return {
+    name,
+    description: values.description.trim(),
+    category: values.category,
+    price: values.price.trim() || null,
+    imageUrl: values.imageUrl.trim() || null,
+    searchQuery,
+    shoppingUrl: shopSearchUrl(searchQuery),
+    features: [],
+    aiGenerated: false,
+    sentToSanta: false,
+    userId,
+  };
+}
