@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"fmt"
 	"image"
 	"image/color"
 	"image/gif"
@@ -184,3 +185,27 @@ func WithEXIF(jpegData []byte, orientation int) []byte {
 
 // TwoMBJPEG is the benchmark's photo: 3000×2000 pixels (6 MP), about 2 MB at quality 90.
 func TwoMBJPEG() []byte { return JPEG(Photo(3000, 2000, 13, 42), 90) }
+
+// MetadataLeft lists the metadata still present in a JPEG: APPn segments other than the
+// JFIF APP0 header (EXIF and XMP are APP1, ICC APP2, IPTC APP13), the EXIF header, the TIFF
+// header that starts the GPS block, and the camera make WithEXIF writes. Empty means clean.
+func MetadataLeft(data []byte) []string {
+	var left []string
+	for _, needle := range []string{"Exif\x00\x00", CameraMake, "MM\x00\x2a"} {
+		if bytes.Contains(data, []byte(needle)) {
+			left = append(left, fmt.Sprintf("bytes %q", needle))
+		}
+	}
+	// Walk the markers up to the start of scan; entropy-coded data may contain anything.
+	for pos := 2; pos+4 <= len(data) && data[pos] == 0xFF; {
+		marker := data[pos+1]
+		if marker == 0xDA {
+			break
+		}
+		if marker >= 0xE1 && marker <= 0xEF {
+			left = append(left, fmt.Sprintf("APP%d segment", marker-0xE0))
+		}
+		pos += 2 + int(binary.BigEndian.Uint16(data[pos+2:]))
+	}
+	return left
+}

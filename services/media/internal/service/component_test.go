@@ -1,0 +1,461 @@
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/textproto"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/services/media/internal/adapters"
+	"github.com/santa-wishlist/santa/services/media/internal/app"
+	"github.com/santa-wishlist/santa/services/media/internal/service"
+	"github.com/santa-wishlist/santa/services/media/internal/testimages"
+	"github.com/santa-wishlist/santa/services/media/internal/testminio"
+)
+
+const itemID = "0b7c3a8e-5d1f-4f6a-9c2b-7e8d9f0a1b2c"
+
+// harness is the media service built by the same wiring as main, on its own MinIO bucket
+// and its own JetStream server, called over HTTP.
+type harness struct {
+	t     *testing.T
+	url   string
+	store *adapters.MinIOStore
+	js    jetstream.JetStream
+}
+
+func start(t *testing.T) *harness {
+	t.Helper()
+	// A private JetStream server: the durable consumer and the events each test publishes
+	// stay out of the shared stream other services and developers use.
+	natsServer := testenv.StartNATS(t)
+	store, minioCfg := testminio.Store(t)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := service.Build(ctx, service.Config{
+		MinIO:        minioCfg,
+		NATSURL:      natsServer.URL(),
+		MaxBytes:     service.DefaultMaxBytes,
+		ConsumerName: "media-item-deleted",
+		Server:       httpserver.Options{Service: "media", Addr: "127.0.0.1:0"},
+	}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Engine)
+	t.Cleanup(func() {
+		ts.Close()
+		// Run with a finished context is the server's shutdown path: it runs the
+		// OnShutdown steps (stop the consumer, drain NATS).
+		cancel()
+		_ = srv.Run(ctx)
+	})
+
+	nc, js, err := events.Connect(natsServer.URL(), "media-test", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return &harness{t: t, url: ts.URL, store: store, js: js}
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) apiError() apierror.Detail {
+	var b apierror.Body
+	_ = json.Unmarshal(r.body, &b)
+	return b.Error
+}
+
+func (r response) stored(t *testing.T) app.Stored {
+	t.Helper()
+	if r.status != http.StatusCreated {
+		t.Fatalf("status %d: %s", r.status, r.body)
+	}
+	var s app.Stored
+	if err := json.Unmarshal(r.body, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func (h *harness) do(method, path string, body io.Reader, header map[string]string) response {
+	h.t.Helper()
+	req, err := http.NewRequest(method, h.url+path, body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return response{resp.StatusCode, resp.Header, data}
+}
+
+// multipartUpload posts a file as the browser would, with a name and type it chose.
+func (h *harness) multipartUpload(user, filename, claimedType string, data []byte, fields map[string]string) response {
+	h.t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for k, v := range fields {
+		_ = w.WriteField(k, v)
+	}
+	part, err := w.CreatePart(textproto.MIMEHeader{
+		"Content-Disposition": {fmt.Sprintf(`form-data; name="image"; filename=%q`, filename)},
+		"Content-Type":        {claimedType},
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	_, _ = part.Write(data)
+	_ = w.Close()
+	header := map[string]string{"Content-Type": w.FormDataContentType()}
+	if user != "" {
+		header["X-User-Id"] = user
+	}
+	return h.do(http.MethodPost, "/api/media", &buf, header)
+}
+
+func (h *harness) jsonUpload(path, user string, body map[string]string) response {
+	h.t.Helper()
+	data, _ := json.Marshal(body)
+	header := map[string]string{"Content-Type": "application/json"}
+	if user != "" {
+		header["X-User-Id"] = user
+	}
+	return h.do(http.MethodPost, path, bytes.NewReader(data), header)
+}
+
+func decodeSize(t *testing.T, data []byte) (int, int, string) {
+	t.Helper()
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Width, cfg.Height, format
+}
+
+func TestUploadedPhotoIsServedWithoutEXIFAndWithAThumbnail(t *testing.T) {
+	h := start(t)
+	photo := testimages.WithEXIF(testimages.PhotoJPEG(1600, 1200, 5), 0)
+	stored := h.multipartUpload("user-1", "IMG_0001.jpg", "image/jpeg", photo, nil).stored(t)
+
+	if !strings.HasPrefix(stored.URL, "/media/items/unattached/") || stored.ContentType != "image/jpeg" ||
+		stored.Width != 1600 || stored.Height != 1200 || stored.Bytes == 0 {
+		t.Fatalf("answer %+v", stored)
+	}
+	img := h.do(http.MethodGet, stored.URL, nil, nil)
+	if img.status != http.StatusOK || img.header.Get("Content-Type") != "image/jpeg" || len(img.body) != stored.Bytes {
+		t.Fatalf("GET image: %d %s, %d bytes", img.status, img.header.Get("Content-Type"), len(img.body))
+	}
+	if left := testimages.MetadataLeft(img.body); len(left) > 0 {
+		t.Fatalf("served image still carries metadata: %v", left)
+	}
+
+	thumb := h.do(http.MethodGet, stored.ThumbnailURL, nil, nil)
+	w, hgt, format := decodeSize(t, thumb.body)
+	if thumb.status != http.StatusOK || format != "jpeg" || w != 320 || hgt != 240 {
+		t.Fatalf("thumbnail: %d %s %dx%d", thumb.status, format, w, hgt)
+	}
+	if left := testimages.MetadataLeft(thumb.body); len(left) > 0 {
+		t.Fatalf("thumbnail carries metadata: %v", left)
+	}
+}
+
+func TestUploadsAreRefusedWithClearErrors(t *testing.T) {
+	h := start(t)
+	tenMB := bytes.Repeat([]byte{0xFF, 0xD8, 0xFF, 0xE0}, 10_000_000/4)
+	svg := []byte(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>`)
+
+	cases := []struct {
+		name    string
+		resp    response
+		status  int
+		code    string
+		message string
+	}{
+		{"10 MB file", h.multipartUpload("user-1", "huge.jpg", "image/jpeg", tenMB, nil),
+			413, "image_too_large", "The image is too large: the limit is 8 MiB."},
+		{"10 MB data URL", h.jsonUpload("/internal/media", "", map[string]string{
+			"dataUrl": testimages.DataURL("image/jpeg", tenMB), "userId": "user-1"}),
+			413, "image_too_large", "The image is too large: the limit is 8 MiB."},
+		{"text file named .jpg", h.multipartUpload("user-1", "holiday.jpg", "image/jpeg", []byte("Dear Santa, this is not a photo."), nil),
+			415, "unsupported_image_type", "Only JPEG, PNG, WebP or GIF images are accepted."},
+		{"SVG upload", h.multipartUpload("user-1", "star.svg", "image/svg+xml", svg, nil),
+			415, "unsupported_image_type", "Only JPEG, PNG, WebP or GIF images are accepted."},
+		{"SVG data URL claiming PNG", h.jsonUpload("/api/media", "user-1", map[string]string{
+			"dataUrl": testimages.DataURL("image/png", svg)}),
+			415, "unsupported_image_type", "Only JPEG, PNG, WebP or GIF images are accepted."},
+		{"broken JPEG", h.multipartUpload("user-1", "broken.jpg", "image/jpeg", testimages.PhotoJPEG(200, 200, 1)[:300], nil),
+			422, "corrupt_image", "The image could not be read; it may be damaged or incomplete."},
+		{"not signed in", h.multipartUpload("", "a.jpg", "image/jpeg", testimages.PhotoJPEG(8, 8, 1), nil),
+			401, "unauthenticated", "Please sign in to upload images."},
+		{"internal call without user", h.jsonUpload("/internal/media", "", map[string]string{
+			"dataUrl": testimages.DataURL("image/jpeg", testimages.PhotoJPEG(8, 8, 1))}),
+			400, "missing_user", "userId is required."},
+		{"item id not a UUID", h.multipartUpload("user-1", "a.jpg", "image/jpeg", testimages.PhotoJPEG(8, 8, 1), map[string]string{"itemId": "../../etc"}),
+			400, "invalid_item_id", "itemId must be a UUID."},
+		{"not a data URL", h.jsonUpload("/api/media", "user-1", map[string]string{"dataUrl": "https://example.com/a.jpg"}),
+			400, "invalid_data_url", "dataUrl must be a base64 data: URL such as data:image/jpeg;base64,..."},
+		{"no dataUrl", h.jsonUpload("/api/media", "user-1", map[string]string{"itemId": itemID}),
+			400, "missing_image", "dataUrl is required."},
+		{"plain text body", h.do(http.MethodPost, "/api/media", strings.NewReader("hi"), map[string]string{"Content-Type": "text/plain", "X-User-Id": "u"}),
+			415, "unsupported_request_type", `Send the image as multipart/form-data in a field named "image", or as JSON with a dataUrl.`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.resp.apiError()
+			if tc.resp.status != tc.status || got.Code != tc.code || got.Message != tc.message {
+				t.Fatalf("got %d %+v, want %d %s %q", tc.resp.status, got, tc.status, tc.code, tc.message)
+			}
+		})
+	}
+	// Nothing refused was stored.
+	keys, err := h.store.List(context.Background(), "")
+	if err != nil || len(keys) != 0 {
+		t.Fatalf("objects after refusals: %v %v", keys, err)
+	}
+}
+
+func TestPNGWebPAndGIFAreStored(t *testing.T) {
+	h := start(t)
+	lossy, err := os.ReadFile("../domain/testdata/photo-480x360-lossy.webp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	transparent, err := os.ReadFile("../domain/testdata/half-transparent-64x48-lossless.webp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name        string
+		data        []byte
+		contentType string
+		w, h        int
+		thumbW      int
+		thumbH      int
+	}{
+		{"transparent PNG", testimages.TransparentPNG(1000, 500), "image/png", 1000, 500, 320, 160},
+		{"opaque WebP", lossy, "image/jpeg", 480, 360, 320, 240},
+		{"transparent WebP", transparent, "image/png", 64, 48, 64, 48},
+		{"GIF", testimages.GIF(300, 400), "image/png", 300, 400, 240, 320},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// The wishlist service's call: JSON with the item and its owner.
+			stored := h.jsonUpload("/internal/media", "", map[string]string{
+				"dataUrl": testimages.DataURL("image/jpeg", tc.data), "itemId": itemID, "userId": "user-1",
+			}).stored(t)
+			if !strings.HasPrefix(stored.URL, "/media/items/"+itemID+"/") || stored.ContentType != tc.contentType ||
+				stored.Width != tc.w || stored.Height != tc.h {
+				t.Fatalf("answer %+v", stored)
+			}
+			img := h.do(http.MethodGet, stored.URL, nil, nil)
+			if img.header.Get("Content-Type") != tc.contentType {
+				t.Fatalf("served as %s", img.header.Get("Content-Type"))
+			}
+			thumb := h.do(http.MethodGet, stored.ThumbnailURL, nil, nil)
+			w, hh, format := decodeSize(t, thumb.body)
+			if format != "jpeg" || w != tc.thumbW || hh != tc.thumbH || max(w, hh) > 320 {
+				t.Fatalf("thumbnail %s %dx%d", format, w, hh)
+			}
+		})
+	}
+}
+
+func TestServingHeadersCachingAndNotFound(t *testing.T) {
+	h := start(t)
+	stored := h.multipartUpload("user-1", "a.png", "image/png", testimages.TransparentPNG(40, 30), nil).stored(t)
+
+	first := h.do(http.MethodGet, stored.URL, nil, nil)
+	etag := first.header.Get("ETag")
+	want := map[string]string{
+		"Content-Type":           "image/png",
+		"Cache-Control":          "public, max-age=31536000, immutable",
+		"X-Content-Type-Options": "nosniff",
+		"Content-Length":         fmt.Sprint(stored.Bytes),
+	}
+	for k, v := range want {
+		if got := first.header.Get(k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+	if first.status != http.StatusOK || len(etag) < 3 || etag[0] != '"' {
+		t.Fatalf("status %d, ETag %q", first.status, etag)
+	}
+
+	for _, inm := range []string{etag, `"other", ` + etag, "W/" + etag, "*"} {
+		again := h.do(http.MethodGet, stored.URL, nil, map[string]string{"If-None-Match": inm})
+		if again.status != http.StatusNotModified || len(again.body) != 0 || again.header.Get("ETag") != etag ||
+			again.header.Get("Cache-Control") == "" {
+			t.Errorf("If-None-Match %s: %d, %d bytes, ETag %q", inm, again.status, len(again.body), again.header.Get("ETag"))
+		}
+	}
+	changed := h.do(http.MethodGet, stored.URL, nil, map[string]string{"If-None-Match": `"stale"`})
+	if changed.status != http.StatusOK || len(changed.body) != stored.Bytes {
+		t.Errorf("stale ETag: %d, %d bytes", changed.status, len(changed.body))
+	}
+	head := h.do(http.MethodHead, stored.URL, nil, nil)
+	if head.status != http.StatusOK || len(head.body) != 0 || head.header.Get("Content-Length") != fmt.Sprint(stored.Bytes) ||
+		head.header.Get("ETag") != etag {
+		t.Errorf("HEAD: %d, %v", head.status, head.header)
+	}
+
+	folder := strings.TrimSuffix(stored.URL, stored.URL[strings.LastIndex(stored.URL, "/")+1:])
+	for _, path := range []string{
+		"/media/", "/media/items/", folder,
+		"/media/items/unattached/00000000000000000000000000000000.jpg",
+		"/media/items/unattached/../../" + strings.TrimPrefix(stored.URL, "/media/"),
+		"/media/items/%2e%2e/x.jpg",
+	} {
+		r := h.do(http.MethodGet, path, nil, nil)
+		if r.status != http.StatusNotFound || r.apiError().Code != "not_found" {
+			t.Errorf("GET %s: %d %s", path, r.status, r.body)
+		}
+	}
+	if r := h.do(http.MethodGet, "/media/items/unattached/00000000000000000000000000000000.jpg", nil,
+		map[string]string{"If-None-Match": "*"}); r.status != http.StatusNotFound {
+		t.Errorf("If-None-Match * on a missing key: %d", r.status)
+	}
+}
+
+func TestDeletingAnItemRemovesItsObjectsOnceAndOnlyOnce(t *testing.T) {
+	h := start(t)
+	attached := h.jsonUpload("/internal/media", "", map[string]string{
+		"dataUrl": testimages.DataURL("image/jpeg", testimages.PhotoJPEG(300, 200, 1)), "itemId": itemID, "userId": "user-1",
+	}).stored(t)
+	// Uploaded before the item existed, then used as its imageUrl.
+	early := h.multipartUpload("user-1", "early.jpg", "image/jpeg", testimages.PhotoJPEG(300, 200, 2), nil).stored(t)
+	// Someone else's image that must survive.
+	other := h.multipartUpload("user-2", "other.jpg", "image/jpeg", testimages.PhotoJPEG(300, 200, 3), nil).stored(t)
+
+	publish := func(id, item, imageURL string) {
+		t.Helper()
+		env, err := events.NewEnvelope(events.TypeItemDeleted, "user-1", map[string]any{
+			"id": item, "name": "Toy Racing Car", "imageUrl": imageURL, "wishlistCount": 0,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id != "" {
+			env.ID = id
+		}
+		if err := events.Publish(context.Background(), h.js, env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gone := func(url string) error {
+		// HEAD: a GET racing the deletion may be cut off mid-body.
+		r := h.do(http.MethodHead, url, nil, nil)
+		if r.status != http.StatusNotFound {
+			return fmt.Errorf("%s still answers %d", url, r.status)
+		}
+		return nil
+	}
+
+	publish("", itemID, early.URL)
+	testenv.Eventually(t, 10*time.Second, func() error {
+		for _, u := range []string{attached.URL, attached.ThumbnailURL, early.URL, early.ThumbnailURL} {
+			if err := gone(u); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	deleted := metricValue(t, h, "media_objects_deleted_total")
+	if deleted != 4 {
+		t.Fatalf("media_objects_deleted_total = %v, want 4", deleted)
+	}
+
+	// The same deletion announced again (a new event, as a retried outbox would not
+	// produce, but a redelivery after a lost ack would look like) changes nothing, and an
+	// event pointing at someone else's image leaves it alone.
+	publish("", itemID, early.URL)
+	publish("", itemID, other.URL)
+	testenv.Eventually(t, 10*time.Second, func() error {
+		if ok := metricValue(t, h, `events_processed_total{consumer="media-item-deleted",result="ok"}`); ok != 3 {
+			return fmt.Errorf("%v events processed", ok)
+		}
+		return nil
+	})
+	if r := h.do(http.MethodGet, other.URL, nil, nil); r.status != http.StatusOK {
+		t.Fatalf("another user's image: %d", r.status)
+	}
+	if got := metricValue(t, h, "media_objects_deleted_total"); got != 4 {
+		t.Fatalf("media_objects_deleted_total after redelivery = %v, want 4", got)
+	}
+
+	// An event that can never be handled is terminated, not retried forever.
+	publish("", "not-a-uuid", "")
+	testenv.Eventually(t, 10*time.Second, func() error {
+		if n := metricValue(t, h, `events_processed_total{consumer="media-item-deleted",result="poison"}`); n != 1 {
+			return fmt.Errorf("%v poison events", n)
+		}
+		return nil
+	})
+}
+
+func TestHealthReadinessAndMetrics(t *testing.T) {
+	h := start(t)
+	if r := h.do(http.MethodGet, "/readyz", nil, nil); r.status != http.StatusOK {
+		t.Fatalf("readyz: %d %s", r.status, r.body)
+	}
+	h.multipartUpload("user-1", "a.gif", "image/gif", testimages.GIF(20, 20), nil).stored(t)
+	if got := metricValue(t, h, "media_bytes_stored_total"); got <= 0 {
+		t.Fatalf("media_bytes_stored_total = %v", got)
+	}
+	body := string(h.do(http.MethodGet, "/metrics", nil, nil).body)
+	for _, name := range []string{"media_objects_deleted_total", "events_consumer_pending", `http_requests_total{method="POST",route="/api/media",service="media",status="201"}`} {
+		if !strings.Contains(body, name) {
+			t.Errorf("/metrics lacks %s", name)
+		}
+	}
+}
+
+// metricValue reads one sample from /metrics ("name" or "name{labels}"); 0 when absent.
+func metricValue(t *testing.T, h *harness, series string) float64 {
+	t.Helper()
+	body := string(h.do(http.MethodGet, "/metrics", nil, nil).body)
+	for _, line := range strings.Split(body, "\n") {
+		if rest, ok := strings.CutPrefix(line, series+" "); ok {
+			var v float64
+			if _, err := fmt.Sscan(rest, &v); err != nil {
+				t.Fatalf("metric %s: %v", line, err)
+			}
+			return v
+		}
+	}
+	return 0
+}
