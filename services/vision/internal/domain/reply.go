@@ -22,7 +22,7 @@ type ModelReply struct {
 // The parser looks at no more than this much text: a reply limited to 800 output tokens is a
 // few kilobytes, and the bound keeps the brace scan cheap on any input.
 const (
-	maxScannedText   = 32 << 10
+	maxScannedText    = 32 << 10
 	maxObjectAttempts = 64
 )
 
