@@ -50,13 +50,15 @@ interface RouteRenderOptions extends Omit<RenderOptions, 'queries'> {
  */
 export function renderWithProviders(element: ReactElement, options: RouteRenderOptions = {}) {
   const { path = '/', initialEntry = path, routes = [], ...rest } = options;
-  return renderRoutes([{ path, element }, ...routes], { ...rest, initialEntry });
+  // Outside the app shell, mount the toast boxes the shell would provide.
+  return renderRoutes([{ path, element }, ...routes], { ...rest, initialEntry }, true);
 }
 
 /** Renders a route tree (for layouts and guards); unknown paths render the location probe. */
 export function renderRoutes(
   routeTree: RouteObject[],
   options: Omit<RouteRenderOptions, 'path' | 'routes'> & { initialEntry: string },
+  withToasts = false,
 ) {
   const { initialEntry, preloadedState, store: given, ...renderOptions } = options;
   const store = given ?? makeStore(preloadedState);
@@ -66,8 +68,12 @@ export function renderRoutes(
   const result = render(
     <Provider store={store}>
       <RouterProvider router={router} />
-      <Toaster />
-      <ShellToast />
+      {withToasts && (
+        <>
+          <Toaster />
+          <ShellToast />
+        </>
+      )}
     </Provider>,
     renderOptions,
   );
