@@ -21,7 +21,8 @@ type Handler func(ctx context.Context, env Envelope) error
 
 // ConsumerConfig describes one durable consumer.
 type ConsumerConfig struct {
-	Durable  string
+	Durable string
+	// Subjects filters the events; more than one needs NATS 2.10 or newer.
 	Subjects []string
 	// BackOff lists the waits between redeliveries; its length+1 bounds the attempts.
 	BackOff []time.Duration
@@ -74,15 +75,24 @@ func Consume(ctx context.Context, js jetstream.JetStream, cfg ConsumerConfig, ha
 	if _, err := EnsureStream(ctx, js); err != nil {
 		return nil, err
 	}
-	cons, err := js.CreateOrUpdateConsumer(ctx, StreamName, jetstream.ConsumerConfig{
-		Durable:        cfg.Durable,
-		FilterSubjects: cfg.Subjects,
-		AckPolicy:      jetstream.AckExplicitPolicy,
-		DeliverPolicy:  jetstream.DeliverAllPolicy,
-		AckWait:        cfg.AckWait,
-		MaxDeliver:     len(cfg.BackOff) + 1,
-		BackOff:        cfg.BackOff,
-	})
+	consumerCfg := jetstream.ConsumerConfig{
+		Durable:       cfg.Durable,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		DeliverPolicy: jetstream.DeliverAllPolicy,
+		AckWait:       cfg.AckWait,
+		MaxDeliver:    len(cfg.BackOff) + 1,
+		BackOff:       cfg.BackOff,
+	}
+	// NATS 2.9 (Debian's) knows only a single filter subject; several need 2.10. No subjects
+	// means every event of the stream.
+	switch len(cfg.Subjects) {
+	case 0:
+	case 1:
+		consumerCfg.FilterSubject = cfg.Subjects[0]
+	default:
+		consumerCfg.FilterSubjects = cfg.Subjects
+	}
+	cons, err := js.CreateOrUpdateConsumer(ctx, StreamName, consumerCfg)
 	if err != nil {
 		return nil, fmt.Errorf("create consumer %s: %w", cfg.Durable, err)
 	}

@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# The local stack: installs what is missing, reuses PostgreSQL, Redis and NATS when they answer
+# on their standard ports (starting private ones when they do not), starts MinIO, the Firebase
+# Auth emulator and a fake Gemini, and runs the five services.
+#
+#   stack.sh install         install tools into ~/.cache/santa (idempotent)
+#   stack.sh up              everything in the foreground with prefixed logs (make dev); Ctrl-C stops it
+#   stack.sh start           everything in the background, waits until ready (tests, benchmarks)
+#   stack.sh stop            stops what `start` started
+#   stack.sh deps            only the dependencies, in the background (Go tests)
+#   stack.sh env             prints the environment the services run with
+#
+# STACK=test (the default for start/deps under `make test`) uses ports 18080-18084 and the
+# database santa_test, so tests can run beside a `make dev`.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TOOLS=${SANTA_TOOLS:-$HOME/.cache/santa}
+STACK=${STACK:-dev}
+STATE=$ROOT/.dev/$STACK
+BIN=$ROOT/.dev/bin
+mkdir -p "$STATE" "$BIN" "$TOOLS/bin"
+export PATH=$TOOLS/bin:$PATH
+
+MINIO_PIN=v0.0.0-20260212201848-7aac2a2c5b7c
+NATS_PIN=v2.10.29
+FIREBASE_TOOLS_PIN=15.34.2
+SERVICES=(gateway wishlist vision media notification)
+
+if [ "$STACK" = test ]; then PORT_BASE=18080; DB_NAME=santa_test; else PORT_BASE=8080; DB_NAME=santa; fi
+PG_URL_ADMIN=${PG_URL_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
+REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
+NATS_URL=${NATS_URL:-nats://127.0.0.1:4222}
+MINIO_ADDR=127.0.0.1:9000
+EMULATOR_HOST=127.0.0.1:9099
+FAKE_GEMINI_ADDR=127.0.0.1:8095
+
+log() { printf '\033[1;32m[stack]\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[1;31m[stack]\033[0m %s\n' "$*" >&2; exit 1; }
+answers() { (exec 3<>"/dev/tcp/${1%:*}/${1#*:}") 2>/dev/null; }
+wait_port() { # addr, name, seconds
+  local i
+  for ((i = 0; i < ${3:-60} * 10; i++)); do answers "$1" && return 0; sleep 0.1; done
+  die "$2 did not answer on $1 (see $STATE/*.log)"
+}
+apt_install() {
+  [ "$(id -u)" = 0 ] || die "need root to apt-get install $*"
+  [ -f "$STATE/../apt-updated" ] || { apt-get update -qq >/dev/null && touch "$STATE/../apt-updated"; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+install_tools() {
+  command -v go >/dev/null || die "Go is required (https://go.dev/dl)"
+  command -v npm >/dev/null || apt_install nodejs npm
+  if [ ! -x "$TOOLS/bin/minio" ]; then
+    log "installing MinIO $MINIO_PIN (takes a few minutes, once)"
+    (cd /tmp && GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/minio/minio@$MINIO_PIN")
+  fi
+  if [ ! -x "$TOOLS/firebase/node_modules/.bin/firebase" ]; then
+    log "installing firebase-tools $FIREBASE_TOOLS_PIN (the Auth emulator)"
+    mkdir -p "$TOOLS/firebase"
+    (cd "$TOOLS/firebase" && { [ -f package.json ] || echo '{"private":true}' > package.json; } &&
+      npm install --no-audit --no-fund --loglevel=error "firebase-tools@$FIREBASE_TOOLS_PIN" >/dev/null)
+  fi
+  if ! command -v java >/dev/null && ! "$TOOLS/firebase/node_modules/.bin/firebase" --version >/dev/null 2>&1; then
+    die "firebase-tools does not run"
+  fi
+  if [ -f "$ROOT/web/package.json" ] && [ ! -d "$ROOT/web/node_modules" ]; then
+    log "installing web dependencies"
+    (cd "$ROOT/web" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  fi
+}
+
+# --- dependencies --------------------------------------------------------------------------
+start_postgres() {
+  if answers 127.0.0.1:5432; then return; fi
+  log "PostgreSQL does not answer on 5432: starting a private one"
+  local pgbin
+  pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+  [ -n "$pgbin" ] || { apt_install postgresql; pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1); }
+  local data=$ROOT/.dev/postgres
+  local runas=()
+  [ "$(id -u)" = 0 ] && { id postgres >/dev/null 2>&1 || useradd -r postgres; chown -R postgres "$ROOT/.dev"; runas=(runuser -u postgres --); }
+  if [ ! -f "$data/PG_VERSION" ]; then
+    mkdir -p "$data"; [ "$(id -u)" = 0 ] && chown postgres "$data"
+    "${runas[@]}" "$pgbin/initdb" -D "$data" -U postgres --auth=trust >/dev/null
+  fi
+  "${runas[@]}" "$pgbin/pg_ctl" -D "$data" -l "$ROOT/.dev/postgres.log" -o "-k /tmp -c listen_addresses=127.0.0.1 -p 5432" -w start >/dev/null
+  echo "$pgbin/pg_ctl -D $data stop" > "$ROOT/.dev/private-postgres"
+}
+
+start_redis() {
+  answers 127.0.0.1:6379 && return
+  log "Redis does not answer on 6379: starting a private one"
+  command -v redis-server >/dev/null || apt_install redis-server
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no \
+    --pidfile "$ROOT/.dev/redis.pid" --logfile "$ROOT/.dev/redis.log"
+  wait_port 127.0.0.1:6379 Redis 10
+}
+
+start_nats() {
+  answers 127.0.0.1:4222 && return
+  log "NATS does not answer on 4222: starting a private one with JetStream"
+  if ! command -v nats-server >/dev/null; then
+    (cd /tmp && GOBIN=$TOOLS/bin go install "github.com/nats-io/nats-server/v2@$NATS_PIN")
+  fi
+  nohup nats-server -a 127.0.0.1 -p 4222 -js -sd "$ROOT/.dev/nats" > "$ROOT/.dev/nats.log" 2>&1 &
+  echo $! > "$ROOT/.dev/nats.pid"
+  wait_port 127.0.0.1:4222 NATS 10
+}
+
+start_minio() {
+  answers $MINIO_ADDR && return
+  log "starting MinIO on $MINIO_ADDR"
+  MINIO_ROOT_USER=santa MINIO_ROOT_PASSWORD=santa-secret-key MINIO_BROWSER=off \
+    nohup minio server "$ROOT/.dev/minio" --address $MINIO_ADDR --console-address 127.0.0.1:9001 --quiet \
+    > "$ROOT/.dev/minio.log" 2>&1 &
+  echo $! > "$ROOT/.dev/minio.pid"
+  wait_port $MINIO_ADDR MinIO 60
+}
+
+start_emulator() {
+  answers $EMULATOR_HOST && return
+  log "starting the Firebase Auth emulator on $EMULATOR_HOST"
+  cd "$ROOT/deploy/local" # firebase reads firebase.json from the working directory
+  nohup "$TOOLS/firebase/node_modules/.bin/firebase" emulators:start --only auth --project demo-santa \
+    > "$ROOT/.dev/auth-emulator.log" 2>&1 &
+  echo $! > "$ROOT/.dev/auth-emulator.pid"
+  cd "$ROOT"
+  wait_port $EMULATOR_HOST "Auth emulator" 90
+}
+
+start_fake_gemini() {
+  [ -n "${GEMINI_API_KEY:-}" ] && return 0 # a real key: use the real Gemini
+  answers $FAKE_GEMINI_ADDR && return
+  [ -f "$ROOT/services/vision/cmd/fakegemini/main.go" ] || return 0
+  log "starting the fake Gemini on $FAKE_GEMINI_ADDR (no internet here)"
+  go build -o "$BIN/fakegemini" ./services/vision/cmd/fakegemini
+  FAKE_GEMINI_ADDR=$FAKE_GEMINI_ADDR nohup "$BIN/fakegemini" > "$ROOT/.dev/fakegemini.log" 2>&1 &
+  echo $! > "$ROOT/.dev/fakegemini.pid"
+  wait_port $FAKE_GEMINI_ADDR "fake Gemini" 20
+}
+
+ensure_database() {
+  psql "$PG_URL_ADMIN" -qtAc "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 ||
+    psql "$PG_URL_ADMIN" -qc "CREATE DATABASE $DB_NAME" >/dev/null
+}
+
+deps() {
+  cd "$ROOT"
+  start_postgres; start_redis; start_nats; start_minio; start_emulator; start_fake_gemini
+  command -v psql >/dev/null || apt_install postgresql-client
+  ensure_database
+}
+
+# --- services ------------------------------------------------------------------------------
+service_env() {
+  local db_url=${PG_URL_ADMIN%%/postgres\?*}/$DB_NAME?sslmode=disable
+  cat <<ENV
+LOG_LEVEL=${LOG_LEVEL:-info}
+DATABASE_URL=$db_url
+REDIS_URL=$REDIS_URL
+NATS_URL=$NATS_URL
+FIREBASE_PROJECT_ID=demo-santa
+FIREBASE_AUTH_EMULATOR_HOST=$EMULATOR_HOST
+ALLOW_AUTH_EMULATOR=true
+WISHLIST_URL=http://127.0.0.1:$((PORT_BASE + 1))
+VISION_URL=http://127.0.0.1:$((PORT_BASE + 2))
+MEDIA_URL=http://127.0.0.1:$((PORT_BASE + 3))
+NOTIFICATION_URL=http://127.0.0.1:$((PORT_BASE + 4))
+GEMINI_API_KEY=${GEMINI_API_KEY:-fake-dev-key}
+GEMINI_BASE_URL=${GEMINI_BASE_URL:-$([ -n "${GEMINI_API_KEY:-}" ] || echo "http://$FAKE_GEMINI_ADDR")}
+MINIO_ENDPOINT=$MINIO_ADDR
+MINIO_ACCESS_KEY=santa
+MINIO_SECRET_KEY=santa-secret-key
+MINIO_BUCKET=santa-$STACK
+RATE_LIMIT_IP_PER_MINUTE=${RATE_LIMIT_IP_PER_MINUTE:-600}
+RATE_LIMIT_USER_PER_MINUTE=${RATE_LIMIT_USER_PER_MINUTE:-240}
+ENV
+  [ -f "$ROOT/web/dist/index.html" ] && echo "WEB_DIR=$ROOT/web/dist"
+  return 0
+}
+
+build_services() {
+  cd "$ROOT"
+  local s
+  for s in "${SERVICES[@]}"; do
+    [ -f "services/$s/cmd/$s/main.go" ] || { log "services/$s has no command yet: skipped"; continue; }
+    go build -o "$BIN/$s" "./services/$s/cmd/$s"
+  done
+}
+
+run_service() { # name port -> runs in background with prefixed log lines
+  local name=$1 port=$2
+  [ -x "$BIN/$name" ] || return 0
+  (
+    set -a; eval "$(service_env)"; set +a
+    export PORT=$port
+    exec "$BIN/$name"
+  ) > >(sed -u "s/^/[$name] /" | tee -a "$STATE/$name.log") 2>&1 &
+  echo $! > "$STATE/$name.pid"
+}
+
+start_services() {
+  : > "$STATE/pids"
+  local i=0 s
+  for s in "${SERVICES[@]}"; do
+    run_service "$s" $((PORT_BASE + i))
+    i=$((i + 1))
+  done
+  i=0
+  for s in "${SERVICES[@]}"; do
+    if [ -x "$BIN/$s" ]; then
+      local port=$((PORT_BASE + i)) n
+      for ((n = 0; n < 300; n++)); do
+        curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+        sleep 0.1
+      done
+      curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 || die "$s is not ready on $port (see $STATE/$s.log)"
+    fi
+    i=$((i + 1))
+  done
+  log "ready: http://localhost:$PORT_BASE (Auth emulator http://$EMULATOR_HOST)"
+}
+
+stop_services() {
+  local s
+  for s in "${SERVICES[@]}"; do
+    if [ -f "$STATE/$s.pid" ]; then
+      pkill -TERM -f "^$BIN/$s\$" 2>/dev/null || true
+      rm -f "$STATE/$s.pid"
+    fi
+  done
+}
+
+stop_deps() { # only what this script started
+  local f
+  for f in minio auth-emulator fakegemini nats; do
+    [ -f "$ROOT/.dev/$f.pid" ] && { kill "$(cat "$ROOT/.dev/$f.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/$f.pid"; }
+  done
+  [ -f "$ROOT/.dev/redis.pid" ] && { kill "$(cat "$ROOT/.dev/redis.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/redis.pid"; }
+  if [ -f "$ROOT/.dev/private-postgres" ]; then
+    local runas=(); [ "$(id -u)" = 0 ] && runas=(runuser -u postgres --)
+    "${runas[@]}" $(cat "$ROOT/.dev/private-postgres") >/dev/null 2>&1 || true
+    rm -f "$ROOT/.dev/private-postgres"
+  fi
+  # the emulator leaves java/node children behind its npm wrapper
+  pkill -f "firebase emulators:start" 2>/dev/null || true
+}
+
+case "${1:-}" in
+  install) install_tools ;;
+  deps) install_tools; deps ;;
+  env) service_env ;;
+  start) install_tools; deps; build_services; start_services ;;
+  stop) stop_services; [ "${2:-}" = --all ] && stop_deps; true ;;
+  up)
+    install_tools; deps; build_services
+    trap 'log "stopping"; stop_services; sleep 1; stop_deps; exit 0' INT TERM
+    start_services
+    log "Ctrl-C stops everything"
+    wait
+    ;;
+  *) sed -n '2,16p' "$0"; exit 2 ;;
+esac
