@@ -1,0 +1,732 @@
+package chartcheck
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/yaml"
+)
+
+// Every values set renders, and every object decodes strictly into its k8s.io/api type.
+func TestChartRendersStrictlyValidObjects(t *testing.T) {
+	for _, set := range sortedKeys(valuesSets) {
+		t.Run(set, func(t *testing.T) {
+			m := rendered(t, set)
+			if len(m.All) == 0 {
+				t.Fatal("nothing rendered")
+			}
+			counts := m.Count()
+			t.Logf("%s: %v", set, counts)
+			if counts["Job"] != 0 {
+				t.Error("a Job was rendered; migrations run in the services themselves")
+			}
+			seen := map[string]bool{}
+			for _, o := range m.All {
+				key := o.Kind + "/" + o.Name
+				if seen[key] {
+					t.Errorf("%s rendered twice", key)
+				}
+				seen[key] = true
+			}
+		})
+	}
+}
+
+// The strict decoder is worth something only if it refuses what the API would refuse.
+func TestStrictDecodingRejectsUnknownFields(t *testing.T) {
+	bad := []string{
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec: {replicaz: 2}\n",
+		"apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: 80, targetPort: http, protocl: TCP}]}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {A: '1', A: '2'}\n",
+		"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: x}\n",
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n",
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec: {template: {spec: {containers: [{name: a, resources: {limits: {cpu: lots}}}]}}}\n",
+	}
+	for _, doc := range bad {
+		if _, err := Decode([]byte(doc)); err == nil {
+			t.Errorf("accepted:\n%s", doc)
+		}
+	}
+	if _, err := Decode([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {A: '1'}\n")); err != nil {
+		t.Errorf("rejected a valid ConfigMap: %v", err)
+	}
+}
+
+// Every directory under services/ gets the full set of objects, in every values set.
+func TestEveryServiceIsDeployed(t *testing.T) {
+	for _, set := range sortedKeys(valuesSets) {
+		m := rendered(t, set)
+		for _, svc := range services(t) {
+			for _, kind := range []string{"Deployment", "Service", "ServiceAccount", "ConfigMap", "NetworkPolicy"} {
+				if m.Get(kind, svc) == nil {
+					t.Errorf("%s: no %s for service %s", set, kind, svc)
+				}
+			}
+			if s, ok := m.Get("Service", svc).(*corev1.Service); ok {
+				if s.Spec.Type != corev1.ServiceTypeClusterIP {
+					t.Errorf("%s: Service %s is %s; only the Ingress is public", set, svc, s.Spec.Type)
+				}
+				if len(s.Spec.Ports) != 1 || s.Spec.Ports[0].Port != 80 || s.Spec.Ports[0].TargetPort != intstr.FromString("http") {
+					t.Errorf("%s: Service %s should map port 80 to the container's http port (docs/conventions.md)", set, svc)
+				}
+			}
+			if d, ok := m.Get("Deployment", svc).(*appsv1.Deployment); ok {
+				c := d.Spec.Template.Spec.Containers[0]
+				if len(c.Ports) != 1 || c.Ports[0].ContainerPort != 8080 || c.Ports[0].Name != "http" {
+					t.Errorf("%s: %s container should listen on 8080 named http", set, svc)
+				}
+				if d.Spec.Template.Spec.ServiceAccountName != svc {
+					t.Errorf("%s: %s runs as service account %q, want its own", set, svc, d.Spec.Template.Spec.ServiceAccountName)
+				}
+			}
+		}
+	}
+	// Production scales each service and protects it during node drains.
+	m := rendered(t, "prod")
+	for _, svc := range services(t) {
+		hpa, _ := m.Get("HorizontalPodAutoscaler", svc).(*autoscalingv2.HorizontalPodAutoscaler)
+		if hpa == nil {
+			t.Errorf("prod: no HorizontalPodAutoscaler for %s", svc)
+		} else if hpa.Spec.ScaleTargetRef.Kind != "Deployment" || hpa.Spec.ScaleTargetRef.Name != svc || *hpa.Spec.MinReplicas < 2 {
+			t.Errorf("prod: HPA of %s should target its Deployment with at least 2 replicas", svc)
+		}
+		if d, ok := m.Get("Deployment", svc).(*appsv1.Deployment); ok && d.Spec.Replicas != nil {
+			t.Errorf("prod: Deployment %s sets replicas although its HPA owns them", svc)
+		}
+		pdb, _ := m.Get("PodDisruptionBudget", svc).(*policyv1.PodDisruptionBudget)
+		if pdb == nil {
+			t.Errorf("prod: no PodDisruptionBudget for %s", svc)
+		} else if pdb.Spec.Selector == nil || pdb.Spec.Selector.MatchLabels["app.kubernetes.io/name"] != svc {
+			t.Errorf("prod: PDB of %s does not select its pods", svc)
+		}
+	}
+}
+
+// Every workload — services and in-chart dependencies — has probes, requests and limits, and
+// a locked-down security context.
+func TestWorkloadsAreHardened(t *testing.T) {
+	for _, set := range sortedKeys(valuesSets) {
+		m := rendered(t, set)
+		pods := m.PodSpecs()
+		if len(pods) == 0 {
+			t.Fatalf("%s: no workloads", set)
+		}
+		for name, tpl := range pods {
+			where := set + ": " + name
+			spec := tpl.Spec
+			psc := spec.SecurityContext
+			if psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot {
+				t.Errorf("%s: pod securityContext.runAsNonRoot is not true", where)
+			}
+			if psc == nil || psc.SeccompProfile == nil || psc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
+				t.Errorf("%s: pod seccompProfile is not RuntimeDefault", where)
+			}
+			if psc != nil && psc.RunAsUser != nil && *psc.RunAsUser == 0 {
+				t.Errorf("%s: runs as uid 0", where)
+			}
+			if spec.AutomountServiceAccountToken == nil || *spec.AutomountServiceAccountToken {
+				t.Errorf("%s: mounts a service account token it never uses", where)
+			}
+			if spec.HostNetwork || spec.HostPID || spec.HostIPC {
+				t.Errorf("%s: shares a host namespace", where)
+			}
+			tmp := false
+			emptyDirs := map[string]bool{}
+			for _, v := range spec.Volumes {
+				if v.EmptyDir != nil {
+					emptyDirs[v.Name] = true
+				}
+				if v.HostPath != nil {
+					t.Errorf("%s: hostPath volume %s", where, v.Name)
+				}
+			}
+			if len(spec.InitContainers) > 0 {
+				t.Errorf("%s: init containers are not expected", where)
+			}
+			for _, c := range spec.Containers {
+				where := where + "/" + c.Name
+				if c.LivenessProbe == nil || c.ReadinessProbe == nil || c.StartupProbe == nil {
+					t.Errorf("%s: needs liveness, readiness and startup probes", where)
+				}
+				for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+					req, lim := c.Resources.Requests[r], c.Resources.Limits[r]
+					if req.IsZero() || lim.IsZero() {
+						t.Errorf("%s: %s request and limit are both required", where, r)
+					} else if req.Cmp(lim) > 0 {
+						t.Errorf("%s: %s request %s above limit %s", where, r, req.String(), lim.String())
+					}
+				}
+				sc := c.SecurityContext
+				switch {
+				case sc == nil:
+					t.Errorf("%s: no container securityContext", where)
+					continue
+				case sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation:
+					t.Errorf("%s: allowPrivilegeEscalation is not false", where)
+				case sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem:
+					t.Errorf("%s: readOnlyRootFilesystem is not true", where)
+				case sc.Privileged != nil && *sc.Privileged:
+					t.Errorf("%s: privileged", where)
+				case sc.Capabilities == nil || len(sc.Capabilities.Drop) != 1 || sc.Capabilities.Drop[0] != "ALL" || len(sc.Capabilities.Add) > 0:
+					t.Errorf("%s: capabilities must drop ALL and add none", where)
+				case sc.SeccompProfile == nil || sc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault:
+					t.Errorf("%s: container seccompProfile is not RuntimeDefault", where)
+				}
+				for _, vm := range c.VolumeMounts {
+					if vm.MountPath == "/tmp" && emptyDirs[vm.Name] {
+						tmp = true
+					}
+				}
+				if c.ImagePullPolicy == "" {
+					t.Errorf("%s: no imagePullPolicy", where)
+				}
+			}
+			if !tmp {
+				t.Errorf("%s: no emptyDir at /tmp (the root filesystem is read-only)", where)
+			}
+		}
+	}
+}
+
+// The services fail readiness at SIGTERM and then drain; the pod spec must leave them the time.
+func TestServicesShutDownGracefully(t *testing.T) {
+	for _, set := range sortedKeys(valuesSets) {
+		m := rendered(t, set)
+		for _, svc := range services(t) {
+			d, ok := m.Get("Deployment", svc).(*appsv1.Deployment)
+			if !ok {
+				continue // reported by TestEveryServiceIsDeployed
+			}
+			spec := d.Spec.Template.Spec
+			c := spec.Containers[0]
+			cfg, _ := m.Get("ConfigMap", svc).(*corev1.ConfigMap)
+			if cfg == nil {
+				t.Fatalf("%s: no ConfigMap %s", set, svc)
+			}
+			var shutdown int
+			if _, err := fmt.Sscanf(cfg.Data["SHUTDOWN_TIMEOUT"], "%ds", &shutdown); err != nil {
+				t.Errorf("%s: %s SHUTDOWN_TIMEOUT %q is not whole seconds", set, svc, cfg.Data["SHUTDOWN_TIMEOUT"])
+				continue
+			}
+			if c.Lifecycle == nil || c.Lifecycle.PreStop == nil || c.Lifecycle.PreStop.Sleep == nil || c.Lifecycle.PreStop.Sleep.Seconds < 1 {
+				t.Errorf("%s: %s needs a preStop sleep, so endpoints drop the pod before SIGTERM", set, svc)
+				continue
+			}
+			preStop := c.Lifecycle.PreStop.Sleep.Seconds
+			grace := *spec.TerminationGracePeriodSeconds
+			if grace < preStop+int64(shutdown)+5 {
+				t.Errorf("%s: %s grace %ds < preStop %ds + SHUTDOWN_TIMEOUT %ds + 5s to close connections", set, svc, grace, preStop, shutdown)
+			}
+			if p := c.ReadinessProbe; p == nil || p.HTTPGet == nil || p.HTTPGet.Path != "/readyz" {
+				t.Errorf("%s: %s readiness probe must call /readyz", set, svc)
+			}
+			if p := c.LivenessProbe; p == nil || p.HTTPGet == nil || p.HTTPGet.Path != "/healthz" {
+				t.Errorf("%s: %s liveness probe must call /healthz", set, svc)
+			}
+			if p := c.StartupProbe; p == nil || p.HTTPGet == nil || p.HTTPGet.Path != "/healthz" || p.PeriodSeconds*p.FailureThreshold < 30 {
+				t.Errorf("%s: %s startup probe must call /healthz and allow at least 30s (migrations)", set, svc)
+			}
+			if u := d.Spec.Strategy.RollingUpdate; u == nil || u.MaxUnavailable == nil || u.MaxUnavailable.IntValue() != 0 {
+				t.Errorf("%s: %s rolling update should keep every old pod until its replacement is ready", set, svc)
+			}
+		}
+	}
+}
+
+// Only the gateway is reachable from outside: one Ingress, to the gateway Service.
+func TestOnlyGatewayIsPublic(t *testing.T) {
+	for _, set := range sortedKeys(valuesSets) {
+		m := rendered(t, set)
+		for _, ing := range OfKind[networkingv1.Ingress](m, "Ingress") {
+			for _, rule := range ing.Spec.Rules {
+				for _, p := range rule.HTTP.Paths {
+					if p.Backend.Service == nil || p.Backend.Service.Name != "gateway" {
+						t.Errorf("%s: Ingress %s routes %s to %+v; only the gateway may be behind the Ingress", set, ing.Name, p.Path, p.Backend)
+					}
+				}
+			}
+			if ing.Spec.DefaultBackend != nil && (ing.Spec.DefaultBackend.Service == nil || ing.Spec.DefaultBackend.Service.Name != "gateway") {
+				t.Errorf("%s: default backend is not the gateway", set)
+			}
+		}
+		for _, s := range OfKind[corev1.Service](m, "Service") {
+			if s.Spec.Type != "" && s.Spec.Type != corev1.ServiceTypeClusterIP {
+				t.Errorf("%s: Service %s is %s", set, s.Name, s.Spec.Type)
+			}
+		}
+	}
+	m := rendered(t, "prod")
+	ings := OfKind[networkingv1.Ingress](m, "Ingress")
+	if len(ings) != 1 {
+		t.Fatalf("prod: want exactly one Ingress, got %d", len(ings))
+	}
+	if len(ings[0].Spec.TLS) != 1 || ings[0].Spec.TLS[0].SecretName == "" {
+		t.Errorf("prod: the Ingress should terminate TLS")
+	}
+	if len(OfKind[networkingv1.Ingress](rendered(t, "default"), "Ingress")) != 0 {
+		t.Errorf("default: no Ingress expected unless ingress.enabled")
+	}
+}
+
+func peerNames(peers []networkingv1.NetworkPolicyPeer) []string {
+	var out []string
+	for _, p := range peers {
+		switch {
+		case p.IPBlock != nil:
+			out = append(out, "ipBlock:"+p.IPBlock.CIDR)
+		case p.PodSelector != nil && p.NamespaceSelector == nil:
+			out = append(out, p.PodSelector.MatchLabels["app.kubernetes.io/name"])
+		case p.NamespaceSelector != nil:
+			ns := p.NamespaceSelector.MatchLabels["kubernetes.io/metadata.name"]
+			pod := ""
+			if p.PodSelector != nil {
+				pod = p.PodSelector.MatchLabels["app.kubernetes.io/name"] + p.PodSelector.MatchLabels["k8s-app"]
+			}
+			out = append(out, "ns:"+ns+"/"+pod)
+		}
+	}
+	return out
+}
+
+// Who may reach each service, and what each service may reach, exactly as
+// docs/conventions.md and the brief's "uses" say.
+func TestNetworkPolicies(t *testing.T) {
+	wantIngress := map[string][]string{
+		"gateway":      {"ns:ingress-nginx/ingress-nginx"},
+		"wishlist":     {"gateway"},
+		"vision":       {"gateway"},
+		"media":        {"gateway", "wishlist"},
+		"notification": {"gateway"},
+	}
+	// Egress peers besides DNS, per service, with in-chart dependencies (default values).
+	wantEgress := map[string][]string{
+		"gateway":      {"wishlist", "vision", "media", "notification", "redis", "ipBlock:0.0.0.0/0"},
+		"wishlist":     {"media", "postgresql", "nats"},
+		"vision":       {"redis", "ipBlock:0.0.0.0/0"},
+		"media":        {"nats", "minio"},
+		"notification": {"postgresql", "nats"},
+	}
+	for _, svc := range services(t) {
+		if _, ok := wantIngress[svc]; !ok {
+			t.Errorf("services/%s has no expected NetworkPolicy here: add it to this test", svc)
+		}
+	}
+	for _, set := range []string{"default", "dev"} {
+		m := rendered(t, set)
+		for svc, want := range wantIngress {
+			np, _ := m.Get("NetworkPolicy", svc).(*networkingv1.NetworkPolicy)
+			if np == nil {
+				t.Errorf("%s: no NetworkPolicy %s", set, svc)
+				continue
+			}
+			if np.Spec.PodSelector.MatchLabels["app.kubernetes.io/name"] != svc {
+				t.Errorf("%s: NetworkPolicy %s does not select its pods", set, svc)
+			}
+			if len(np.Spec.PolicyTypes) != 2 {
+				t.Errorf("%s: NetworkPolicy %s must restrict both Ingress and Egress", set, svc)
+			}
+			var from []string
+			for _, rule := range np.Spec.Ingress {
+				for _, p := range rule.Ports {
+					if p.Port == nil || p.Port.IntValue() != 8080 {
+						t.Errorf("%s: %s admits a port other than 8080", set, svc)
+					}
+				}
+				from = append(from, peerNames(rule.From)...)
+			}
+			if strings.Join(from, ",") != strings.Join(want, ",") {
+				t.Errorf("%s: %s admits %v, want %v", set, svc, from, want)
+			}
+			var to []string
+			dns := false
+			for _, rule := range np.Spec.Egress {
+				names := peerNames(rule.To)
+				if len(names) == 1 && names[0] == "ns:kube-system/kube-dns" {
+					dns = true
+					continue
+				}
+				to = append(to, names...)
+				for _, n := range names {
+					if strings.HasPrefix(n, "ipBlock:") && (len(rule.Ports) != 1 || rule.Ports[0].Port.IntValue() != 443) {
+						t.Errorf("%s: %s reaches the internet on more than HTTPS", set, svc)
+					}
+				}
+			}
+			if !dns {
+				t.Errorf("%s: %s cannot ask the cluster DNS", set, svc)
+			}
+			wantTo := wantEgress[svc]
+			if set == "dev" && svc == "gateway" {
+				wantTo = append(append([]string{}, wantTo...), "firebase-auth-emulator")
+			}
+			if strings.Join(to, ",") != strings.Join(wantTo, ",") {
+				t.Errorf("%s: %s may reach %v, want %v", set, svc, to, wantTo)
+			}
+		}
+		// Dependencies admit only their clients and reach nothing.
+		depClients := map[string][]string{
+			"postgresql": {"notification", "wishlist"}, "redis": {"gateway", "vision"},
+			"nats": {"media", "notification", "wishlist"}, "minio": {"media"},
+		}
+		if set == "dev" {
+			depClients["firebase-auth-emulator"] = []string{"gateway"}
+		}
+		for dep, want := range depClients {
+			np, _ := m.Get("NetworkPolicy", dep).(*networkingv1.NetworkPolicy)
+			if np == nil {
+				t.Errorf("%s: no NetworkPolicy for %s", set, dep)
+				continue
+			}
+			var from []string
+			for _, rule := range np.Spec.Ingress {
+				from = append(from, peerNames(rule.From)...)
+			}
+			if strings.Join(from, ",") != strings.Join(want, ",") {
+				t.Errorf("%s: %s admits %v, want %v", set, dep, from, want)
+			}
+			if len(np.Spec.Egress) != 0 {
+				t.Errorf("%s: %s may reach out; it calls nothing", set, dep)
+			}
+		}
+	}
+	// In production the dependencies are outside the chart: egress goes to the peers given.
+	m := rendered(t, "prod")
+	np, _ := m.Get("NetworkPolicy", "wishlist").(*networkingv1.NetworkPolicy)
+	if np == nil {
+		t.Fatal("prod: no NetworkPolicy wishlist")
+	}
+	got := ""
+	for _, rule := range np.Spec.Egress {
+		got += fmt.Sprint(peerNames(rule.To), rule.Ports[0].Port.IntValue(), ";")
+	}
+	for _, want := range []string{"[ipBlock:10.20.0.0/24] 5432", "[ns:nats/nats] 4222", "[media] 8080"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("prod: wishlist egress %q lacks %q", got, want)
+		}
+	}
+	if m.Get("NetworkPolicy", "postgresql") != nil || m.Get("StatefulSet", "postgresql") != nil {
+		t.Error("prod: in-chart PostgreSQL rendered although disabled")
+	}
+}
+
+// The environment of each service is what docs/conventions.md says it reads: no more, no less.
+func TestServiceEnvironmentMatchesConventions(t *testing.T) {
+	conv := conventions(t)
+	optional := map[string]bool{ // read when present; the chart sets them only when configured
+		"FIREBASE_AUTH_EMULATOR_HOST": true, "GEMINI_API_KEY": true, "GEMINI_MODEL": true, "GEMINI_BASE_URL": true,
+	}
+	internal := map[string]bool{"DATABASE_PASSWORD": true, "ALLOW_AUTH_EMULATOR": true}
+	for _, set := range sortedKeys(valuesSets) {
+		m := rendered(t, set)
+		for _, svc := range services(t) {
+			d, ok := m.Get("Deployment", svc).(*appsv1.Deployment)
+			if !ok {
+				continue
+			}
+			cfg, _ := m.Get("ConfigMap", svc).(*corev1.ConfigMap)
+			if cfg == nil {
+				t.Fatalf("%s: no ConfigMap %s", set, svc)
+			}
+			have := map[string]bool{}
+			for k := range cfg.Data {
+				have[k] = true
+			}
+			c := d.Spec.Template.Spec.Containers[0]
+			if len(c.EnvFrom) != 1 || c.EnvFrom[0].ConfigMapRef == nil || c.EnvFrom[0].ConfigMapRef.Name != svc {
+				t.Errorf("%s: %s does not load its ConfigMap", set, svc)
+			}
+			for _, e := range c.Env {
+				if have[e.Name] {
+					t.Errorf("%s: %s sets %s twice", set, svc, e.Name)
+				}
+				have[e.Name] = true
+			}
+			for _, v := range conv.EnvFor(svc) {
+				if !have[v] && !optional[v] {
+					t.Errorf("%s: %s lacks %s (docs/conventions.md)", set, svc, v)
+				}
+			}
+			for v := range have {
+				users, documented := conv.EnvUsedBy[v]
+				switch {
+				case internal[v]:
+				case !documented && v != "ALLOW_AUTH_EMULATOR":
+					t.Errorf("%s: %s gets %s, which docs/conventions.md does not list", set, svc, v)
+				case documented && !contains(users, "all") && !contains(users, svc):
+					t.Errorf("%s: %s gets %s, which only %v read", set, svc, v, users)
+				}
+			}
+			if cfg.Data["PORT"] != "8080" {
+				t.Errorf("%s: %s PORT is %q, want 8080 (each service's own default differs)", set, svc, cfg.Data["PORT"])
+			}
+		}
+	}
+	// The emulator is a development switch only.
+	gw := func(set string) map[string]string {
+		cfg, _ := rendered(t, set).Get("ConfigMap", "gateway").(*corev1.ConfigMap)
+		if cfg == nil {
+			t.Fatalf("%s: no gateway ConfigMap", set)
+		}
+		return cfg.Data
+	}
+	if d := gw("dev"); d["FIREBASE_AUTH_EMULATOR_HOST"] != "firebase-auth-emulator:9099" || d["ALLOW_AUTH_EMULATOR"] != "true" {
+		t.Errorf("dev: gateway should use the in-chart Auth emulator, got %v", d)
+	}
+	for _, set := range []string{"default", "prod"} {
+		if d := gw(set); d["FIREBASE_AUTH_EMULATOR_HOST"] != "" || d["ALLOW_AUTH_EMULATOR"] != "" {
+			t.Errorf("%s: gateway must not use the Auth emulator", set)
+		}
+	}
+	if gw("prod")["FIREBASE_PROJECT_ID"] == "demo-santa" {
+		t.Error("prod: FIREBASE_PROJECT_ID is the emulator's demo project")
+	}
+	if gw("default")["WEB_DIR"] != "/app/web" {
+		t.Error("gateway WEB_DIR should be /app/web, where its image carries the web app")
+	}
+}
+
+// Image references come from values: override them and see them rendered.
+func TestImagesComeFromValues(t *testing.T) {
+	needHelm(t)
+	root := repoRoot(t)
+	args := []string{"--set", "image.registry=registry.example.com/team"}
+	for _, svc := range services(t) {
+		args = append(args,
+			"--set", fmt.Sprintf("services.%s.image.repository=santa/%s-custom", svc, svc),
+			"--set", fmt.Sprintf("services.%s.image.tag=t-%s", svc, svc))
+	}
+	digest := "sha256:" + strings.Repeat("ab", 32)
+	args = append(args, "--set", "services.gateway.image.digest="+digest)
+	out, err := Template(root, nil, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, svc := range services(t) {
+		d, ok := m.Get("Deployment", svc).(*appsv1.Deployment)
+		if !ok {
+			t.Errorf("no Deployment %s", svc)
+			continue
+		}
+		want := fmt.Sprintf("registry.example.com/team/santa/%s-custom:t-%s", svc, svc)
+		if svc == "gateway" {
+			want += "@" + digest
+		}
+		if got := d.Spec.Template.Spec.Containers[0].Image; got != want {
+			t.Errorf("%s image %q, want %q", svc, got, want)
+		}
+	}
+	// Defaults: the chart's appVersion, no registry.
+	for _, svc := range services(t) {
+		d, _ := rendered(t, "default").Get("Deployment", svc).(*appsv1.Deployment)
+		if d == nil {
+			continue
+		}
+		if got, want := d.Spec.Template.Spec.Containers[0].Image, "santa-wishlist/"+svc+":0.1.0"; got != want {
+			t.Errorf("default %s image %q, want %q", svc, got, want)
+		}
+	}
+	// The global tag applies where a service sets none.
+	out, err = Template(root, nil, "--set", "image.tag=2024.12.24")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `image: "santa-wishlist/wishlist:2024.12.24"`) {
+		t.Error("image.tag is not used as the default tag")
+	}
+}
+
+var secretish = regexp.MustCompile(`(?i)(password|secret|api[_-]?key|token|://[^/\s:@]+:[^@\s$]+@)`)
+
+// No secret ships with the chart: the defaults name none, render no Secret of the app's own,
+// and the in-chart dependencies' passwords are generated per install.
+func TestNoSecretValuesInDefaults(t *testing.T) {
+	root := repoRoot(t)
+	var values map[string]any
+	if err := yaml.Unmarshal([]byte(readFile(t, root, "charts/santa-wishlist/values.yaml")), &values); err != nil {
+		t.Fatal(err)
+	}
+	secrets, _ := values["secrets"].(map[string]any)
+	for k, v := range secrets {
+		if s, _ := v.(string); s != "" && k != "existingSecret" {
+			t.Errorf("values.yaml sets secrets.%s", k)
+		}
+	}
+	for _, path := range [][]string{{"postgresql", "password"}, {"minio", "rootUser"}, {"minio", "rootPassword"}} {
+		dep, _ := values[path[0]].(map[string]any)
+		if s, _ := dep[path[1]].(string); s != "" {
+			t.Errorf("values.yaml sets %s.%s", path[0], path[1])
+		}
+	}
+	for _, f := range []string{"deploy/values/dev.yaml", "deploy/values/prod.yaml", "deploy/values/external-postgres-example.yaml"} {
+		var v map[string]any
+		if err := yaml.Unmarshal([]byte(readFile(t, root, f)), &v); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		s, _ := v["secrets"].(map[string]any)
+		for k, val := range s {
+			if str, _ := val.(string); str != "" && k != "existingSecret" {
+				t.Errorf("%s sets secrets.%s in git", f, k)
+			}
+		}
+	}
+
+	first := rendered(t, "default")
+	out, err := Template(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secretsRendered := OfKind[corev1.Secret](first, "Secret")
+	if len(secretsRendered) == 0 {
+		t.Fatal("default: expected generated Secrets for the in-chart PostgreSQL and MinIO")
+	}
+	for _, s := range secretsRendered {
+		if s.Name == "app-secrets" {
+			t.Errorf("default: Secret app-secrets rendered with no secrets configured")
+		}
+		if len(s.StringData) > 0 {
+			t.Errorf("default: Secret %s has stringData", s.Name)
+		}
+		other, _ := second.Get("Secret", s.Name).(*corev1.Secret)
+		if other == nil {
+			t.Fatalf("Secret %s missing from the second render", s.Name)
+		}
+		for k, v := range s.Data {
+			if len(v) < 16 {
+				t.Errorf("default: Secret %s key %s holds a short value", s.Name, k)
+			}
+			if string(other.Data[k]) == string(v) {
+				t.Errorf("default: Secret %s key %s is the same in two renders: a fixed value, not a generated one", s.Name, k)
+			}
+		}
+		if s.Annotations["helm.sh/resource-policy"] != "keep" {
+			t.Errorf("Secret %s should outlive an uninstall, like the volume its password protects", s.Name)
+		}
+	}
+	// Credentials reach containers only through secretKeyRef, never as literal env values.
+	for _, set := range sortedKeys(valuesSets) {
+		m := rendered(t, set)
+		for name, tpl := range m.PodSpecs() {
+			for _, c := range tpl.Spec.Containers {
+				for _, e := range c.Env {
+					if e.Value != "" && secretish.MatchString(e.Name+"="+e.Value) && !strings.Contains(e.Value, "$(") {
+						t.Errorf("%s: %s env %s carries a literal credential", set, name, e.Name)
+					}
+				}
+			}
+		}
+		for _, cm := range OfKind[corev1.ConfigMap](m, "ConfigMap") {
+			for k, v := range cm.Data {
+				if secretish.MatchString(k) || secretish.MatchString(v) {
+					t.Errorf("%s: ConfigMap %s key %s looks like a credential", set, cm.Name, k)
+				}
+			}
+		}
+	}
+	// With existingSecret the chart makes no Secret of its own.
+	if n := len(OfKind[corev1.Secret](rendered(t, "prod"), "Secret")); n != 0 {
+		t.Errorf("prod: %d Secrets rendered; credentials come from secrets.existingSecret", n)
+	}
+	// Given at install time, credentials go into the chart's Secret and are referenced.
+	out, err = Template(root, []string{"deploy/values/prod.yaml"}, "--set", "secrets.existingSecret=",
+		"--set", "secrets.databaseUrl=postgres://u:p@db:5432/santa", "--set", "secrets.minioAccessKey=a",
+		"--set", "secrets.minioSecretKey=b", "--set", "secrets.geminiApiKey=k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := m.Get("Secret", "app-secrets").(*corev1.Secret)
+	if s == nil || len(s.Data) != 4 || string(s.Data["DATABASE_URL"]) != "postgres://u:p@db:5432/santa" {
+		t.Fatalf("app-secrets not rendered from secrets.*: %+v", s)
+	}
+	d, _ := m.Get("Deployment", "vision").(*appsv1.Deployment)
+	found := false
+	for _, e := range d.Spec.Template.Spec.Containers[0].Env {
+		if e.Name == "GEMINI_API_KEY" && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil && e.ValueFrom.SecretKeyRef.Name == "app-secrets" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("vision does not take GEMINI_API_KEY from app-secrets")
+	}
+}
+
+// The optional ServiceMonitor is off by default and, when on, scrapes every service.
+func TestServiceMonitor(t *testing.T) {
+	if n := rendered(t, "default").Count()["ServiceMonitor"]; n != 0 {
+		t.Errorf("default: ServiceMonitor rendered (%d); it must be opt-in", n)
+	}
+	sms := OfKind[ServiceMonitor](rendered(t, "prod"), "ServiceMonitor")
+	if len(sms) != 1 {
+		t.Fatalf("prod: want one ServiceMonitor, got %d", len(sms))
+	}
+	sm := sms[0]
+	if sm.Spec.JobLabel != "app.kubernetes.io/name" || len(sm.Spec.Endpoints) != 1 || sm.Spec.Endpoints[0].Path != "/metrics" || sm.Spec.Endpoints[0].Port != "http" {
+		t.Errorf("ServiceMonitor should scrape /metrics on port http with job = service name: %+v", sm.Spec)
+	}
+	for _, s := range OfKind[corev1.Service](rendered(t, "prod"), "Service") {
+		for k, v := range sm.Spec.Selector.MatchLabels {
+			if s.Labels[k] != v {
+				t.Errorf("ServiceMonitor does not select Service %s (%s=%s)", s.Name, k, v)
+			}
+		}
+	}
+}
+
+// The in-chart dependencies are single-replica StatefulSets with a volume; production has none.
+func TestDependencies(t *testing.T) {
+	m := rendered(t, "dev")
+	for _, dep := range []string{"postgresql", "redis", "nats", "minio"} {
+		ss, _ := m.Get("StatefulSet", dep).(*appsv1.StatefulSet)
+		if ss == nil {
+			t.Errorf("dev: no StatefulSet %s", dep)
+			continue
+		}
+		if ss.Spec.Replicas == nil || *ss.Spec.Replicas != 1 || len(ss.Spec.VolumeClaimTemplates) != 1 {
+			t.Errorf("dev: %s should be one replica with one volume claim", dep)
+		}
+	}
+	ss, _ := m.Get("StatefulSet", "nats").(*appsv1.StatefulSet)
+	if ss != nil && !contains(ss.Spec.Template.Spec.Containers[0].Args, "-js") {
+		t.Error("dev: NATS must run with JetStream (-js)")
+	}
+	if m.Get("Deployment", "firebase-auth-emulator") == nil {
+		t.Error("dev: no Auth emulator")
+	}
+	for _, set := range []string{"prod"} {
+		if n := rendered(t, set).Count()["StatefulSet"]; n != 0 {
+			t.Errorf("%s: %d in-chart dependencies rendered; production uses external ones", set, n)
+		}
+	}
+	if rendered(t, "default").Get("Deployment", "firebase-auth-emulator") != nil {
+		t.Error("default: the Auth emulator must be off unless asked for")
+	}
+}
+
+// Migrations need no Job: the values say why, and nothing renders one.
+func TestMigrationsRunInTheServices(t *testing.T) {
+	values := readFile(t, repoRoot(t), "charts/santa-wishlist/values.yaml")
+	for _, want := range []string{"advisory lock", "migration Job"} {
+		if !strings.Contains(values, want) {
+			t.Errorf("values.yaml should explain that migrations run at start (missing %q)", want)
+		}
+	}
+}
