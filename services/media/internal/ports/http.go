@@ -3,6 +3,7 @@
 package ports
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -125,6 +126,13 @@ func readJSON(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 		writeError(c, domain.ErrTooLarge, maxBytes)
 		return uploadInput{}, false
 	}
+	// Read here rather than in DecodeJSON so that an oversized body without a
+	// Content-Length gets the same "image too large" answer as one with it.
+	raw, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
+	if err != nil {
+		return uploadInput{}, bodyFailed(c, err, maxBytes)
+	}
+	c.Request.Body = io.NopCloser(bytes.NewReader(raw))
 	var body jsonUpload
 	if !httpserver.DecodeJSON(c, &body, limit) {
 		return uploadInput{}, false
@@ -161,7 +169,7 @@ func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 			break
 		}
 		if err != nil {
-			return req, multipartFailed(c, err, maxBytes)
+			return req, bodyFailed(c, err, maxBytes)
 		}
 		switch part.FormName() {
 		case "image":
@@ -170,7 +178,7 @@ func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 			}
 			data, err := io.ReadAll(io.LimitReader(part, maxBytes+1))
 			if err != nil {
-				return req, multipartFailed(c, err, maxBytes)
+				return req, bodyFailed(c, err, maxBytes)
 			}
 			if int64(len(data)) > maxBytes {
 				writeError(c, domain.ErrTooLarge, maxBytes)
@@ -180,13 +188,13 @@ func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 		case "itemId":
 			v, err := io.ReadAll(io.LimitReader(part, 256))
 			if err != nil {
-				return req, multipartFailed(c, err, maxBytes)
+				return req, bodyFailed(c, err, maxBytes)
 			}
 			req.itemID = string(v)
 		case "userId":
 			v, err := io.ReadAll(io.LimitReader(part, 256))
 			if err != nil {
-				return req, multipartFailed(c, err, maxBytes)
+				return req, bodyFailed(c, err, maxBytes)
 			}
 			req.userID = string(v)
 		}
@@ -200,13 +208,14 @@ func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 	return req, true
 }
 
-func multipartFailed(c *gin.Context, err error, maxBytes int64) bool {
+// bodyFailed answers a body that could not be read: too large, or cut off.
+func bodyFailed(c *gin.Context, err error, maxBytes int64) bool {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		writeError(c, domain.ErrTooLarge, maxBytes)
 		return false
 	}
-	apierror.Abort(c, http.StatusBadRequest, "malformed_multipart", "The multipart form could not be read.")
+	apierror.Abort(c, http.StatusBadRequest, "unreadable_body", "The request body could not be read.")
 	return false
 }
 

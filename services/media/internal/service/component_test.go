@@ -148,6 +148,23 @@ func (h *harness) multipartUpload(user, filename, claimedType string, data []byt
 	return h.do(http.MethodPost, "/api/media", &buf, header)
 }
 
+const multipartBoundary = "santa-test-boundary"
+
+var multipartType = "multipart/form-data; boundary=" + multipartBoundary
+
+// multipartBody is a form with one "image" part; for bodies sent without a length.
+func multipartBody(t *testing.T, data []byte) io.Reader {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	if err := w.SetBoundary(multipartBoundary); err != nil {
+		t.Fatal(err)
+	}
+	part, _ := w.CreateFormFile("image", "big.jpg")
+	_, _ = part.Write(data)
+	_ = w.Close()
+	return &buf
+}
+
 func (h *harness) jsonUpload(path, user string, body map[string]string) response {
 	h.t.Helper()
 	data, _ := json.Marshal(body)
@@ -207,6 +224,13 @@ func TestUploadsAreRefusedWithClearErrors(t *testing.T) {
 		message string
 	}{
 		{"10 MB file", h.multipartUpload("user-1", "huge.jpg", "image/jpeg", tenMB, nil),
+			413, "image_too_large", "The image is too large: the limit is 8 MiB."},
+		{"10 MB data URL without Content-Length", h.do(http.MethodPost, "/internal/media",
+			io.MultiReader(strings.NewReader(`{"userId":"user-1","dataUrl":"`+testimages.DataURL("image/jpeg", tenMB)+`"}`)),
+			map[string]string{"Content-Type": "application/json"}),
+			413, "image_too_large", "The image is too large: the limit is 8 MiB."},
+		{"10 MB file without Content-Length", h.do(http.MethodPost, "/api/media", io.MultiReader(multipartBody(t, tenMB)),
+			map[string]string{"Content-Type": multipartType, "X-User-Id": "user-1"}),
 			413, "image_too_large", "The image is too large: the limit is 8 MiB."},
 		{"10 MB data URL", h.jsonUpload("/internal/media", "", map[string]string{
 			"dataUrl": testimages.DataURL("image/jpeg", tenMB), "userId": "user-1"}),
