@@ -20,7 +20,7 @@ import (
 // anything appended after the image data (polyglot files) are gone.
 //
 //   - JPEG stays JPEG (quality 85), turned upright by its EXIF orientation first.
-//   - PNG stays PNG (lossless, transparency kept).
+//   - PNG stays PNG (lossless, transparency kept; fastest zlib level).
 //   - WebP becomes JPEG when fully opaque (webcam and phone photos: a PNG would be several
 //     times larger) and PNG when it has transparency.
 //   - GIF becomes PNG of its first frame: animations are not kept.
@@ -155,8 +155,10 @@ func encodeMain(img image.Image, asJPEG bool) (Encoded, error) {
 		out.Data, out.ContentType, out.Ext = data, "image/jpeg", "jpg"
 		return out, nil
 	}
+	// BestSpeed: on photo-like PNGs (canvas exports) it is about three times faster than
+	// the default level for files under a tenth larger.
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
 		return Encoded{}, err
 	}
 	out.Data, out.ContentType, out.Ext = buf.Bytes(), "image/png", "png"
