@@ -79,7 +79,8 @@ func New(opts Options) *Server {
 	engine := gin.New()
 	engine.ContextWithFallback = true
 	engine.HandleMethodNotAllowed = false
-	engine.Use(requestID(), recovery(opts.Logger), observe(opts.Logger, metrics))
+	// observe wraps recovery so a panic is still counted and logged as a 500.
+	engine.Use(requestID(), observe(opts.Logger, metrics), recovery(opts.Logger))
 	engine.NoRoute(func(c *gin.Context) { notFound(c) })
 
 	s := &Server{Engine: engine, Registry: opts.Registry, Logger: opts.Logger, opts: opts}

@@ -55,6 +55,9 @@ type Relay struct {
 	batch        int
 	backlog      prometheus.Gauge
 	published    prometheus.Counter
+	// streamReady is false until the stream is known to exist, and again after a failed
+	// publish: NATS may have come back empty, and publishing then needs the stream made anew.
+	streamReady bool
 }
 
 // NewRelay builds a relay and registers outbox_backlog and outbox_published_total.
@@ -106,6 +109,12 @@ func (r *Relay) Run(ctx context.Context) {
 
 // PublishPending publishes one batch and returns how many events went out.
 func (r *Relay) PublishPending(ctx context.Context) (int, error) {
+	if !r.streamReady {
+		if _, err := events.EnsureStream(ctx, r.js); err != nil {
+			return 0, err
+		}
+		r.streamReady = true
+	}
 	published := 0
 	var publishErr error
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
@@ -161,6 +170,9 @@ func (r *Relay) PublishPending(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	r.published.Add(float64(published))
+	if publishErr != nil {
+		r.streamReady = false
+	}
 	return published, publishErr
 }
 

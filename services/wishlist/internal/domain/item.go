@@ -77,7 +77,7 @@ func (f *FlexString) UnmarshalJSON(b []byte) error {
 	default:
 		n, err := strconv.ParseFloat(raw, 64)
 		if err != nil {
-			return &json.UnmarshalTypeError{Value: "value", Type: typeOfString, Field: "price"}
+			return &json.UnmarshalTypeError{Value: "value", Type: typeOfString}
 		}
 		s := strconv.FormatFloat(n, 'f', -1, 64)
 		f.Value = &s

@@ -71,9 +71,6 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	relayDone := make(chan struct{})
 	go func() {
 		defer close(relayDone)
-		if _, err := events.EnsureStream(relayCtx, js); err != nil {
-			logger.Warn("stream not ready yet; the relay retries", "err", err)
-		}
 		relay.Run(relayCtx)
 	}()
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })

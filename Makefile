@@ -1,0 +1,48 @@
+# Santa Wishlist. `make dev` runs the product locally; `make test` runs every test.
+SHELL := /bin/bash
+STACK := deploy/local/stack.sh
+# Every Go module of the workspace, as ./dir/... patterns.
+GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
+
+.PHONY: dev test bench web web-budget go-test stack-start stack-stop fmt lint help
+
+help:
+	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it)"
+	@echo "make test        every test, on real PostgreSQL, Redis, NATS, MinIO and the Auth emulator"
+	@echo "make bench       load benchmarks against the running test stack (prints figures)"
+	@echo "make web-budget  gzipped JavaScript on / and a Lighthouse run"
+
+dev: web
+	STACK=dev $(STACK) up
+
+web:
+	@$(STACK) install
+	cd web && npm run build
+
+test:
+	deploy/local/test.sh
+
+# Only the Go tests (dependencies started if needed), for a quick loop.
+go-test:
+	STACK=test $(STACK) deps
+	go test -count=1 $(GO_PACKAGES)
+
+bench:
+	deploy/local/bench.sh
+
+web-budget: web
+	STACK=test $(STACK) start
+	cd web && E2E_BASE_URL=http://127.0.0.1:18080 npm run budget; s=$$?; cd .. && STACK=test $(STACK) stop; exit $$s
+
+stack-start:
+	STACK=test $(STACK) start
+
+stack-stop:
+	STACK=test $(STACK) stop
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+lint:
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
+	go vet $(GO_PACKAGES)

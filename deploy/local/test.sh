@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# make test: installs what is missing, starts the dependencies (reusing those that answer), runs
+# the Go unit and integration tests, then starts the whole stack on the test ports and runs the
+# end-to-end, web and chart tests against it. It stops what it started.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+export STACK=test
+STACK_SH=deploy/local/stack.sh
+RESULTS=$ROOT/.dev/test-results
+mkdir -p "$RESULTS"; : > "$RESULTS/summary"
+failed=0
+
+step() { printf '\n\033[1;34m=== %s\033[0m\n' "$*"; }
+record() { # name status
+  echo "$1 $2" >> "$RESULTS/summary"
+  [ "$2" = ok ] || failed=1
+}
+
+step "install and dependencies"
+$STACK_SH install || exit 1
+command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; } || exit 1
+$STACK_SH deps || exit 1
+export TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+export TEST_REDIS_URL=redis://127.0.0.1:6379/0
+export TEST_NATS_URL=nats://127.0.0.1:4222
+export TEST_MINIO_ENDPOINT=127.0.0.1:9000 TEST_MINIO_ACCESS_KEY=santa TEST_MINIO_SECRET_KEY=santa-secret-key
+export FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099
+
+GO_PACKAGES=$(go list -m -f '{{.Dir}}/...' | sed "s|^$ROOT|.|" | grep -v '/tests/e2e/')
+
+step "go vet"
+if go vet $GO_PACKAGES; then record go-vet ok; else record go-vet FAILED; fi
+
+step "Go unit and integration tests"
+go test -count=1 -p 2 $GO_PACKAGES 2>&1 | tee "$RESULTS/go.log"
+if [ "${PIPESTATUS[0]}" = 0 ]; then record go-test ok; else record go-test FAILED; fi
+
+if [ -f web/package.json ]; then
+  step "web unit tests (Vitest)"
+  (cd web && npm test 2>&1) | tee "$RESULTS/vitest.log"
+  if [ "${PIPESTATUS[0]}" = 0 ]; then record web-unit ok; else record web-unit FAILED; fi
+  step "web build"
+  if (cd web && npm run build >"$RESULTS/web-build.log" 2>&1); then record web-build ok; else record web-build FAILED; tail -30 "$RESULTS/web-build.log"; fi
+fi
+
+step "whole stack on the test ports"
+trap '$STACK_SH stop' EXIT
+# The end-to-end suites all come from 127.0.0.1: the per-IP limit is raised so they do not
+# trip it; the per-user limit keeps its default and is tested.
+export RATE_LIMIT_IP_PER_MINUTE=100000
+if $STACK_SH start; then
+  record stack-start ok
+  export SANTA_E2E_URL=http://127.0.0.1:18080
+  export SANTA_METRICS_URLS=$(for p in 18080 18081 18082 18083 18084; do printf 'http://127.0.0.1:%s,' $p; done | sed 's/,$//')
+  if [ -d tests/e2e ]; then
+    step "end-to-end API tests"
+    go test -count=1 -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log"
+    if [ "${PIPESTATUS[0]}" = 0 ]; then record go-e2e ok; else record go-e2e FAILED; fi
+  fi
+  if [ -d deploy/chartcheck ]; then
+    step "dashboard metrics exported by the running services"
+    go test -count=1 -tags integration -run TestMetricsExportedByRunningServices ./deploy/chartcheck/... 2>&1 | tee "$RESULTS/metrics.log"
+    if [ "${PIPESTATUS[0]}" = 0 ]; then record metrics ok; else record metrics FAILED; fi
+  fi
+  if [ -f web/package.json ]; then
+    step "web end-to-end (Playwright, Chromium)"
+    (cd web && E2E_BASE_URL=$SANTA_E2E_URL npm run e2e 2>&1) | tee "$RESULTS/playwright.log"
+    if [ "${PIPESTATUS[0]}" = 0 ]; then record web-e2e ok; else record web-e2e FAILED; fi
+  fi
+else
+  record stack-start FAILED
+fi
+
+step "summary"
+cat "$RESULTS/summary"
+passed=$(grep -cE '^\s*--- PASS' "$RESULTS"/go.log "$RESULTS"/e2e.log 2>/dev/null | awk -F: '{s+=$2} END {print s+0}')
+failed_tests=$(grep -cE '^\s*--- FAIL' "$RESULTS"/go.log "$RESULTS"/e2e.log 2>/dev/null | awk -F: '{s+=$2} END {print s+0}')
+echo "go: $passed passed, $failed_tests failed"
+exit $failed

@@ -1,0 +1,196 @@
+package httpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+func startServer(t *testing.T, opts Options, setup func(*Server)) (string, context.CancelFunc, <-chan error) {
+	t.Helper()
+	opts.Addr = "127.0.0.1:0"
+	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	s := New(opts)
+	setup(s)
+	addr, err := s.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	t.Cleanup(cancel)
+	return "http://" + addr.String(), cancel, done
+}
+
+func TestShutdownFinishesInFlightRequestsAndFailsReadinessFirst(t *testing.T) {
+	var started sync.WaitGroup
+	closed := false
+	base, stop, done := startServer(t, Options{Service: "t", ShutdownTimeout: 10 * time.Second, DrainDelay: 300 * time.Millisecond},
+		func(s *Server) {
+			s.Engine.GET("/slow", func(c *gin.Context) {
+				started.Done()
+				time.Sleep(500 * time.Millisecond)
+				c.String(http.StatusOK, "done")
+			})
+			s.OnShutdown(func(context.Context) error { closed = true; return nil })
+		})
+
+	const n = 20
+	started.Add(n)
+	var ok atomic.Int32
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := http.Get(base + "/slow")
+			if err != nil {
+				t.Errorf("request lost: %v", err)
+				return
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK && string(body) == "done" {
+				ok.Add(1)
+			}
+		}()
+	}
+	started.Wait()
+	stop() // what SIGTERM does through SignalContext
+
+	// During the drain delay the server still answers, but as unready.
+	resp, err := http.Get(base + "/readyz")
+	if err != nil {
+		t.Fatalf("readyz during drain: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("readyz during drain = %d, want 503", resp.StatusCode)
+	}
+	wg.Wait()
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if got := ok.Load(); got != n {
+		t.Fatalf("%d of %d in-flight requests completed", got, n)
+	}
+	if !closed {
+		t.Fatal("shutdown hooks did not run")
+	}
+	if _, err := http.Get(base + "/healthz"); err == nil {
+		t.Fatal("server still accepting after shutdown")
+	}
+}
+
+func TestReadinessReflectsChecks(t *testing.T) {
+	var healthy atomic.Bool
+	base, _, _ := startServer(t, Options{Service: "t"}, func(s *Server) {
+		s.AddReadinessCheck("db", func(context.Context) error {
+			if healthy.Load() {
+				return nil
+			}
+			return errors.New("connection refused")
+		})
+	})
+	get := func(path string) (int, string) {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("/readyz"); code != 503 || !strings.Contains(body, "connection refused") {
+		t.Fatalf("unready: %d %s", code, body)
+	}
+	if code, _ := get("/healthz"); code != 200 {
+		t.Fatalf("healthz = %d", code)
+	}
+	healthy.Store(true)
+	if code, _ := get("/readyz"); code != 200 {
+		t.Fatalf("ready: %d", code)
+	}
+}
+
+func TestPanicAnswersJSONWithoutInternalsAndMetricsCount(t *testing.T) {
+	base, _, _ := startServer(t, Options{Service: "svc"}, func(s *Server) {
+		s.Engine.GET("/boom", func(*gin.Context) { panic("secret connection string postgres://admin:pw@db") })
+	})
+	resp, err := http.Get(base + "/boom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || !strings.Contains(string(body), `"code":"internal"`) || strings.Contains(string(body), "postgres://") {
+		t.Fatalf("panic answer: %d %s", resp.StatusCode, body)
+	}
+	if resp.Header.Get(RequestIDHeader) == "" {
+		t.Fatal("no request id on the answer")
+	}
+	resp, err = http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := `http_requests_total{method="GET",route="/boom",service="svc",status="500"} 1`
+	if !strings.Contains(string(metrics), want) {
+		t.Fatalf("metrics lack %q", want)
+	}
+	if !strings.Contains(string(metrics), "http_request_duration_seconds_bucket") {
+		t.Fatal("no latency histogram")
+	}
+}
+
+func TestDecodeJSONRefusesBadBodiesWith4xx(t *testing.T) {
+	type payload struct {
+		Name  string `json:"name"`
+		Count int    `json:"count"`
+	}
+	base, _, _ := startServer(t, Options{Service: "t"}, func(s *Server) {
+		s.Engine.POST("/in", func(c *gin.Context) {
+			var p payload
+			if DecodeJSON(c, &p, 64) {
+				c.JSON(200, p)
+			}
+		})
+	})
+	cases := []struct {
+		name, body string
+		status     int
+		code       string
+	}{
+		{"malformed", `{"name":`, 400, "malformed_json"},
+		{"wrong type", `{"name":"a","count":"three"}`, 400, "wrong_type"},
+		{"invalid utf8", "{\"name\":\"\xff\xfe\"}", 400, "invalid_utf8"},
+		{"too large", `{"name":"` + strings.Repeat("x", 100) + `"}`, 413, "too_large"},
+		{"empty", ``, 400, "empty_body"},
+		{"good", `{"name":"ok","count":3}`, 200, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := http.Post(base+"/in", "application/json", strings.NewReader(tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.status || (tc.code != "" && !strings.Contains(string(b), fmt.Sprintf(`"code":"%s"`, tc.code))) {
+				t.Fatalf("got %d %s, want %d %s", resp.StatusCode, b, tc.status, tc.code)
+			}
+		})
+	}
+}
