@@ -22,6 +22,7 @@ import (
 type Config struct {
 	Server         httpserver.Options
 	RedisURL       string
+	RedisPrefix    string // lets several gateways (or tests) share one Redis
 	ProjectID      string
 	AllowEmulator  bool
 	Upstreams      ports.Upstreams
@@ -36,6 +37,7 @@ func LoadConfig(env *config.Env) Config {
 	cfg := Config{
 		Server:        httpserver.OptionsFromEnv(env, "gateway", "8080"),
 		RedisURL:      env.Required("REDIS_URL"),
+		RedisPrefix:   env.String("REDIS_KEY_PREFIX", "gw"),
 		ProjectID:     env.Required("FIREBASE_PROJECT_ID"),
 		AllowEmulator: env.Bool("ALLOW_AUTH_EMULATOR", false),
 		Upstreams: ports.Upstreams{
@@ -105,9 +107,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	}
 	ports.Routes(srv.Engine, ports.Deps{
 		Verifier:    verifier,
-		Limiter:     adapters.NewRateLimiter(rdb, "rl"),
+		Limiter:     adapters.NewRateLimiter(rdb, cfg.RedisPrefix+":rl"),
 		Limits:      cfg.Limits,
-		Idempotency: adapters.NewIdempotencyStore(rdb, "idem"),
+		Idempotency: adapters.NewIdempotencyStore(rdb, cfg.RedisPrefix+":idem"),
 		Upstreams:   cfg.Upstreams,
 		WebDir:      cfg.WebDir,
 		WebConfig:   cfg.WebConfig,

@@ -1,0 +1,321 @@
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/config"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/services/gateway/internal/ports"
+	"github.com/santa-wishlist/santa/services/gateway/internal/service"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// upstream stands in for an internal service at its HTTP boundary and records what the
+// gateway forwarded.
+type upstream struct {
+	mu       sync.Mutex
+	requests []*http.Request
+	server   *httptest.Server
+}
+
+func newUpstream(t *testing.T) *upstream {
+	u := &upstream{}
+	u.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		u.mu.Lock()
+		u.requests = append(u.requests, r)
+		n := len(u.requests)
+		u.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusCreated)
+			_, _ = w.Write([]byte(`{"id":"item-` + strings.Repeat("x", n) + `","user":"` + r.Header.Get(auth.HeaderUserID) + `"}`))
+			return
+		}
+		_, _ = w.Write([]byte(`[]`))
+	}))
+	t.Cleanup(u.server.Close)
+	return u
+}
+
+func (u *upstream) calls() []*http.Request {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([]*http.Request(nil), u.requests...)
+}
+
+type gateway struct {
+	t    *testing.T
+	base string
+}
+
+func startGateway(t *testing.T, up *upstream, limits ports.RateLimits, webDir string) *gateway {
+	t.Helper()
+	for k, v := range map[string]string{
+		"FIREBASE_AUTH_EMULATOR_HOST": testenv.AuthEmulatorHost(), "ALLOW_AUTH_EMULATOR": "true",
+		"REDIS_URL": testenv.RedisURL(), "REDIS_KEY_PREFIX": "test-" + testenv.RandomHex(6),
+		"FIREBASE_PROJECT_ID": testenv.FirebaseProject, "WISHLIST_URL": up.server.URL,
+		"MEDIA_URL": up.server.URL, "WEB_DIR": webDir,
+	} {
+		t.Setenv(k, v)
+	}
+	env := config.New()
+	cfg := service.LoadConfig(env)
+	if err := env.Err(); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Server = httpserver.Options{Service: "gateway", Addr: "127.0.0.1:0"}
+	cfg.Limits = limits
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := service.Build(ctx, cfg, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, err := srv.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = srv.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return &gateway{t: t, base: "http://" + addr.String()}
+}
+
+func (g *gateway) do(method, path, token string, body io.Reader, headers ...string) *http.Response {
+	g.t.Helper()
+	req, _ := http.NewRequest(method, g.base+path, body)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	g.t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func readBody(r *http.Response) string {
+	b, _ := io.ReadAll(r.Body)
+	return string(b)
+}
+
+var roomy = ports.RateLimits{PerIP: 10000, PerUser: 10000}
+
+func TestTokensAreVerified(t *testing.T) {
+	up := newUpstream(t)
+	g := startGateway(t, up, roomy, "")
+	user := testenv.SignUp(t, testenv.UniqueEmail("token"), "secret123", "Mrs Claus")
+
+	cases := map[string]struct {
+		token string
+		code  string
+	}{
+		"no token":         {"", "unauthenticated"},
+		"garbage token":    {"not.a.token", "invalid_token"},
+		"another project":  {testenv.UnsignedToken(user.UID, "someone-elses-project", time.Now().Add(time.Hour)), "invalid_token"},
+		"expired token":    {testenv.UnsignedToken(user.UID, testenv.FirebaseProject, time.Now().Add(-time.Hour)), "token_expired"},
+		"malformed header": {"", "invalid_token"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			headers := []string{}
+			if name == "malformed header" {
+				headers = []string{"Authorization", "Basic dXNlcjpwYXNz"}
+			}
+			resp := g.do("GET", "/api/wishlist", tc.token, nil, headers...)
+			body := readBody(resp)
+			if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, `"code":"`+tc.code+`"`) {
+				t.Fatalf("got %d %s, want 401 %s", resp.StatusCode, body, tc.code)
+			}
+		})
+	}
+	if n := len(up.calls()); n != 0 {
+		t.Fatalf("%d unauthenticated requests reached the wishlist", n)
+	}
+
+	// A real emulator token passes; the upstream sees the verified uid, never the client's
+	// claim or the raw token.
+	resp := g.do("GET", "/api/wishlist", user.IDToken, nil, auth.HeaderUserID, "spoofed-uid")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("valid token: %d %s", resp.StatusCode, readBody(resp))
+	}
+	calls := up.calls()
+	if len(calls) != 1 {
+		t.Fatalf("%d upstream calls", len(calls))
+	}
+	got := calls[0].Header
+	if got.Get(auth.HeaderUserID) != user.UID || got.Get("Authorization") != "" || got.Get(auth.HeaderUserName) != "Mrs+Claus" {
+		t.Fatalf("forwarded headers: %v", got)
+	}
+}
+
+func TestOversizedBodiesAre413(t *testing.T) {
+	up := newUpstream(t)
+	g := startGateway(t, up, roomy, "")
+	user := testenv.SignUp(t, testenv.UniqueEmail("big"), "secret123", "")
+	huge := bytes.Repeat([]byte("a"), ports.PhotoBodyLimit+1)
+
+	resp := g.do("POST", "/api/wishlist", user.IDToken, bytes.NewReader(huge))
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(readBody(resp), "too_large") {
+		t.Fatalf("declared length: %d", resp.StatusCode)
+	}
+	// Without a declared length (chunked), the limit still holds.
+	resp = g.do("POST", "/api/wishlist", user.IDToken, io.MultiReader(bytes.NewReader(huge)))
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("chunked: %d %s", resp.StatusCode, readBody(resp))
+	}
+	// A JSON-only route has a small limit.
+	resp = g.do("DELETE", "/api/wishlist/x", user.IDToken, bytes.NewReader(bytes.Repeat([]byte("a"), ports.SmallBodyLimit+1)))
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("small route: %d", resp.StatusCode)
+	}
+}
+
+func TestRateLimitsAnswer429WithRetryAfter(t *testing.T) {
+	up := newUpstream(t)
+	g := startGateway(t, up, ports.RateLimits{PerIP: 8, PerUser: 5}, "")
+	alice := testenv.SignUp(t, testenv.UniqueEmail("alice"), "secret123", "")
+	bob := testenv.SignUp(t, testenv.UniqueEmail("bob"), "secret123", "")
+
+	codes := []int{}
+	for i := 0; i < 6; i++ {
+		resp := g.do("GET", "/api/wishlist", alice.IDToken, nil)
+		codes = append(codes, resp.StatusCode)
+		if i == 5 {
+			retry := resp.Header.Get("Retry-After")
+			if resp.StatusCode != http.StatusTooManyRequests || retry == "" || retry == "0" {
+				t.Fatalf("6th request of a user: %d Retry-After=%q", resp.StatusCode, retry)
+			}
+		}
+	}
+	if codes[4] != http.StatusOK {
+		t.Fatalf("the first 5 requests must pass: %v", codes)
+	}
+	// Bob has his own user allowance, but the same IP: its limit (8) is reached on his 3rd.
+	var bobCodes []int
+	for i := 0; i < 3; i++ {
+		bobCodes = append(bobCodes, g.do("GET", "/api/wishlist", bob.IDToken, nil).StatusCode)
+	}
+	if bobCodes[0] != 200 || bobCodes[1] != 200 || bobCodes[2] != http.StatusTooManyRequests {
+		t.Fatalf("per-IP limit: %v", bobCodes)
+	}
+}
+
+func TestIdempotencyKeyMakesADoubleTapOneItem(t *testing.T) {
+	up := newUpstream(t)
+	g := startGateway(t, up, roomy, "")
+	user := testenv.SignUp(t, testenv.UniqueEmail("tap"), "secret123", "")
+	other := testenv.SignUp(t, testenv.UniqueEmail("other"), "secret123", "")
+	item := `{"name":"Teddy Bear","description":"A soft brown bear","category":"Toys"}`
+
+	first := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(item), "Idempotency-Key", "tap-1")
+	second := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(item), "Idempotency-Key", "tap-1")
+	b1, b2 := readBody(first), readBody(second)
+	if first.StatusCode != 201 || second.StatusCode != 201 || b1 != b2 {
+		t.Fatalf("answers differ: %d %s / %d %s", first.StatusCode, b1, second.StatusCode, b2)
+	}
+	if second.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatal("second answer was not a replay")
+	}
+	// The same key from another user is that user's own request.
+	g.do("POST", "/api/wishlist", other.IDToken, strings.NewReader(item), "Idempotency-Key", "tap-1")
+	// A new key is a new request.
+	g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(item), "Idempotency-Key", "tap-2")
+	if n := len(up.calls()); n != 3 {
+		t.Fatalf("wishlist received %d creates, want 3", n)
+	}
+}
+
+func TestRecentIsEmptyForVisitors(t *testing.T) {
+	up := newUpstream(t)
+	g := startGateway(t, up, roomy, "")
+	resp := g.do("GET", "/api/wishlist/recent", "", nil)
+	if body := readBody(resp); resp.StatusCode != 200 || strings.TrimSpace(body) != "[]" {
+		t.Fatalf("recent for a visitor: %d %s", resp.StatusCode, body)
+	}
+	if len(up.calls()) != 0 {
+		t.Fatal("a visitor's recent call reached the wishlist")
+	}
+}
+
+func TestWebAppCachingAndSecurityHeaders(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.MkdirAll(filepath.Join(dir, "assets"), 0o755)
+	_ = os.WriteFile(filepath.Join(dir, "index.html"), []byte("<html>santa</html>"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "assets", "app-1a2b.js"), []byte("console.log(1)"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "manifest.webmanifest"), []byte("{}"), 0o644)
+	g := startGateway(t, newUpstream(t), roomy, dir)
+
+	asset := g.do("GET", "/assets/app-1a2b.js", "", nil)
+	if asset.StatusCode != 200 || !strings.Contains(asset.Header.Get("Cache-Control"), "immutable") {
+		t.Fatalf("hashed asset: %d %q", asset.StatusCode, asset.Header.Get("Cache-Control"))
+	}
+	for _, route := range []string{"/", "/wishlist", "/no/such/page"} {
+		page := g.do("GET", route, "", nil)
+		if body := readBody(page); page.StatusCode != 200 || body != "<html>santa</html>" || !strings.Contains(page.Header.Get("Cache-Control"), "no-cache") {
+			t.Fatalf("%s: %d %q %q", route, page.StatusCode, body, page.Header.Get("Cache-Control"))
+		}
+		for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"} {
+			if page.Header.Get(h) == "" {
+				t.Fatalf("%s lacks %s", route, h)
+			}
+		}
+	}
+	if api := g.do("GET", "/api/nothing-here", "", nil); api.StatusCode != 404 || !strings.Contains(readBody(api), `"error"`) {
+		t.Fatalf("unknown API path: %d", api.StatusCode)
+	}
+	cfg := g.do("GET", "/api/config", "", nil)
+	var wc ports.WebConfig
+	_ = json.NewDecoder(cfg.Body).Decode(&wc)
+	if wc.Firebase.ProjectID != testenv.FirebaseProject || wc.AuthEmulatorURL == "" {
+		t.Fatalf("web config: %+v", wc)
+	}
+}
+
+func TestConfigurationProblemsAreReportedTogether(t *testing.T) {
+	for _, k := range []string{"REDIS_URL", "FIREBASE_PROJECT_ID", "WISHLIST_URL"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("VISION_URL", "not a url")
+	t.Setenv("RATE_LIMIT_USER_PER_MINUTE", "lots")
+	env := config.New()
+	service.LoadConfig(env)
+	err := env.Err()
+	if err == nil {
+		t.Fatal("bad configuration accepted")
+	}
+	for _, want := range []string{"REDIS_URL is required", "FIREBASE_PROJECT_ID is required", "WISHLIST_URL is required", "VISION_URL must be a URL", "RATE_LIMIT_USER_PER_MINUTE must be a whole number"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q missing from %v", want, err)
+		}
+	}
+}
+
+func TestTheEmulatorIsRefusedUnlessAllowed(t *testing.T) {
+	t.Setenv("FIREBASE_AUTH_EMULATOR_HOST", testenv.AuthEmulatorHost())
+	cfg := service.Config{ProjectID: testenv.FirebaseProject, RedisURL: testenv.RedisURL(), AllowEmulator: false}
+	if _, err := service.Build(context.Background(), cfg, quiet); !errors.Is(err, auth.ErrEmulatorNotAllowed) {
+		t.Fatalf("want the emulator refused, got %v", err)
+	}
+}
