@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // The spec's AI error messages (SPEC section 8), word for word.
@@ -32,6 +33,10 @@ type AIFailure struct {
 	Message string
 	// Status is the upstream HTTP status, when Gemini answered with an error.
 	Status int
+	// RetryAfter is how long Gemini asked us to wait before trying again (0 if it did not say).
+	RetryAfter time.Duration
+	// Detail is what the upstream said, for logs only: it is not shown to users.
+	Detail string
 }
 
 func (f *AIFailure) Error() string { return f.Message }
@@ -58,4 +63,11 @@ func AsAIFailure(err error) (*AIFailure, bool) {
 	var f *AIFailure
 	ok := errors.As(err, &f)
 	return f, ok
+}
+
+// Retryable reports whether trying again may help: Gemini was rate limited, failed on its
+// side, or could not be reached. A timeout is not retried: the caller has already waited
+// the whole allowance.
+func (f *AIFailure) Retryable() bool {
+	return f.Reason == ReasonRateLimited || f.Reason == ReasonNetwork || f.Status >= 500
 }

@@ -96,3 +96,10 @@ func ParseKind(mode string) (Kind, bool) {
 	}
 	return "", false
 }
+
+// Call is one request to the model.
+type Call struct {
+	Kind   Kind
+	Prompt string
+	Image  *Image // nil for text-only generation
+}
