@@ -37,46 +37,74 @@ const itemID = "0b7c3a8e-5d1f-4f6a-9c2b-7e8d9f0a1b2c"
 // harness is the media service built by the same wiring as main, on its own MinIO bucket
 // and its own JetStream server, called over HTTP.
 type harness struct {
-	t     *testing.T
-	url   string
-	store *adapters.MinIOStore
-	js    jetstream.JetStream
+	t        *testing.T
+	url      string
+	store    *adapters.MinIOStore
+	js       jetstream.JetStream
+	consumer string
 }
 
 func start(t *testing.T) *harness {
 	t.Helper()
-	// A private JetStream server: the durable consumer and the events each test publishes
-	// stay out of the shared stream other services and developers use.
-	natsServer := testenv.StartNATS(t)
+	// The shared JetStream server (Debian's 2.9 on developer machines and CI), as in
+	// production, with a durable consumer of this test's own; it is removed at the end.
+	natsURL := testenv.SharedNATSURL()
+	consumer := "media-item-deleted-test-" + testenv.RandomHex(6)
 	store, minioCfg := testminio.Store(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := service.Build(ctx, service.Config{
 		MinIO:        minioCfg,
-		NATSURL:      natsServer.URL(),
+		NATSURL:      natsURL,
 		MaxBytes:     service.DefaultMaxBytes,
-		ConsumerName: "media-item-deleted",
+		ConsumerName: consumer,
 		Server:       httpserver.Options{Service: "media", Addr: "127.0.0.1:0"},
 	}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		cancel()
-		t.Fatal(err)
+		t.Fatalf("build (needs MinIO and NATS at %s): %v", natsURL, err)
 	}
 	ts := httptest.NewServer(srv.Engine)
+
+	nc, js, err := events.Connect(natsURL, "media-test", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
 		ts.Close()
 		// Run with a finished context is the server's shutdown path: it runs the
 		// OnShutdown steps (stop the consumer, drain NATS).
 		cancel()
 		_ = srv.Run(ctx)
+		dctx, dcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer dcancel()
+		if err := js.DeleteConsumer(dctx, events.StreamName, consumer); err != nil {
+			t.Logf("delete consumer %s: %v", consumer, err)
+		}
+		nc.Close()
 	})
+	return &harness{t: t, url: ts.URL, store: store, js: js, consumer: consumer}
+}
 
-	nc, js, err := events.Connect(natsServer.URL(), "media-test", slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	return &harness{t: t, url: ts.URL, store: store, js: js}
+// handled waits until the test's consumer has acknowledged (or terminated) every event up
+// to stream sequence seq. The shared stream holds other tests' events too, so progress is
+// tracked by sequence rather than by counting.
+func (h *harness) handled(seq uint64) {
+	h.t.Helper()
+	testenv.Eventually(h.t, 15*time.Second, func() error {
+		c, err := h.js.Consumer(context.Background(), events.StreamName, h.consumer)
+		if err != nil {
+			return err
+		}
+		info, err := c.Info(context.Background())
+		if err != nil {
+			return err
+		}
+		if info.AckFloor.Stream < seq {
+			return fmt.Errorf("consumer acked up to %d, waiting for %d", info.AckFloor.Stream, seq)
+		}
+		return nil
+	})
 }
 
 type response struct {
@@ -385,7 +413,7 @@ func TestDeletingAnItemRemovesItsObjectsOnceAndOnlyOnce(t *testing.T) {
 	// Someone else's image that must survive.
 	other := h.multipartUpload("user-2", "other.jpg", "image/jpeg", testimages.PhotoJPEG(300, 200, 3), nil).stored(t)
 
-	publish := func(id, item, imageURL string) {
+	publish := func(item, imageURL string) uint64 {
 		t.Helper()
 		env, err := events.NewEnvelope(events.TypeItemDeleted, "user-1", map[string]any{
 			"id": item, "name": "Toy Racing Car", "imageUrl": imageURL, "wishlistCount": 0,
@@ -393,12 +421,12 @@ func TestDeletingAnItemRemovesItsObjectsOnceAndOnlyOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if id != "" {
-			env.ID = id
-		}
-		if err := events.Publish(context.Background(), h.js, env); err != nil {
+		payload, _ := json.Marshal(env)
+		ack, err := h.js.Publish(context.Background(), env.Type, payload, jetstream.WithMsgID(env.ID))
+		if err != nil {
 			t.Fatal(err)
 		}
+		return ack.Sequence
 	}
 	gone := func(url string) error {
 		// HEAD: a GET racing the deletion may be cut off mid-body.
@@ -409,46 +437,40 @@ func TestDeletingAnItemRemovesItsObjectsOnceAndOnlyOnce(t *testing.T) {
 		return nil
 	}
 
-	publish("", itemID, early.URL)
-	testenv.Eventually(t, 10*time.Second, func() error {
-		for _, u := range []string{attached.URL, attached.ThumbnailURL, early.URL, early.ThumbnailURL} {
-			if err := gone(u); err != nil {
-				return err
-			}
+	h.handled(publish(itemID, early.URL))
+	for _, u := range []string{attached.URL, attached.ThumbnailURL, early.URL, early.ThumbnailURL} {
+		if err := gone(u); err != nil {
+			t.Error(err)
 		}
-		return nil
-	})
-	deleted := metricValue(t, h, "media_objects_deleted_total")
-	if deleted != 4 {
+	}
+	if deleted := metricValue(t, h, "media_objects_deleted_total"); deleted != 4 {
 		t.Fatalf("media_objects_deleted_total = %v, want 4", deleted)
 	}
 
-	// The same deletion announced again (a new event, as a retried outbox would not
-	// produce, but a redelivery after a lost ack would look like) changes nothing, and an
-	// event pointing at someone else's image leaves it alone.
-	publish("", itemID, early.URL)
-	publish("", itemID, other.URL)
-	testenv.Eventually(t, 10*time.Second, func() error {
-		if ok := metricValue(t, h, `events_processed_total{consumer="media-item-deleted",result="ok"}`); ok != 3 {
-			return fmt.Errorf("%v events processed", ok)
-		}
-		return nil
-	})
-	if r := h.do(http.MethodGet, other.URL, nil, nil); r.status != http.StatusOK {
+	// The same deletion announced again (as after a lost ack) changes nothing, and an event
+	// whose imageUrl points at someone else's image leaves it alone.
+	publish(itemID, early.URL)
+	h.handled(publish(itemID, other.URL))
+	if r := h.do(http.MethodHead, other.URL, nil, nil); r.status != http.StatusOK {
 		t.Fatalf("another user's image: %d", r.status)
 	}
 	if got := metricValue(t, h, "media_objects_deleted_total"); got != 4 {
 		t.Fatalf("media_objects_deleted_total after redelivery = %v, want 4", got)
 	}
+	okSeries := fmt.Sprintf(`events_processed_total{consumer=%q,result="ok"}`, h.consumer)
+	if ok := metricValue(t, h, okSeries); ok < 3 {
+		t.Fatalf("%s = %v, want at least our 3", okSeries, ok)
+	}
 
 	// An event that can never be handled is terminated, not retried forever.
-	publish("", "not-a-uuid", "")
-	testenv.Eventually(t, 10*time.Second, func() error {
-		if n := metricValue(t, h, `events_processed_total{consumer="media-item-deleted",result="poison"}`); n != 1 {
-			return fmt.Errorf("%v poison events", n)
-		}
-		return nil
-	})
+	h.handled(publish("not-a-uuid", ""))
+	poisonSeries := fmt.Sprintf(`events_processed_total{consumer=%q,result="poison"}`, h.consumer)
+	if n := metricValue(t, h, poisonSeries); n < 1 {
+		t.Fatalf("%s = %v", poisonSeries, n)
+	}
+	if n := metricValue(t, h, fmt.Sprintf(`events_processed_total{consumer=%q,result="retry"}`, h.consumer)); n != 0 {
+		t.Fatalf("%v events were retried", n)
+	}
 }
 
 func TestHealthReadinessAndMetrics(t *testing.T) {
