@@ -190,7 +190,9 @@ func run[T any](ctx context.Context, s *Service, caller Caller, call domain.Call
 			return nil, err
 		}
 		if data, err := json.Marshal(result); err == nil {
-			if err := s.cache.Set(callCtx, key, data, s.cfg.CacheTTL); err != nil {
+			setCtx, cancel := context.WithTimeout(callCtx, storeTimeout)
+			defer cancel()
+			if err := s.cache.Set(setCtx, key, data, s.cfg.CacheTTL); err != nil {
 				s.logger.Warn("answer not cached", "err", err)
 			}
 		}
@@ -207,7 +209,13 @@ func run[T any](ctx context.Context, s *Service, caller Caller, call domain.Call
 	}
 }
 
+// storeTimeout bounds each cache or quota operation, so a Redis outage answers quickly
+// instead of holding requests.
+const storeTimeout = 2 * time.Second
+
 func (s *Service) cached(ctx context.Context, key string) ([]byte, bool) {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
 	data, ok, err := s.cache.Get(ctx, key)
 	if err != nil {
 		// A cache outage costs a model call, not the answer.
@@ -300,6 +308,8 @@ func (s *Service) take(ctx context.Context, caller Caller) error {
 	}
 	// The counters outlive midnight by an hour so a clock a little behind does not reset
 	// them early.
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
 	spent, err := s.quota.Take(ctx, counters, midnight.Add(time.Hour))
 	if err != nil {
 		s.logger.Error("quota unavailable", "err", err)
