@@ -49,6 +49,11 @@ func recovery(logger *slog.Logger) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		defer func() {
 			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					// A proxied stream whose client went away: nothing to answer, nothing to log.
+					c.Abort()
+					return
+				}
 				logger.Error("panic while serving", "panic", r, "path", c.Request.URL.Path,
 					"request_id", c.GetString(RequestIDHeader), "stack", string(debug.Stack()))
 				// Never leak the panic value: it may hold internals.

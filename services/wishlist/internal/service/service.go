@@ -4,10 +4,8 @@ package service
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
 
 	"github.com/santa-wishlist/santa/pkg/config"
@@ -15,6 +13,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/pkg/postgres"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/adapters"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/ports"
@@ -41,9 +40,9 @@ func LoadConfig(env *config.Env) Config {
 // Build connects to PostgreSQL and NATS, applies migrations, and returns a server whose Run
 // also runs the outbox relay. Everything it opens is closed when the server stops.
 func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
-	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("database: %w", err)
+		return nil, err
 	}
 	if err := migrate.Apply(ctx, pool, "wishlist", adapters.Migrations(), logger); err != nil {
 		pool.Close()

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+var httpClient = &http.Client{
+	Timeout:   10 * time.Second,
+	Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256},
+}
+
+type user struct {
+	UID, Token string
+}
+
+func signUp(emulator, email string) (user, error) {
+	body, _ := json.Marshal(map[string]any{"email": email, "password": "secret123", "returnSecureToken": true})
+	resp, err := http.Post("http://"+emulator+"/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench", "application/json", bytes.NewReader(body))
+	if err != nil {
+		return user{}, err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		IDToken, LocalID string
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.IDToken == "" {
+		return user{}, fmt.Errorf("sign up %s: %d %v", email, resp.StatusCode, err)
+	}
+	return user{UID: out.LocalID, Token: out.IDToken}, nil
+}
+
+func seedUsers(ctx context.Context, cfg config) ([]user, error) {
+	users := make([]user, cfg.Users)
+	run := fmt.Sprint(time.Now().UnixNano())
+	for i := range users {
+		u, err := signUp(cfg.EmulatorHost, fmt.Sprintf("bench-%s-%d@example.com", run, i))
+		if err != nil {
+			return nil, err
+		}
+		users[i] = u
+	}
+	jobs := make(chan [2]int)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				item := fmt.Sprintf(`{"name":"Bench gift %d","description":"A present used to measure the list","category":"Toys","price":"$%d.99","features":["one","two","three"]}`, j[1], j[1])
+				code, body, err := post(cfg.URL+"/api/wishlist", users[j[0]].Token, item)
+				if err == nil && code != http.StatusCreated {
+					err = fmt.Errorf("create: %d %s", code, body)
+				}
+				if err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		}()
+	}
+	for u := range users {
+		for i := 0; i < cfg.ItemsPerUser; i++ {
+			jobs <- [2]int{u, i}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return nil, err
+	default:
+	}
+	return users, nil
+}
+
+func post(url, token, body string) (int, []byte, error) {
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, nil
+}
+
+func listThroughGateway(base, token string) error {
+	req, _ := http.NewRequest(http.MethodGet, base+"/api/wishlist", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	n, _ := io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusOK || n < 100 {
+		return fmt.Errorf("list: %d (%d bytes)", resp.StatusCode, n)
+	}
+	return nil
+}
+
+// benchItem mirrors the wishlist's row so the floor scans the same columns.
+type benchItem struct {
+	ID, UserID, Name, Description string
+	Price, ImageURL, Category     *string
+	Features                      []byte
+	SearchQuery, ShoppingURL      string
+	AIGenerated, SentToSanta      bool
+	CreatedAt                     time.Time
+}
+
+func listThroughPgx(ctx context.Context, pool *pgxpool.Pool, uid string) error {
+	rows, err := pool.Query(ctx, `SELECT id, user_id, name, description, price, image_url, category, features,
+		search_query, shopping_url, ai_generated, sent_to_santa, created_at
+		FROM items WHERE user_id = $1 ORDER BY created_at DESC, id DESC`, uid)
+	if err != nil {
+		return err
+	}
+	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (benchItem, error) {
+		var it benchItem
+		err := r.Scan(&it.ID, &it.UserID, &it.Name, &it.Description, &it.Price, &it.ImageURL, &it.Category,
+			&it.Features, &it.SearchQuery, &it.ShoppingURL, &it.AIGenerated, &it.SentToSanta, &it.CreatedAt)
+		return it, err
+	})
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		return fmt.Errorf("no items for %s", uid)
+	}
+	return nil
+}
+
+func residentMemory(base string) (float64, error) {
+	resp, err := httpClient.Get(base + "/metrics")
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	f, ok := families["process_resident_memory_bytes"]
+	if !ok || len(f.Metric) == 0 {
+		return 0, fmt.Errorf("no process_resident_memory_bytes")
+	}
+	return f.Metric[0].GetGauge().GetValue(), nil
+}

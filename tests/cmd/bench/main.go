@@ -1,0 +1,103 @@
+// Command bench measures the running stack (deploy/local/bench.sh starts it): the wishlist
+// list through the gateway against the same query straight through pgx, latency at a fixed
+// rate, and each service's resident memory afterwards.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+func main() {
+	cfg := loadConfig()
+	ctx := context.Background()
+
+	log.Printf("signing up %d users and giving each %d items", cfg.Users, cfg.ItemsPerUser)
+	users, err := seedUsers(ctx, cfg)
+	if err != nil {
+		log.Fatalf("seed: %v", err)
+	}
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL+"&pool_max_conns="+fmt.Sprint(cfg.Concurrency))
+	if err != nil {
+		log.Fatalf("database: %v", err)
+	}
+	defer pool.Close()
+
+	floor := closedLoop(cfg.Concurrency, cfg.Duration, func(i int) error { return listThroughPgx(ctx, pool, users[i%len(users)].UID) })
+	gateway := closedLoop(cfg.Concurrency, cfg.Duration, func(i int) error { return listThroughGateway(cfg.URL, users[i%len(users)].Token) })
+	steady := openLoop(cfg.Rate, cfg.Duration, func(i int) error { return listThroughGateway(cfg.URL, users[i%len(users)].Token) })
+
+	fmt.Println()
+	fmt.Printf("GET /api/wishlist, %d users x %d items, %d concurrent, %s each\n", cfg.Users, cfg.ItemsPerUser, cfg.Concurrency, cfg.Duration)
+	fmt.Println(header())
+	fmt.Println(floor.row("pgx floor (same query)"))
+	fmt.Println(gateway.row("through the gateway"))
+	fmt.Printf("gateway / floor throughput: %.0f%% (target at least 40%%)\n", 100*gateway.throughput()/floor.throughput())
+	fmt.Println()
+	fmt.Printf("fixed rate %d requests/s through the gateway for %s\n", cfg.Rate, cfg.Duration)
+	fmt.Println(header())
+	fmt.Println(steady.row(fmt.Sprintf("%d req/s", cfg.Rate)))
+	fmt.Printf("p99 at %d req/s: %.1f ms (target under 25 ms)\n", cfg.Rate, ms(steady.percentile(99)))
+
+	if cfg.NotificationLatency {
+		fmt.Println()
+		runNotificationBench(cfg, users)
+	}
+	if cfg.ImagePath {
+		fmt.Println()
+		runImageBench(cfg, users[0])
+	}
+
+	fmt.Println()
+	fmt.Println("resident memory after the run (process_resident_memory_bytes, target under 30 MB each):")
+	for _, svc := range cfg.Services {
+		name, url, _ := strings.Cut(svc, "=")
+		rss, err := residentMemory(url)
+		if err != nil {
+			fmt.Printf("  %-13s unavailable: %v\n", name, err)
+			continue
+		}
+		fmt.Printf("  %-13s %6.1f MB\n", name, float64(rss)/(1<<20))
+	}
+}
+
+type config struct {
+	URL, DatabaseURL, EmulatorHost string
+	Users, ItemsPerUser            int
+	Concurrency, Rate              int
+	Duration                       time.Duration
+	Services                       []string
+	NotificationLatency, ImagePath bool
+}
+
+func loadConfig() config {
+	get := func(k, d string) string {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+		return d
+	}
+	var c config
+	c.URL = get("BENCH_URL", "http://127.0.0.1:18080")
+	c.DatabaseURL = get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/santa_test?sslmode=disable")
+	c.EmulatorHost = get("FIREBASE_AUTH_EMULATOR_HOST", "127.0.0.1:9099")
+	fmt.Sscan(get("BENCH_USERS", "20"), &c.Users)
+	fmt.Sscan(get("BENCH_ITEMS", "50"), &c.ItemsPerUser)
+	fmt.Sscan(get("BENCH_CONCURRENCY", "16"), &c.Concurrency)
+	fmt.Sscan(get("BENCH_RATE", "300"), &c.Rate)
+	d, err := time.ParseDuration(get("BENCH_DURATION", "8s"))
+	if err != nil {
+		log.Fatalf("BENCH_DURATION: %v", err)
+	}
+	c.Duration = d
+	c.Services = strings.Split(get("BENCH_SERVICES", "gateway=http://127.0.0.1:18080,wishlist=http://127.0.0.1:18081,vision=http://127.0.0.1:18082,media=http://127.0.0.1:18083,notification=http://127.0.0.1:18084"), ",")
+	c.NotificationLatency = get("BENCH_NOTIFICATIONS", "1") == "1"
+	c.ImagePath = get("BENCH_IMAGES", "1") == "1"
+	return c
+}
