@@ -8,6 +8,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/nats-io/nats.go v1.55.0
 	github.com/santa-wishlist/santa/pkg v0.0.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )
 
 require (

@@ -154,6 +154,7 @@ func TestEveryCommittedItemIsPublishedExactlyOnceAcrossANATSOutage(t *testing.T)
 	created = created[:0]
 	seen := map[string]int{}
 	for _, e := range streamEvents(t, broker.URL()) {
+		conformsToSchema(t, e)
 		if e.Type != events.TypeItemCreated {
 			continue
 		}
@@ -352,6 +353,7 @@ func TestSendToSantaSavesOnceAndMarksTheItem(t *testing.T) {
 	testenv.Eventually(t, 10*time.Second, func() error {
 		n := 0
 		for _, e := range streamEventsQuiet(t, broker.URL()) {
+			conformsToSchema(t, e)
 			if e.Type == events.TypeSantaSent {
 				n++
 			}
