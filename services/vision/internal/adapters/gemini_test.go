@@ -50,6 +50,11 @@ func TestGeminiSendsTheSpecRequest(t *testing.T) {
 	if gc == nil || gc.Temperature == nil || *gc.Temperature != 0.2 || gc.MaxOutputTokens == nil || *gc.MaxOutputTokens != 800 {
 		t.Fatalf("generation config %+v", gc)
 	}
+	// Flash's thinking would eat the 800 tokens; JSON mode keeps the reply parseable.
+	if gc.ThinkingConfig == nil || gc.ThinkingConfig.ThinkingBudget == nil || *gc.ThinkingConfig.ThinkingBudget != 0 ||
+		gc.ResponseMIMEType != "application/json" {
+		t.Fatalf("thinking %+v, response type %q", gc.ThinkingConfig, gc.ResponseMIMEType)
+	}
 	imgs := r.Images()
 	if len(imgs) != 1 || imgs[0].MimeType != "image/png" || imgs[0].Data != base64.StdEncoding.EncodeToString(png) {
 		t.Fatalf("inline data %+v", imgs)

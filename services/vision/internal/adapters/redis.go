@@ -101,3 +101,14 @@ func (r *Redis) Used(ctx context.Context, key string) (int, error) {
 	}
 	return n, err
 }
+
+// Purge deletes every key under the prefix. Tests use it to leave the shared server clean.
+func (r *Redis) Purge(ctx context.Context) error {
+	iter := r.client.Scan(ctx, 0, r.prefix+"*", 200).Iterator()
+	for iter.Next(ctx) {
+		if err := r.client.Del(ctx, iter.Val()).Err(); err != nil {
+			return err
+		}
+	}
+	return iter.Err()
+}

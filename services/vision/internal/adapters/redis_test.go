@@ -23,11 +23,7 @@ func testRedis(t *testing.T) *Redis {
 		t.Fatalf("Redis at %s: %v", testenv.RedisURL(), err)
 	}
 	t.Cleanup(func() {
-		ctx := context.Background()
-		iter := r.client.Scan(ctx, 0, prefix+"*", 100).Iterator()
-		for iter.Next(ctx) {
-			r.client.Del(ctx, iter.Val())
-		}
+		_ = r.Purge(context.Background())
 		_ = r.Close()
 	})
 	return r

@@ -55,8 +55,10 @@ type Caller struct {
 
 // Config tunes the use cases.
 type Config struct {
-	// Model names the model; it is part of the cache key.
-	Model string
+	// Model names the model and Backend the API's base URL (empty: Google's); both are
+	// part of the cache key, so answers from the local fake are never served once a real
+	// Gemini is configured, nor one model's answers for another.
+	Model, Backend string
 	// Timeout bounds each call to the model.
 	Timeout time.Duration
 	// MaxAttempts bounds the tries of one call (rate limited or failed upstream).
@@ -335,11 +337,11 @@ func ipSubject(ip string) string {
 	}
 }
 
-// cacheKey is the SHA-256 of everything that shapes the answer: the kind, the model, the
-// prompt (its version and text) and the image bytes.
+// cacheKey is the SHA-256 of everything that shapes the answer: the kind, the backend and
+// model, the prompt (its version and text) and the image bytes.
 func (s *Service) cacheKey(call domain.Call) string {
 	h := sha256.New()
-	for _, part := range []string{"v" + domain.PromptVersion, string(call.Kind), s.cfg.Model, call.Prompt} {
+	for _, part := range []string{"v" + domain.PromptVersion, string(call.Kind), s.cfg.Backend, s.cfg.Model, call.Prompt} {
 		h.Write([]byte(strconv.Itoa(len(part))))
 		h.Write([]byte{':'})
 		h.Write([]byte(part))

@@ -52,7 +52,10 @@ func start(t *testing.T, cfg app.Config, withKey bool) *harness {
 	if err := store.Ping(context.Background()); err != nil {
 		t.Fatalf("Redis at %s: %v", testenv.RedisURL(), err)
 	}
-	t.Cleanup(func() { _ = store.Close() })
+	t.Cleanup(func() {
+		_ = store.Purge(context.Background())
+		_ = store.Close()
+	})
 	var model app.Model
 	if withKey {
 		g, err := adapters.NewGemini(context.Background(), adapters.GeminiConfig{APIKey: apiKey, Model: cfg.Model, BaseURL: fake.URL})

@@ -47,6 +47,9 @@ type GenerationConfig struct {
 	Temperature      *float64 `json:"temperature,omitempty"`
 	MaxOutputTokens  *int     `json:"maxOutputTokens,omitempty"`
 	ResponseMIMEType string   `json:"responseMimeType,omitempty"`
+	ThinkingConfig   *struct {
+		ThinkingBudget *int `json:"thinkingBudget,omitempty"`
+	} `json:"thinkingConfig,omitempty"`
 }
 
 // Request is one call the fake received.

@@ -59,6 +59,14 @@ func start(t *testing.T, opts ...option) *harness {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	keys, err := adapters.NewRedis(cfg.RedisURL, cfg.KeyPrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = keys.Purge(context.Background())
+		_ = keys.Close()
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := service.Build(ctx, cfg, slog.New(slog.DiscardHandler))
 	if err != nil {

@@ -15,7 +15,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err := env.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Gemini.Model != "gemini-2.5-flash" || cfg.App.Model != "gemini-2.5-flash" || cfg.App.Timeout != 20*time.Second ||
+	if cfg.Gemini.Model != "gemini-2.5-flash" || cfg.App.Timeout != 20*time.Second ||
 		cfg.App.QuotaPerUser != 50 || cfg.App.QuotaPerIP != 100 || cfg.App.CacheTTL != 24*time.Hour ||
 		cfg.App.MaxAttempts != 3 || cfg.Server.Addr != ":8082" || cfg.Gemini.APIKey != "" {
 		t.Fatalf("%+v", cfg)

@@ -38,7 +38,6 @@ func LoadConfig(env *config.Env) Config {
 		App:    d,
 		Server: httpserver.OptionsFromEnv(env, "vision", "8082"),
 	}
-	cfg.App.Model = cfg.Gemini.Model
 	cfg.App.Timeout = env.Duration("GEMINI_TIMEOUT", d.Timeout)
 	cfg.App.CacheTTL = env.Duration("VISION_CACHE_TTL", d.CacheTTL)
 	cfg.App.QuotaPerUser = env.Int("VISION_DAILY_QUOTA_PER_USER", d.QuotaPerUser)
@@ -75,6 +74,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		logger.Warn("GEMINI_API_KEY is not set: every answer is the generic fallback item, marked source=fallback")
 	}
 
+	cfg.App.Model, cfg.App.Backend = cfg.Gemini.Model, cfg.Gemini.BaseURL
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)
 	svc := app.New(model, store, store, cfg.App, app.NewMetrics(srv.Registry), logger)
