@@ -235,7 +235,7 @@ func imageError(c *gin.Context, err error) {
 	case errors.Is(err, domain.ErrNoImage):
 		code = "image_required"
 	case errors.Is(err, domain.ErrNotImage):
-		code = "not_an_image"
+		status, code = http.StatusUnsupportedMediaType, "not_an_image"
 	case errors.Is(err, domain.ErrUnsupportedImage):
 		status, code = http.StatusUnsupportedMediaType, "unsupported_image"
 	case errors.Is(err, domain.ErrImageTooLarge):

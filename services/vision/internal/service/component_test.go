@@ -357,10 +357,10 @@ func TestBadInputIsRefusedWithA4xx(t *testing.T) {
 	}{
 		{"no image in the form", func() response { return h.upload(nil, "", "just a prompt", visitor) }, 400, "Please select an image first"},
 		{"empty JSON image", func() response { return h.postJSON("/api/vision/analyze", map[string]string{"image": ""}, visitor) }, 400, "Please select an image first"},
-		{"a text file", func() response { return h.upload([]byte("hello, not a picture"), "image/jpeg", "", visitor) }, 400, "Please select an image file"},
+		{"a text file", func() response { return h.upload([]byte("hello, not a picture"), "image/jpeg", "", visitor) }, 415, "Please select an image file"},
 		{"a text data URL", func() response {
 			return h.postJSON("/api/vision/analyze", map[string]string{"image": "data:text/plain;base64,aGVsbG8="}, visitor)
-		}, 400, "Please select an image file"},
+		}, 415, "Please select an image file"},
 		{"GIF", func() response { return h.upload(gif, "image/gif", "", visitor) }, 415, "This image type is not supported. Please use a JPEG, PNG or WebP image."},
 		{"too large upload", func() response { return h.upload(huge, "image/jpeg", "", visitor) }, 413, "The image is too large. Please use an image of at most 8 MB."},
 		{"too large data URL", func() response {
@@ -392,7 +392,7 @@ func TestBadInputIsRefusedWithA4xx(t *testing.T) {
 		}, 400, "Please analyze an image first"},
 		{"generate with a non-image", func() response {
 			return h.postJSON("/api/vision/generate", map[string]string{"prompt": "x", "image": "data:image/png;base64,aGVsbG8="}, visitor)
-		}, 400, "Please select an image file"},
+		}, 415, "Please select an image file"},
 		{"wrong field type", func() response {
 			return h.do(http.MethodPost, "/api/vision/generate", "application/json", strings.NewReader(`{"prompt": 5}`), visitor)
 		}, 400, ""},
@@ -472,7 +472,7 @@ func TestWithoutAKeyTheFallbackItemIsAnswered(t *testing.T) {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
 	// Bad input is still refused.
-	if r := h.upload([]byte("not an image"), "image/png", "", visitor); r.status != 400 {
+	if r := h.upload([]byte("not an image"), "image/png", "", visitor); r.status != 415 {
 		t.Fatalf("bad input without a key: %d", r.status)
 	}
 	if h.fake.Calls() != 0 {
