@@ -11,6 +11,10 @@ var promqlKeywords = map[string]bool{
 	"and": true, "or": true, "unless": true, "bool": true, "offset": true, "atan2": true,
 	"by": true, "without": true, "on": true, "ignoring": true, "group_left": true, "group_right": true,
 	"inf": true, "nan": true, "start": true, "end": true,
+	// Aggregation operators, which may be followed by "by (...)" before their "(".
+	"sum": true, "min": true, "max": true, "avg": true, "group": true, "stddev": true, "stdvar": true,
+	"count": true, "count_values": true, "bottomk": true, "topk": true, "quantile": true,
+	"limitk": true, "limit_ratio": true,
 }
 
 // labelListKeywords are followed by a parenthesised list of label names.
