@@ -2,6 +2,9 @@ package chartcheck
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -417,13 +420,44 @@ func TestNetworkPolicies(t *testing.T) {
 	}
 }
 
-// The environment of each service is what docs/conventions.md says it reads: no more, no less.
+// envReadByCode collects the upper-case string literals of a service's and pkg/'s non-test Go
+// files: the names its code could read from the environment (directly or through a helper).
+func envReadByCode(t *testing.T, root, svc string) map[string]bool {
+	t.Helper()
+	lit := regexp.MustCompile(`"([A-Z][A-Z0-9_]{2,})"`)
+	names := map[string]bool{}
+	for _, dir := range []string{"pkg", filepath.Join("services", svc)} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+				return err
+			}
+			src, err := os.ReadFile(p)
+			for _, m := range lit.FindAllStringSubmatch(string(src), -1) {
+				names[m[1]] = true
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return names
+}
+
+// The environment of each service holds what docs/conventions.md says it reads, and nothing
+// that neither the documentation nor the service's code knows (config keys nothing reads).
 func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 	conv := conventions(t)
+	root := repoRoot(t)
+	code := map[string]map[string]bool{}
+	for _, svc := range services(t) {
+		code[svc] = envReadByCode(t, root, svc)
+	}
 	optional := map[string]bool{ // read when present; the chart sets them only when configured
 		"FIREBASE_AUTH_EMULATOR_HOST": true, "GEMINI_API_KEY": true, "GEMINI_MODEL": true, "GEMINI_BASE_URL": true,
 	}
-	internal := map[string]bool{"DATABASE_PASSWORD": true, "ALLOW_AUTH_EMULATOR": true}
+	// DATABASE_PASSWORD only feeds $(DATABASE_PASSWORD) in DATABASE_URL.
+	internal := map[string]bool{"DATABASE_PASSWORD": true}
 	for _, set := range sortedKeys(valuesSets) {
 		m := rendered(t, set)
 		for _, svc := range services(t) {
@@ -458,10 +492,10 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 				users, documented := conv.EnvUsedBy[v]
 				switch {
 				case internal[v]:
-				case !documented && v != "ALLOW_AUTH_EMULATOR":
-					t.Errorf("%s: %s gets %s, which docs/conventions.md does not list", set, svc, v)
 				case documented && !contains(users, "all") && !contains(users, svc):
 					t.Errorf("%s: %s gets %s, which only %v read", set, svc, v, users)
+				case !documented && !code[svc][v]:
+					t.Errorf("%s: %s gets %s, which neither docs/conventions.md nor its code mentions", set, svc, v)
 				}
 			}
 			if cfg.Data["PORT"] != "8080" {
@@ -477,11 +511,12 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		}
 		return cfg.Data
 	}
-	if d := gw("dev"); d["FIREBASE_AUTH_EMULATOR_HOST"] != "firebase-auth-emulator:9099" || d["ALLOW_AUTH_EMULATOR"] != "true" {
+	if d := gw("dev"); d["FIREBASE_AUTH_EMULATOR_HOST"] != "firebase-auth-emulator:9099" || d["ALLOW_AUTH_EMULATOR"] != "true" ||
+		d["AUTH_EMULATOR_PUBLIC_URL"] != "http://127.0.0.1:9099" {
 		t.Errorf("dev: gateway should use the in-chart Auth emulator, got %v", d)
 	}
 	for _, set := range []string{"default", "prod"} {
-		if d := gw(set); d["FIREBASE_AUTH_EMULATOR_HOST"] != "" || d["ALLOW_AUTH_EMULATOR"] != "" {
+		if d := gw(set); d["FIREBASE_AUTH_EMULATOR_HOST"] != "" || d["ALLOW_AUTH_EMULATOR"] != "" || d["AUTH_EMULATOR_PUBLIC_URL"] != "" {
 			t.Errorf("%s: gateway must not use the Auth emulator", set)
 		}
 	}
@@ -632,6 +667,9 @@ func TestNoSecretValuesInDefaults(t *testing.T) {
 		}
 		for _, cm := range OfKind[corev1.ConfigMap](m, "ConfigMap") {
 			for k, v := range cm.Data {
+				if k == "FIREBASE_WEB_API_KEY" {
+					continue // public by design: the gateway hands it to every browser
+				}
 				if secretish.MatchString(k) || secretish.MatchString(v) {
 					t.Errorf("%s: ConfigMap %s key %s looks like a credential", set, cm.Name, k)
 				}

@@ -47,9 +47,12 @@ lists for it, decided by its `uses` and `calls`, then its own `env` on top.
 {{- end -}}
 {{- if has "firebase" $svc.uses -}}
 {{- $_ := set $cfg "FIREBASE_PROJECT_ID" (required "firebase.projectId is required" $v.firebase.projectId) -}}
+{{- with $v.firebase.webApiKey }}{{ $_ := set $cfg "FIREBASE_WEB_API_KEY" . }}{{ end -}}
+{{- with $v.firebase.authDomain }}{{ $_ := set $cfg "FIREBASE_AUTH_DOMAIN" . }}{{ end -}}
 {{- if $v.authEmulator.enabled -}}
 {{- $_ := set $cfg "FIREBASE_AUTH_EMULATOR_HOST" (printf "%s:9099" (include "santa.name" (dict "root" $root "name" "firebase-auth-emulator"))) -}}
 {{- $_ := set $cfg "ALLOW_AUTH_EMULATOR" "true" -}}
+{{- $_ := set $cfg "AUTH_EMULATOR_PUBLIC_URL" $v.authEmulator.publicUrl -}}
 {{- end -}}
 {{- end -}}
 {{- range $key, $value := $svc.env -}}
