@@ -1,4 +1,7 @@
 /// <reference types="vitest/config" />
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -13,7 +16,7 @@ function precacheManifest(): Plugin {
     apply: 'build',
     generateBundle(_options, bundle) {
       const files = Object.keys(bundle)
-        .filter((f) => f.startsWith('assets/'))
+        .filter((f) => f.startsWith('assets/') && !/\.(gz|br)$/.test(f))
         .map((f) => `/${f}`)
         .sort();
       this.emitFile({ type: 'asset', fileName: 'precache-manifest.json', source: JSON.stringify(files, null, 1) });
@@ -21,8 +24,34 @@ function precacheManifest(): Plugin {
   };
 }
 
+/**
+ * Writes file.gz and file.br beside every compressible file of the build, so the gateway can
+ * answer `Accept-Encoding: br, gzip` with a ready file instead of compressing per request.
+ */
+function precompress(): Plugin {
+  const compressible = /\.(js|css|html|svg|json|webmanifest)$/;
+  return {
+    name: 'santa-precompress',
+    apply: 'build',
+    writeBundle(options) {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const file = join(dir, name);
+          return statSync(file).isDirectory() ? walk(file) : [file];
+        });
+      for (const file of walk(options.dir ?? 'dist')) {
+        if (!compressible.test(file)) continue;
+        const bytes = readFileSync(file);
+        if (bytes.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precacheManifest()],
+  plugins: [react(), precacheManifest(), precompress()],
   server: {
     proxy: { '/api': { target: gateway, changeOrigin: false } },
   },
@@ -30,6 +59,8 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     rolldownOptions: {
+      // The precompression step is slow by design (brotli at its best); no timing report for it.
+      checks: { bundlerTimings: false },
       output: {
         // Libraries change far less often than our code: chunks of their own stay cached
         // across releases. Firebase is left to the default splitting so the sign-in screen's

@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { SCREENSHOT_DIR } from './env';
+
+/** Saves a phone-size screenshot of the current screen to docs/screenshots/<name>.png. */
+export async function snap(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // Let fonts, images and entry animations settle so the picture is what a person sees.
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(350);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled', caret: 'hide' });
+}
+
+/** axe-core on the current screen: no serious or critical violation (WCAG 2.1 A/AA and best practice). */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = bad
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`)
+    .join('\n');
+  expect(bad, `accessibility violations on ${screen}:\n${report}`).toEqual([]);
+}
+
+/** The titled toast (only one is shown at a time). */
+export function toast(page: Page) {
+  return page.getByTestId('toast');
+}
+
+export async function expectToast(page: Page, title: string, description?: string): Promise<void> {
+  await expect(toast(page)).toContainText(title);
+  if (description) await expect(toast(page)).toContainText(description);
+}
+
+/** Signs in through the login screen and waits until the app shows the account. */
+export async function signInWithEmail(page: Page, email: string, password: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Sign In with Email' }).click();
+  await expect(page.getByRole('button', { name: /^Account menu for / })).toBeVisible();
+}
+
+export async function logOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Account menu for / }).click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Log In' })).toBeVisible();
+}

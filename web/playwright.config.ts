@@ -1,0 +1,48 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests against the real stack (`make dev`): the gateway at E2E_BASE_URL serving the
+ * built app, and the Firebase Auth emulator. The system Chromium is used; Playwright downloads
+ * no browser (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).
+ */
+const baseURL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL,
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'en-US',
+    // Service workers would serve cached builds between tests; the offline test allows them.
+    serviceWorkers: 'block',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [
+    { name: 'setup', testMatch: /.*\.setup\.ts/ },
+    { name: 'phone', testMatch: /.*\.spec\.ts/, dependencies: ['setup'] },
+  ],
+});
