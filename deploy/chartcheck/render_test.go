@@ -768,3 +768,76 @@ func TestMigrationsRunInTheServices(t *testing.T) {
 		}
 	}
 }
+
+// namePrefix renames every object and every reference to it together.
+func TestNamePrefixKeepsReferencesConsistent(t *testing.T) {
+	needHelm(t)
+	out, err := Template(repoRoot(t), []string{"deploy/values/dev.yaml"}, "--set", "namePrefix=xmas-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, o := range m.All {
+		if !strings.HasPrefix(o.Name, "xmas-") {
+			t.Errorf("%s %s is not prefixed", o.Kind, o.Name)
+		}
+		names[o.Kind+"/"+o.Name] = true
+	}
+	cfg, _ := m.Get("ConfigMap", "xmas-gateway").(*corev1.ConfigMap)
+	if cfg == nil {
+		t.Fatal("no ConfigMap xmas-gateway")
+	}
+	for k, want := range map[string]string{
+		"WISHLIST_URL": "http://xmas-wishlist:80", "REDIS_URL": "redis://xmas-redis:6379/0",
+		"FIREBASE_AUTH_EMULATOR_HOST": "xmas-firebase-auth-emulator:9099",
+	} {
+		if cfg.Data[k] != want {
+			t.Errorf("%s = %q, want %q", k, cfg.Data[k], want)
+		}
+	}
+	for name, tpl := range m.PodSpecs() {
+		spec := tpl.Spec
+		if !names["ServiceAccount/"+spec.ServiceAccountName] {
+			t.Errorf("%s runs as missing service account %s", name, spec.ServiceAccountName)
+		}
+		for _, c := range spec.Containers {
+			for _, e := range c.Env {
+				if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil && !names["Secret/"+e.ValueFrom.SecretKeyRef.Name] {
+					t.Errorf("%s env %s refers to missing Secret %s", name, e.Name, e.ValueFrom.SecretKeyRef.Name)
+				}
+			}
+			for _, ef := range c.EnvFrom {
+				if ef.ConfigMapRef != nil && !names["ConfigMap/"+ef.ConfigMapRef.Name] {
+					t.Errorf("%s loads missing ConfigMap %s", name, ef.ConfigMapRef.Name)
+				}
+			}
+		}
+		for _, v := range spec.Volumes {
+			if v.ConfigMap != nil && !names["ConfigMap/"+v.ConfigMap.Name] {
+				t.Errorf("%s mounts missing ConfigMap %s", name, v.ConfigMap.Name)
+			}
+		}
+	}
+	for _, svc := range OfKind[corev1.Service](m, "Service") {
+		matched := false
+		for name, tpl := range m.PodSpecs() {
+			ok := len(svc.Spec.Selector) > 0
+			for k, v := range svc.Spec.Selector {
+				ok = ok && tpl.Labels[k] == v
+			}
+			if ok {
+				matched = true
+				if name[strings.Index(name, "/")+1:] != svc.Name {
+					t.Errorf("Service %s selects %s", svc.Name, name)
+				}
+			}
+		}
+		if !matched {
+			t.Errorf("Service %s selects no pods", svc.Name)
+		}
+	}
+}
