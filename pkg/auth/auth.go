@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	firebase "firebase.google.com/go/v4"
 	fbauth "firebase.google.com/go/v4/auth"
@@ -42,6 +43,7 @@ var ErrEmulatorNotAllowed = errors.New("FIREBASE_AUTH_EMULATOR_HOST is set, whic
 // Verifier checks Firebase ID tokens.
 type Verifier struct {
 	client *fbauth.Client
+	cache  *tokenCache
 }
 
 // NewVerifier builds a verifier for one Firebase project. It refuses the Auth emulator unless
@@ -58,7 +60,7 @@ func NewVerifier(ctx context.Context, projectID string, allowEmulator bool) (*Ve
 	if err != nil {
 		return nil, fmt.Errorf("firebase auth client: %w", err)
 	}
-	return &Verifier{client: client}, nil
+	return &Verifier{client: client, cache: newTokenCache(time.Minute, 50_000)}, nil
 }
 
 // ErrNoToken means the request carried no bearer token.
@@ -66,6 +68,10 @@ var ErrNoToken = errors.New("no bearer token")
 
 // Verify checks a raw ID token and returns its user.
 func (v *Verifier) Verify(ctx context.Context, idToken string) (User, error) {
+	now := time.Now()
+	if u, ok := v.cache.get(idToken, now); ok {
+		return u, nil
+	}
 	tok, err := v.client.VerifyIDToken(ctx, idToken)
 	if err != nil {
 		return User{}, err
@@ -78,6 +84,7 @@ func (v *Verifier) Verify(ctx context.Context, idToken string) (User, error) {
 	if name, ok := tok.Claims["name"].(string); ok {
 		u.Name = name
 	}
+	v.cache.put(idToken, u, time.Unix(tok.Expires, 0), now)
 	return u, nil
 }
 

@@ -83,6 +83,7 @@ func New(opts Options) *Server {
 	engine.Use(requestID(), observe(opts.Logger, metrics), recovery(opts.Logger))
 	engine.NoRoute(func(c *gin.Context) { notFound(c) })
 
+	StartProfiler(opts.Logger)
 	s := &Server{Engine: engine, Registry: opts.Registry, Logger: opts.Logger, opts: opts}
 	engine.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	engine.GET("/readyz", s.ready)

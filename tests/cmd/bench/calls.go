@@ -117,6 +117,23 @@ func listThroughGateway(base, token string) error {
 	return nil
 }
 
+// listDirect calls the wishlist service as the gateway does, to split the gateway's own cost
+// from the service's.
+func listDirect(base, uid string) error {
+	req, _ := http.NewRequest(http.MethodGet, base+"/api/wishlist", nil)
+	req.Header.Set("X-User-Id", uid)
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	n, _ := io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusOK || n < 100 {
+		return fmt.Errorf("direct list: %d", resp.StatusCode)
+	}
+	return nil
+}
+
 // benchItem mirrors the wishlist's row so the floor scans the same columns.
 type benchItem struct {
 	ID, UserID, Name, Description string

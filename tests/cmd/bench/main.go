@@ -30,6 +30,7 @@ func main() {
 	defer pool.Close()
 
 	floor := closedLoop(cfg.Concurrency, cfg.Duration, func(i int) error { return listThroughPgx(ctx, pool, users[i%len(users)].UID) })
+	direct := closedLoop(cfg.Concurrency, cfg.Duration, func(i int) error { return listDirect(cfg.WishlistURL, users[i%len(users)].UID) })
 	gateway := closedLoop(cfg.Concurrency, cfg.Duration, func(i int) error { return listThroughGateway(cfg.URL, users[i%len(users)].Token) })
 	steady := openLoop(cfg.Rate, cfg.Duration, func(i int) error { return listThroughGateway(cfg.URL, users[i%len(users)].Token) })
 
@@ -37,6 +38,7 @@ func main() {
 	fmt.Printf("GET /api/wishlist, %d users x %d items, %d concurrent, %s each\n", cfg.Users, cfg.ItemsPerUser, cfg.Concurrency, cfg.Duration)
 	fmt.Println(header())
 	fmt.Println(floor.row("pgx floor (same query)"))
+	fmt.Println(direct.row("wishlist service directly"))
 	fmt.Println(gateway.row("through the gateway"))
 	fmt.Printf("gateway / floor throughput: %.0f%% (target at least 40%%)\n", 100*gateway.throughput()/floor.throughput())
 	fmt.Println()
@@ -68,7 +70,8 @@ func main() {
 }
 
 type config struct {
-	URL, DatabaseURL, EmulatorHost string
+	URL, WishlistURL, DatabaseURL  string
+	EmulatorHost                   string
 	Users, ItemsPerUser            int
 	Concurrency, Rate              int
 	Duration                       time.Duration
@@ -85,6 +88,7 @@ func loadConfig() config {
 	}
 	var c config
 	c.URL = get("BENCH_URL", "http://127.0.0.1:18080")
+	c.WishlistURL = get("BENCH_WISHLIST_URL", "http://127.0.0.1:18081")
 	c.DatabaseURL = get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/santa_test?sslmode=disable")
 	c.EmulatorHost = get("FIREBASE_AUTH_EMULATOR_HOST", "127.0.0.1:9099")
 	fmt.Sscan(get("BENCH_USERS", "20"), &c.Users)

@@ -44,6 +44,7 @@ func forward(target string, streaming bool) gin.HandlerFunc {
 			pr.Out.URL.RawPath = pr.In.URL.RawPath
 			pr.Out.Host = base.Host
 			pr.SetXForwarded()
+			pr.Out.Header.Set("X-Real-IP", clientIPOf(pr.In))
 			u, ok := userOf(pr.In)
 			auth.SetHeaders(pr.Out.Header, u, ok)
 			pr.Out.Header.Del("Authorization") // internal services never see the raw token
@@ -64,7 +65,7 @@ func forward(target string, streaming bool) gin.HandlerFunc {
 		proxy.FlushInterval = -1 // Server-Sent Events must not wait in a buffer
 	}
 	return func(c *gin.Context) {
-		r := c.Request
+		r := c.Request.WithContext(withClientIP(c.Request.Context(), c.ClientIP()))
 		if u, ok := auth.UserFrom(c); ok {
 			r = r.WithContext(withUser(r.Context(), u))
 		}

@@ -9,6 +9,19 @@ import (
 
 type userKey struct{}
 
+type clientIPKey struct{}
+
+// withClientIP remembers the client's address as gin resolved it (honouring TRUSTED_PROXIES),
+// so internal services that count per IP (vision's quotas) see the visitor, not the ingress.
+func withClientIP(ctx context.Context, ip string) context.Context {
+	return context.WithValue(ctx, clientIPKey{}, ip)
+}
+
+func clientIPOf(r *http.Request) string {
+	ip, _ := r.Context().Value(clientIPKey{}).(string)
+	return ip
+}
+
 func withUser(ctx context.Context, u auth.User) context.Context {
 	return context.WithValue(ctx, userKey{}, u)
 }

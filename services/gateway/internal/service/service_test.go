@@ -165,7 +165,7 @@ func TestTokensAreVerified(t *testing.T) {
 		t.Fatalf("%d upstream calls", len(calls))
 	}
 	got := calls[0].Header
-	if got.Get(auth.HeaderUserID) != user.UID || got.Get("Authorization") != "" || got.Get(auth.HeaderUserName) != "Mrs+Claus" {
+	if got.Get(auth.HeaderUserID) != user.UID || got.Get("Authorization") != "" || got.Get(auth.HeaderUserName) != "Mrs+Claus" || got.Get("X-Real-IP") != "127.0.0.1" {
 		t.Fatalf("forwarded headers: %v", got)
 	}
 }

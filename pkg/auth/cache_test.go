@@ -1,0 +1,30 @@
+package auth
+
+import (
+	"testing"
+	"time"
+)
+
+func TestTokenCacheNeverOutlivesTheTokenOrItsTTL(t *testing.T) {
+	c := newTokenCache(time.Minute, 2)
+	now := time.Now()
+	c.put("a", User{UID: "a"}, now.Add(time.Hour), now)
+	c.put("short", User{UID: "s"}, now.Add(10*time.Second), now)
+	if u, ok := c.get("a", now.Add(30*time.Second)); !ok || u.UID != "a" {
+		t.Fatal("fresh entry missing")
+	}
+	if _, ok := c.get("a", now.Add(61*time.Second)); ok {
+		t.Fatal("entry outlived the cache TTL")
+	}
+	if _, ok := c.get("short", now.Add(11*time.Second)); ok {
+		t.Fatal("entry outlived its token")
+	}
+	c.put("b", User{UID: "b"}, now.Add(time.Hour), now)
+	c.put("c", User{UID: "c"}, now.Add(time.Hour), now)
+	if len(c.entries) > 2 {
+		t.Fatalf("cache grew past its bound: %d", len(c.entries))
+	}
+	if _, ok := c.get("unknown", now); ok {
+		t.Fatal("unknown token found")
+	}
+}
