@@ -134,3 +134,23 @@ one has no peers (then no egress is allowed to it: give external.peers).
   ports:
     - {protocol: TCP, port: 443}
 {{- end -}}
+
+{{/*
+A memory quantity in whole MiB: "256Mi", "1Gi", "512M", "1G", "131072Ki" or bytes. Fails on
+forms it cannot read (such as "1.5Gi"), rather than guessing.
+*/}}
+{{- define "santa.memoryMiB" -}}
+{{- $q := toString . -}}
+{{- $mib := 0 -}}
+{{- if hasSuffix "Gi" $q -}}{{- $mib = mul (trimSuffix "Gi" $q | atoi) 1024 -}}
+{{- else if hasSuffix "Mi" $q -}}{{- $mib = trimSuffix "Mi" $q | atoi -}}
+{{- else if hasSuffix "Ki" $q -}}{{- $mib = div (trimSuffix "Ki" $q | atoi) 1024 -}}
+{{- else if hasSuffix "G" $q -}}{{- $mib = div (mul (trimSuffix "G" $q | atoi) 1000000000) 1048576 -}}
+{{- else if hasSuffix "M" $q -}}{{- $mib = div (mul (trimSuffix "M" $q | atoi) 1000000) 1048576 -}}
+{{- else -}}{{- $mib = div (atoi $q) 1048576 -}}
+{{- end -}}
+{{- if lt (int $mib) 16 -}}
+{{- fail (printf "memory limit %q: give at least 16Mi as a whole number of Ki, Mi, Gi, M or G" $q) -}}
+{{- end -}}
+{{- $mib -}}
+{{- end -}}

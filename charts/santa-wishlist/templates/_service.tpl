@@ -14,6 +14,10 @@ lists for it, decided by its `uses` and `calls`, then its own `env` on top.
   "PORT" "8080"
   "LOG_LEVEL" $v.config.logLevel
   "SHUTDOWN_TIMEOUT" (printf "%ds" (int $v.config.shutdownTimeoutSeconds)) -}}
+{{- /* Go's soft memory limit at 90% of the container's, so the GC works harder before the
+kernel's OOM killer would step in. */ -}}
+{{- $memMiB := include "santa.memoryMiB" $svc.resources.limits.memory | int -}}
+{{- $_ := set $cfg "GOMEMLIMIT" (printf "%dMiB" (div (mul $memMiB 9) 10)) -}}
 {{- range $svc.calls -}}
 {{- $_ := set $cfg (printf "%s_URL" (upper .)) (printf "http://%s:80" (include "santa.name" (dict "root" $root "name" .))) -}}
 {{- end -}}
