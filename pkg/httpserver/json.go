@@ -50,3 +50,16 @@ func DecodeJSON(c *gin.Context, dst any, maxBytes int64) bool {
 	}
 	return true
 }
+
+// WriteJSON answers v as JSON with a Content-Length. gin's c.JSON streams larger bodies in
+// chunks, and a proxy in front (the gateway) then flushes every chunk to the client as its own
+// write; a known length lets both sides send the body in one go.
+func WriteJSON(c *gin.Context, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		Logger(c).Error("encode answer", "err", err)
+		apierror.Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+		return
+	}
+	c.Data(status, "application/json; charset=utf-8", body)
+}

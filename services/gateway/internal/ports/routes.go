@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
 	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
 )
 
@@ -33,7 +34,7 @@ type WebConfig struct {
 
 // Deps are what the routes need.
 type Deps struct {
-	Verifier    *auth.Verifier
+	Verifier    *firebaseauth.Verifier
 	Limiter     *adapters.RateLimiter
 	Limits      RateLimits
 	Idempotency *adapters.IdempotencyStore

@@ -11,7 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
@@ -90,7 +90,7 @@ func serviceURL(env *config.Env, name string, required bool) string {
 
 // Build connects to Redis and Firebase and returns the gateway server.
 func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
-	verifier, err := auth.NewVerifier(ctx, cfg.ProjectID, cfg.AllowEmulator)
+	verifier, err := firebaseauth.NewVerifier(ctx, cfg.ProjectID, cfg.AllowEmulator)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/testenv"
@@ -315,7 +316,7 @@ func TestConfigurationProblemsAreReportedTogether(t *testing.T) {
 func TestTheEmulatorIsRefusedUnlessAllowed(t *testing.T) {
 	t.Setenv("FIREBASE_AUTH_EMULATOR_HOST", testenv.AuthEmulatorHost())
 	cfg := service.Config{ProjectID: testenv.FirebaseProject, RedisURL: testenv.RedisURL(), AllowEmulator: false}
-	if _, err := service.Build(context.Background(), cfg, quiet); !errors.Is(err, auth.ErrEmulatorNotAllowed) {
+	if _, err := service.Build(context.Background(), cfg, quiet); !errors.Is(err, firebaseauth.ErrEmulatorNotAllowed) {
 		t.Fatalf("want the emulator refused, got %v", err)
 	}
 }

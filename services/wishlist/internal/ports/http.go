@@ -52,7 +52,7 @@ func (h handlers) add(c *gin.Context) {
 		writeError(c, err, msgFailedToAdd)
 		return
 	}
-	c.JSON(http.StatusCreated, item)
+	httpserver.WriteJSON(c, http.StatusCreated, item)
 }
 
 func (h handlers) list(c *gin.Context) {
@@ -61,7 +61,7 @@ func (h handlers) list(c *gin.Context) {
 		writeError(c, err, "Failed to load your wishlist")
 		return
 	}
-	c.JSON(http.StatusOK, items)
+	httpserver.WriteJSON(c, http.StatusOK, items)
 }
 
 func (h handlers) recent(c *gin.Context) {
@@ -70,7 +70,7 @@ func (h handlers) recent(c *gin.Context) {
 		writeError(c, err, "Failed to load your wishlist")
 		return
 	}
-	c.JSON(http.StatusOK, items)
+	httpserver.WriteJSON(c, http.StatusOK, items)
 }
 
 func (h handlers) remove(c *gin.Context) {
@@ -111,7 +111,7 @@ func (h handlers) sendToSanta(c *gin.Context) {
 		writeError(c, err, "Failed to send your gift request to Santa")
 		return
 	}
-	c.JSON(http.StatusOK, item)
+	httpserver.WriteJSON(c, http.StatusOK, item)
 }
 
 func writeError(c *gin.Context, err error, context string) {

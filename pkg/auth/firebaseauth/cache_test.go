@@ -1,6 +1,7 @@
-package auth
+package firebaseauth
 
 import (
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"testing"
 	"time"
 )
@@ -8,8 +9,8 @@ import (
 func TestTokenCacheNeverOutlivesTheTokenOrItsTTL(t *testing.T) {
 	c := newTokenCache(time.Minute, 2)
 	now := time.Now()
-	c.put("a", User{UID: "a"}, now.Add(time.Hour), now)
-	c.put("short", User{UID: "s"}, now.Add(10*time.Second), now)
+	c.put("a", auth.User{UID: "a"}, now.Add(time.Hour), now)
+	c.put("short", auth.User{UID: "s"}, now.Add(10*time.Second), now)
 	if u, ok := c.get("a", now.Add(30*time.Second)); !ok || u.UID != "a" {
 		t.Fatal("fresh entry missing")
 	}
@@ -19,8 +20,8 @@ func TestTokenCacheNeverOutlivesTheTokenOrItsTTL(t *testing.T) {
 	if _, ok := c.get("short", now.Add(11*time.Second)); ok {
 		t.Fatal("entry outlived its token")
 	}
-	c.put("b", User{UID: "b"}, now.Add(time.Hour), now)
-	c.put("c", User{UID: "c"}, now.Add(time.Hour), now)
+	c.put("b", auth.User{UID: "b"}, now.Add(time.Hour), now)
+	c.put("c", auth.User{UID: "c"}, now.Add(time.Hour), now)
 	if len(c.entries) > 2 {
 		t.Fatalf("cache grew past its bound: %d", len(c.entries))
 	}

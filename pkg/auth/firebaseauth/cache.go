@@ -1,7 +1,8 @@
-package auth
+package firebaseauth
 
 import (
 	"crypto/sha256"
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"sync"
 	"time"
 )
@@ -19,7 +20,7 @@ type tokenCache struct {
 }
 
 type cachedUser struct {
-	user    User
+	user    auth.User
 	expires time.Time
 }
 
@@ -27,18 +28,18 @@ func newTokenCache(ttl time.Duration, max int) *tokenCache {
 	return &tokenCache{entries: make(map[[32]byte]cachedUser), ttl: ttl, max: max}
 }
 
-func (c *tokenCache) get(token string, now time.Time) (User, bool) {
+func (c *tokenCache) get(token string, now time.Time) (auth.User, bool) {
 	key := sha256.Sum256([]byte(token))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[key]
 	if !ok || now.After(e.expires) {
-		return User{}, false
+		return auth.User{}, false
 	}
 	return e.user, true
 }
 
-func (c *tokenCache) put(token string, u User, tokenExpiry, now time.Time) {
+func (c *tokenCache) put(token string, u auth.User, tokenExpiry, now time.Time) {
 	expires := now.Add(c.ttl)
 	if tokenExpiry.Before(expires) {
 		expires = tokenExpiry

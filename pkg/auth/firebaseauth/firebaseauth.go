@@ -1,0 +1,100 @@
+// Package firebaseauth verifies Firebase ID tokens at the gateway.
+package firebaseauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	firebase "firebase.google.com/go/v4"
+	fbauth "firebase.google.com/go/v4/auth"
+	"github.com/gin-gonic/gin"
+
+	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/auth"
+)
+
+// ErrEmulatorNotAllowed stops a service that would accept unsigned tokens in production.
+var ErrEmulatorNotAllowed = errors.New("FIREBASE_AUTH_EMULATOR_HOST is set, which makes every unsigned token valid; " +
+	"set ALLOW_AUTH_EMULATOR=true only in development and tests")
+
+// Verifier checks Firebase ID tokens.
+type Verifier struct {
+	client *fbauth.Client
+	cache  *tokenCache
+}
+
+// NewVerifier builds a verifier for one Firebase project. It refuses the Auth emulator unless
+// allowEmulator says this is a development or test run.
+func NewVerifier(ctx context.Context, projectID string, allowEmulator bool) (*Verifier, error) {
+	if os.Getenv("FIREBASE_AUTH_EMULATOR_HOST") != "" && !allowEmulator {
+		return nil, ErrEmulatorNotAllowed
+	}
+	app, err := firebase.NewApp(ctx, &firebase.Config{ProjectID: projectID})
+	if err != nil {
+		return nil, fmt.Errorf("firebase app: %w", err)
+	}
+	client, err := app.Auth(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("firebase auth client: %w", err)
+	}
+	return &Verifier{client: client, cache: newTokenCache(time.Minute, 50_000)}, nil
+}
+
+// Verify checks a raw ID token and returns its user.
+func (v *Verifier) Verify(ctx context.Context, idToken string) (auth.User, error) {
+	now := time.Now()
+	if u, ok := v.cache.get(idToken, now); ok {
+		return u, nil
+	}
+	tok, err := v.client.VerifyIDToken(ctx, idToken)
+	if err != nil {
+		return auth.User{}, err
+	}
+	u := auth.User{UID: tok.UID}
+	// Claims are untyped JSON: check each assertion instead of trusting the shape.
+	if email, ok := tok.Claims["email"].(string); ok {
+		u.Email = email
+	}
+	if name, ok := tok.Claims["name"].(string); ok {
+		u.Name = name
+	}
+	v.cache.put(idToken, u, time.Unix(tok.Expires, 0), now)
+	return u, nil
+}
+
+// Authenticate verifies the bearer token when there is one. With required set, a request
+// without one is refused; a request with a bad token is always refused, so a client with an
+// expired session learns it instead of silently acting as a visitor.
+func (v *Verifier) Authenticate(required bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		token, err := auth.BearerToken(c.Request)
+		if errors.Is(err, auth.ErrNoToken) {
+			if required {
+				apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "You need to log in to do this.")
+				return
+			}
+			c.Next()
+			return
+		}
+		if err != nil {
+			apierror.Abort(c, http.StatusUnauthorized, "invalid_token", "The sign-in token is malformed. Please log in again.")
+			return
+		}
+		user, err := v.Verify(c.Request.Context(), token)
+		switch {
+		case err == nil:
+			auth.SetUser(c, user)
+			c.Next()
+		case fbauth.IsIDTokenExpired(err):
+			apierror.Abort(c, http.StatusUnauthorized, "token_expired", "Your session has expired. Please log in again.")
+		case fbauth.IsCertificateFetchFailed(err):
+			apierror.Abort(c, http.StatusServiceUnavailable, "auth_unavailable", "Sign-in cannot be checked right now. Please try again shortly.")
+		default:
+			apierror.Abort(c, http.StatusUnauthorized, "invalid_token", "The sign-in token is not valid. Please log in again.")
+		}
+	}
+}
