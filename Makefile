@@ -4,7 +4,9 @@ STACK := deploy/local/stack.sh
 # Every Go module of the workspace, as ./dir/... patterns.
 GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
-.PHONY: dev test bench web web-budget go-test stack-start stack-stop fmt lint help
+HELM ?= $(HOME)/.cache/santa/bin/helm
+
+.PHONY: dev test bench web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
 	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it)"
@@ -33,6 +35,17 @@ bench:
 web-budget: web
 	STACK=test $(STACK) start
 	cd web && E2E_BASE_URL=http://127.0.0.1:18080 npm run budget; s=$$?; cd .. && STACK=test $(STACK) stop; exit $$s
+
+helm:
+	deploy/chartcheck/install-helm.sh
+
+# Lint and render the chart with each values file, decode strictly into Kubernetes types, check
+# hardening, network policies, skaffold wiring, static Dockerfile builds and dashboard metrics.
+chart-test: helm
+	HELM=$(HELM) go test -count=1 ./deploy/chartcheck
+
+chart-render: helm
+	$(HELM) template santa charts/santa-wishlist -f deploy/values/prod.yaml --kube-version 1.33.0
 
 stack-start:
 	STACK=test $(STACK) start

@@ -158,7 +158,6 @@ service_env() {
   local db_url=${PG_URL_ADMIN%%/postgres\?*}/$DB_NAME?sslmode=disable
   cat <<ENV
 LOG_LEVEL=${LOG_LEVEL:-info}
-GOMEMLIMIT=${GOMEMLIMIT:-24MiB}
 DATABASE_URL=$db_url
 REDIS_URL=$REDIS_URL
 NATS_URL=$NATS_URL

@@ -20,6 +20,8 @@ record() { # name status
 step "install and dependencies"
 $STACK_SH install || exit 1
 command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; } || exit 1
+deploy/chartcheck/install-helm.sh || exit 1
+export HELM=$HOME/.cache/santa/bin/helm
 $STACK_SH deps || exit 1
 export TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 export TEST_REDIS_URL=redis://127.0.0.1:6379/0
@@ -33,7 +35,9 @@ step "go vet"
 if go vet $GO_PACKAGES; then record go-vet ok; else record go-vet FAILED; fi
 
 step "Go unit and integration tests"
-go test -count=1 -p 2 $GO_PACKAGES 2>&1 | tee "$RESULTS/go.log"
+# -v feeds the pass/fail count below; the console shows package results and failures only.
+go test -count=1 -p 2 -v $GO_PACKAGES 2>&1 | tee "$RESULTS/go.log" | grep -E '^(ok|FAIL|panic:|---)|^\s+--- FAIL|_test\.go:[0-9]+:'
+
 if [ "${PIPESTATUS[0]}" = 0 ]; then record go-test ok; else record go-test FAILED; fi
 
 if [ -f web/package.json ]; then
@@ -55,7 +59,8 @@ if $STACK_SH start; then
   export SANTA_METRICS_URLS=$(for p in 18080 18081 18082 18083 18084; do printf 'http://127.0.0.1:%s,' $p; done | sed 's/,$//')
   if [ -d tests/e2e ]; then
     step "end-to-end API tests"
-    go test -count=1 -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log"
+    go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | grep -E '^(ok|FAIL|panic:|---)|^\s+--- FAIL|_test\.go:[0-9]+:'
+
     if [ "${PIPESTATUS[0]}" = 0 ]; then record go-e2e ok; else record go-e2e FAILED; fi
   fi
   if [ -d deploy/chartcheck ]; then
