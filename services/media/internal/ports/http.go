@@ -68,6 +68,12 @@ type jsonUpload struct {
 func (h *HTTP) upload(internal bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		maxBytes := h.app.Rules().MaxBytes
+		owner := strings.TrimSpace(c.GetHeader(auth.HeaderUserID))
+		if !internal && owner == "" {
+			// Refused before reading a possibly large body.
+			apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Please sign in to upload images.")
+			return
+		}
 		var (
 			req uploadInput
 			ok  bool
@@ -87,17 +93,12 @@ func (h *HTTP) upload(internal bool) gin.HandlerFunc {
 			return
 		}
 
-		owner := c.GetHeader(auth.HeaderUserID)
 		if internal && strings.TrimSpace(req.userID) != "" {
-			owner = req.userID
+			owner = strings.TrimSpace(req.userID)
 		}
-		if strings.TrimSpace(owner) == "" {
-			if internal {
-				apierror.AbortFields(c, http.StatusBadRequest, "missing_user", "userId is required.",
-					map[string]string{"userId": "The id of the user the image belongs to is required."})
-			} else {
-				apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Please sign in to upload images.")
-			}
+		if owner == "" {
+			apierror.AbortFields(c, http.StatusBadRequest, "missing_user", "userId is required.",
+				map[string]string{"userId": "The id of the user the image belongs to is required."})
 			return
 		}
 
