@@ -59,6 +59,16 @@ test('add an item by text, find it in its category and the badge, then remove it
   await snap(page, 'wishlist');
   await expectAccessible(page, 'wishlist');
 
+  // One column on a phone, two on a tablet, three on a desktop.
+  const columns = () =>
+    page.locator('.item-grid').evaluate((grid) => getComputedStyle(grid).gridTemplateColumns.split(' ').length);
+  expect(await columns()).toBe(1);
+  await page.setViewportSize({ width: 800, height: 900 });
+  expect(await columns()).toBe(2);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  expect(await columns()).toBe(3);
+  await page.setViewportSize({ width: 390, height: 844 });
+
   // No internet here: the shop answers with a stand-in page, so only the address is checked.
   await page.context().route(/^https:\/\/www\.google\.com\//, (route) =>
     route.fulfill({ contentType: 'text/html', body: '<title>Shop</title><p>shop</p>' }),

@@ -24,9 +24,13 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-window.addEventListener('load', () => {
-  registerServiceWorker();
-  // Sounds are fetched once the page is idle, so the first screen is not slowed by them.
-  const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 2000));
-  idle(() => preloadSounds());
-});
+window.addEventListener('load', registerServiceWorker);
+// The sounds (about 140 KB) are fetched at the first touch or key press, not with the first
+// screen: by the time anything can trigger the Santa overlay they are there.
+const warmSounds = () => {
+  preloadSounds();
+  window.removeEventListener('pointerdown', warmSounds);
+  window.removeEventListener('keydown', warmSounds);
+};
+window.addEventListener('pointerdown', warmSounds, { passive: true });
+window.addEventListener('keydown', warmSounds);
