@@ -7,7 +7,8 @@
  *   every file of the current build: missing ones are fetched, old builds' files are dropped.
  * - Other static files (icons, sounds, backgrounds, manifest) are served from cache and
  *   refreshed in the background.
- * - /api/* is never cached: wishlist data and sign-in must always be live.
+ * - /api/* and /media/* are never cached: wishlist data, sign-in and people's photos always come
+ *   from the server.
  */
 const SHELL_CACHE = 'santa-shell-v1';
 const ASSET_CACHE = 'santa-assets-v1';
@@ -115,6 +116,8 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (url.pathname.startsWith('/api/') || url.pathname === '/api') return;
+  // People's photos: always from the server, so a deleted item's picture is really gone.
+  if (url.pathname.startsWith('/media/')) return;
   if (url.pathname === '/sw.js' || url.pathname === PRECACHE_MANIFEST) return;
   // Range requests (audio seeking) need the network's partial responses.
   if (request.headers.has('range')) return;

@@ -21,7 +21,6 @@ export function useDailyBackground(now: () => Date = () => new Date()): void {
     return () => {
       cancelled = true;
     };
-    // Once per app start: the day rarely changes while the app is open.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Once per app start (`now` is only read here): the day rarely changes while the app is open.
   }, []);
 }
