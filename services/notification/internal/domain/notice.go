@@ -1,0 +1,79 @@
+// Package domain turns product events into the notices a user's devices are shown.
+package domain
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/santa-wishlist/santa/pkg/events"
+)
+
+// SantaMessage is what every open device shows after a gift request (SPEC 'Shared shell').
+const SantaMessage = "Santa received your gift request!"
+
+// Server-Sent Event names the web app listens for.
+const (
+	EventHello         = "hello"
+	EventWishlistCount = "wishlist-count"
+	EventSanta         = "santa"
+)
+
+// Notice is one stored notification; Seq orders a user's notices and is the SSE event id.
+type Notice struct {
+	Seq       int64           `json:"id"`
+	EventID   string          `json:"-"`
+	UserID    string          `json:"-"`
+	Event     string          `json:"event"`
+	Data      json.RawMessage `json:"data"`
+	CreatedAt time.Time       `json:"createdAt"`
+}
+
+// CountData is the data of a wishlist-count event.
+type CountData struct {
+	Count  int    `json:"count"`
+	ItemID string `json:"itemId"`
+	Cause  string `json:"cause"`
+}
+
+// SantaData is the data of a santa event.
+type SantaData struct {
+	Message string `json:"message"`
+	ItemID  string `json:"itemId"`
+	Name    string `json:"name"`
+}
+
+// ErrMalformed marks an event whose data cannot become a notice; it will never succeed.
+var ErrMalformed = errors.New("malformed event data")
+
+// FromEvent builds the notice of a product event.
+func FromEvent(env events.Envelope) (Notice, error) {
+	n := Notice{EventID: env.ID, UserID: env.UserID, CreatedAt: env.OccurredAt}
+	var err error
+	switch env.Type {
+	case events.TypeItemCreated, events.TypeItemDeleted:
+		var d struct {
+			ID            string `json:"id"`
+			WishlistCount *int   `json:"wishlistCount"`
+		}
+		if err := json.Unmarshal(env.Data, &d); err != nil || d.ID == "" || d.WishlistCount == nil || *d.WishlistCount < 0 {
+			return Notice{}, fmt.Errorf("%w: %s needs id and wishlistCount", ErrMalformed, env.Type)
+		}
+		n.Event = EventWishlistCount
+		n.Data, err = json.Marshal(CountData{Count: *d.WishlistCount, ItemID: d.ID, Cause: env.Type})
+	case events.TypeSantaSent:
+		var d struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(env.Data, &d); err != nil || d.ID == "" {
+			return Notice{}, fmt.Errorf("%w: santa.sent needs id", ErrMalformed)
+		}
+		n.Event = EventSanta
+		n.Data, err = json.Marshal(SantaData{Message: SantaMessage, ItemID: d.ID, Name: d.Name})
+	default:
+		return Notice{}, fmt.Errorf("%w: unknown type %q", ErrMalformed, env.Type)
+	}
+	return n, err
+}

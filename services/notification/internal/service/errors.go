@@ -1,0 +1,5 @@
+package service
+
+import "errors"
+
+var errNATSDown = errors.New("not connected to NATS")

@@ -1,0 +1,86 @@
+// Package service wires the notification service, for main and for component tests.
+package service
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/santa-wishlist/santa/pkg/config"
+	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/migrate"
+	"github.com/santa-wishlist/santa/pkg/postgres"
+	"github.com/santa-wishlist/santa/services/notification/internal/adapters"
+	"github.com/santa-wishlist/santa/services/notification/internal/app"
+	"github.com/santa-wishlist/santa/services/notification/internal/ports"
+)
+
+// ConsumerName is the durable consumer of every product event.
+const ConsumerName = "notification"
+
+// Config is what the service needs from its environment.
+type Config struct {
+	DatabaseURL string
+	NATSURL     string
+	Server      httpserver.Options
+	// RetryBackOff overrides the consumer's redelivery waits (tests make them short).
+	RetryBackOff []time.Duration
+}
+
+// LoadConfig reads and checks the environment.
+func LoadConfig(env *config.Env) Config {
+	return Config{
+		DatabaseURL: env.Required("DATABASE_URL"),
+		NATSURL:     env.Required("NATS_URL"),
+		Server:      httpserver.OptionsFromEnv(env, "notification", "8084"),
+	}
+}
+
+// Build connects, migrates, starts the consumer and the fan-out, and returns the server. Open
+// streams end when ctx ends, so the server's shutdown does not wait on them.
+func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate.Apply(ctx, pool, "notification", adapters.Migrations(), logger); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	nc, js, err := events.Connect(cfg.NATSURL, "notification", logger)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	cfg.Server.Logger = logger
+	srv := httpserver.New(cfg.Server)
+	notices := adapters.NewNotices(pool)
+	fanout := adapters.NewFanout(nc)
+	hub := app.NewHub(srv.Registry)
+	fanSub, err := fanout.Listen(hub.Deliver)
+	if err != nil {
+		nc.Close()
+		pool.Close()
+		return nil, err
+	}
+	consumer, err := events.Consume(ctx, js, events.ConsumerConfig{Durable: ConsumerName, BackOff: cfg.RetryBackOff},
+		app.NewNotifier(notices, fanout, logger).Handle, logger, events.NewConsumerMetrics(srv.Registry))
+	if err != nil {
+		nc.Close()
+		pool.Close()
+		return nil, err
+	}
+	ports.Routes(srv.Engine, hub, notices, ctx.Done())
+	srv.AddReadinessCheck("postgres", notices.Ping)
+	srv.AddReadinessCheck("nats", func(context.Context) error {
+		if !nc.IsConnected() {
+			return errNATSDown
+		}
+		return nil
+	})
+	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
+	srv.OnShutdown(func(context.Context) error { return nc.Drain() })
+	srv.OnShutdown(func(context.Context) error { _ = fanSub.Unsubscribe(); consumer.Stop(); return nil })
+	return srv, nil
+}
