@@ -8,5 +8,5 @@ cd "$ROOT"
 export STACK=test RATE_LIMIT_IP_PER_MINUTE=100000000 RATE_LIMIT_USER_PER_MINUTE=100000000 LOG_LEVEL=warn
 deploy/local/stack.sh start
 trap 'deploy/local/stack.sh stop' EXIT
-go build -o .dev/bin/bench ./tests/cmd/bench
-.dev/bin/bench
+go build -o .dev/test/bench ./tests/cmd/bench
+.dev/test/bench

@@ -18,7 +18,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TOOLS=${SANTA_TOOLS:-$HOME/.cache/santa}
 STACK=${STACK:-dev}
 STATE=$ROOT/.dev/$STACK
-BIN=$ROOT/.dev/bin
+BIN=$STATE/bin # per stack: stopping the test stack must never touch a running `make dev`
 mkdir -p "$STATE" "$BIN" "$TOOLS/bin"
 export PATH=$TOOLS/bin:$PATH
 
@@ -135,8 +135,8 @@ start_fake_gemini() {
   answers $FAKE_GEMINI_ADDR && return
   [ -f "$ROOT/services/vision/cmd/fakegemini/main.go" ] || return 0
   log "starting the fake Gemini on $FAKE_GEMINI_ADDR (no internet here)"
-  go build -o "$BIN/fakegemini" ./services/vision/cmd/fakegemini
-  FAKE_GEMINI_ADDR=$FAKE_GEMINI_ADDR nohup "$BIN/fakegemini" > "$ROOT/.dev/fakegemini.log" 2>&1 &
+  go build -o "$ROOT/.dev/fakegemini" ./services/vision/cmd/fakegemini
+  FAKE_GEMINI_ADDR=$FAKE_GEMINI_ADDR nohup "$ROOT/.dev/fakegemini" > "$ROOT/.dev/fakegemini.log" 2>&1 &
   echo $! > "$ROOT/.dev/fakegemini.pid"
   wait_port $FAKE_GEMINI_ADDR "fake Gemini" 20
 }
@@ -224,13 +224,14 @@ start_services() {
   log "ready: http://localhost:$PORT_BASE (Auth emulator http://$EMULATOR_HOST)"
 }
 
-stop_services() {
-  local s
+stop_services() { # by pid file: only what this stack started
+  local s pid n
   for s in "${SERVICES[@]}"; do
-    if [ -f "$STATE/$s.pid" ]; then
-      pkill -TERM -f "^$BIN/$s\$" 2>/dev/null || true
-      rm -f "$STATE/$s.pid"
-    fi
+    [ -f "$STATE/$s.pid" ] || continue
+    pid=$(cat "$STATE/$s.pid")
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((n = 0; n < 250; n++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    rm -f "$STATE/$s.pid"
   done
 }
 
@@ -245,8 +246,6 @@ stop_deps() { # only what this script started
     "${runas[@]}" $(cat "$ROOT/.dev/private-postgres") >/dev/null 2>&1 || true
     rm -f "$ROOT/.dev/private-postgres"
   fi
-  # the emulator leaves java/node children behind its npm wrapper
-  pkill -f "firebase emulators:start" 2>/dev/null || true
 }
 
 case "${1:-}" in

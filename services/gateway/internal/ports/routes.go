@@ -97,17 +97,18 @@ func Routes(r *gin.Engine, d Deps) {
 // contentSecurityPolicy allows our own origin, plus what Firebase sign-in needs: the Auth
 // emulator in development, Google's identity endpoints and the project's auth domain otherwise.
 func contentSecurityPolicy(wc WebConfig) string {
-	connect, frame, script := "'self'", "'none'", "'self'"
+	// The Firebase SDK loads Google's gapi script for popup sign-in, with the emulator too.
+	connect, frame, script := "'self'", "'none'", "'self' https://apis.google.com"
 	if wc.AuthEmulatorURL != "" {
 		connect += " " + wc.AuthEmulatorURL
 		frame = wc.AuthEmulatorURL
 	} else {
 		connect += " https://identitytoolkit.googleapis.com https://securetoken.googleapis.com https://www.googleapis.com"
-		script += " https://apis.google.com"
 		frame = "https://" + wc.Firebase.AuthDomain
 	}
+	// img-src allows https: because the add form takes an image URL from anywhere.
 	return "default-src 'self'; script-src " + script + "; style-src 'self' 'unsafe-inline'; " +
-		"img-src 'self' data: blob:; media-src 'self' blob: data:; font-src 'self'; " +
+		"img-src 'self' data: blob: https:; media-src 'self' blob: data:; font-src 'self'; " +
 		"connect-src " + connect + "; frame-src " + frame + "; worker-src 'self'; " +
 		"manifest-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 }

@@ -266,9 +266,16 @@ func TestWebAppCachingAndSecurityHeaders(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(dir, "index.html"), []byte("<html>santa</html>"), 0o644)
 	_ = os.WriteFile(filepath.Join(dir, "assets", "app-1a2b.js"), []byte("console.log(1)"), 0o644)
 	_ = os.WriteFile(filepath.Join(dir, "manifest.webmanifest"), []byte("{}"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "assets", "app-1a2b.js.br"), []byte("brotli bytes"), 0o644)
 	g := startGateway(t, newUpstream(t), roomy, dir)
 
-	asset := g.do("GET", "/assets/app-1a2b.js", "", nil)
+	compressed := g.do("GET", "/assets/app-1a2b.js", "", nil, "Accept-Encoding", "gzip, deflate, br")
+	if body := readBody(compressed); body != "brotli bytes" || compressed.Header.Get("Content-Encoding") != "br" ||
+		!strings.Contains(compressed.Header.Get("Content-Type"), "javascript") || compressed.Header.Get("Vary") != "Accept-Encoding" {
+		t.Fatalf("precompressed asset: %q %v", body, compressed.Header)
+	}
+
+	asset := g.do("GET", "/assets/app-1a2b.js", "", nil, "Accept-Encoding", "identity")
 	if asset.StatusCode != 200 || !strings.Contains(asset.Header.Get("Cache-Control"), "immutable") {
 		t.Fatalf("hashed asset: %d %q", asset.StatusCode, asset.Header.Get("Cache-Control"))
 	}
