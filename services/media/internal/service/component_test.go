@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/santa-wishlist/santa/pkg/apierror"
@@ -32,7 +33,10 @@ import (
 	"github.com/santa-wishlist/santa/services/media/internal/testminio"
 )
 
-const itemID = "0b7c3a8e-5d1f-4f6a-9c2b-7e8d9f0a1b2c"
+// newItemID returns a fresh item id. The stream is shared and keeps its events for days, so a
+// fixed id would let old item.deleted events, replayed to each new consumer, delete this
+// test's objects.
+func newItemID() string { return uuid.NewString() }
 
 // harness is the media service built by the same wiring as main, on its own MinIO bucket
 // and its own JetStream server, called over HTTP.
@@ -105,6 +109,13 @@ func (h *harness) handled(seq uint64) {
 		}
 		return nil
 	})
+}
+
+// in returns the harness reporting to a subtest.
+func (h *harness) in(t *testing.T) *harness {
+	c := *h
+	c.t = t
+	return &c
 }
 
 type response struct {
@@ -281,7 +292,7 @@ func TestUploadsAreRefusedWithClearErrors(t *testing.T) {
 			400, "invalid_item_id", "itemId must be a UUID."},
 		{"not a data URL", h.jsonUpload("/api/media", "user-1", map[string]string{"dataUrl": "https://example.com/a.jpg"}),
 			400, "invalid_data_url", "dataUrl must be a base64 data: URL such as data:image/jpeg;base64,..."},
-		{"no dataUrl", h.jsonUpload("/api/media", "user-1", map[string]string{"itemId": itemID}),
+		{"no dataUrl", h.jsonUpload("/api/media", "user-1", map[string]string{"itemId": newItemID()}),
 			400, "missing_image", "dataUrl is required."},
 		{"plain text body", h.do(http.MethodPost, "/api/media", strings.NewReader("hi"), map[string]string{"Content-Type": "text/plain", "X-User-Id": "u"}),
 			415, "unsupported_request_type", `Send the image as multipart/form-data in a field named "image", or as JSON with a dataUrl.`},
@@ -303,6 +314,7 @@ func TestUploadsAreRefusedWithClearErrors(t *testing.T) {
 
 func TestPNGWebPAndGIFAreStored(t *testing.T) {
 	h := start(t)
+	itemID := newItemID()
 	lossy, err := os.ReadFile("../domain/testdata/photo-480x360-lossy.webp")
 	if err != nil {
 		t.Fatal(err)
@@ -326,6 +338,7 @@ func TestPNGWebPAndGIFAreStored(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			h := h.in(t)
 			// The wishlist service's call: JSON with the item and its owner.
 			stored := h.jsonUpload("/internal/media", "", map[string]string{
 				"dataUrl": testimages.DataURL("image/jpeg", tc.data), "itemId": itemID, "userId": "user-1",
@@ -405,6 +418,7 @@ func TestServingHeadersCachingAndNotFound(t *testing.T) {
 
 func TestDeletingAnItemRemovesItsObjectsOnceAndOnlyOnce(t *testing.T) {
 	h := start(t)
+	itemID := newItemID()
 	attached := h.jsonUpload("/internal/media", "", map[string]string{
 		"dataUrl": testimages.DataURL("image/jpeg", testimages.PhotoJPEG(300, 200, 1)), "itemId": itemID, "userId": "user-1",
 	}).stored(t)
@@ -482,12 +496,17 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	if got := metricValue(t, h, "media_bytes_stored_total"); got <= 0 {
 		t.Fatalf("media_bytes_stored_total = %v", got)
 	}
-	body := string(h.do(http.MethodGet, "/metrics", nil, nil).body)
-	for _, name := range []string{"media_objects_deleted_total", "events_consumer_pending", `http_requests_total{method="POST",route="/api/media",service="media",status="201"}`} {
-		if !strings.Contains(body, name) {
-			t.Errorf("/metrics lacks %s", name)
+	// The consumer's lag is first reported once its first info call returns.
+	testenv.Eventually(t, 10*time.Second, func() error {
+		body := string(h.do(http.MethodGet, "/metrics", nil, nil).body)
+		for _, name := range []string{"media_objects_deleted_total", "events_consumer_pending{consumer=\"" + h.consumer + "\"}",
+			`http_requests_total{method="POST",route="/api/media",service="media",status="201"}`} {
+			if !strings.Contains(body, name) {
+				return fmt.Errorf("/metrics lacks %s", name)
+			}
 		}
-	}
+		return nil
+	})
 }
 
 // metricValue reads one sample from /metrics ("name" or "name{labels}"); 0 when absent.
