@@ -158,6 +158,7 @@ service_env() {
   local db_url=${PG_URL_ADMIN%%/postgres\?*}/$DB_NAME?sslmode=disable
   cat <<ENV
 LOG_LEVEL=${LOG_LEVEL:-info}
+GOGC=${GOGC:-100}
 DATABASE_URL=$db_url
 REDIS_URL=$REDIS_URL
 NATS_URL=$NATS_URL

@@ -21,16 +21,25 @@ import (
 // /api/wishlist to the new count arriving on an open live stream of the same user.
 func runNotificationBench(cfg config, users []user) {
 	const rate, seconds = 50, 10
-	u := users[len(users)-1]
+	// A fresh user: the seeded ones are near the per-user item cap.
+	u, err := signUp(cfg.EmulatorHost, fmt.Sprintf("bench-live-%d@example.com", time.Now().UnixNano()))
+	if err != nil {
+		fmt.Printf("sign up: %v\n", err)
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	arrivals, err := openStream(ctx, cfg.URL, u.Token)
+	time.Sleep(200 * time.Millisecond) // let the stream's hello arrive first
 	if err != nil {
 		fmt.Printf("live stream unavailable: %v\n", err)
 		return
 	}
+	// The count may arrive before the POST's own answer, so both sides are recorded and matched
+	// whichever comes second.
 	var mu sync.Mutex
 	sent := map[string]time.Time{}
+	arrived := map[string]time.Time{}
 	res := &result{}
 	done := make(chan struct{})
 	go func() {
@@ -40,6 +49,8 @@ func runNotificationBench(cfg config, users []user) {
 			if t0, ok := sent[a.itemID]; ok {
 				res.latencies = append(res.latencies, a.at.Sub(t0))
 				delete(sent, a.itemID)
+			} else {
+				arrived[a.itemID] = a.at
 			}
 			mu.Unlock()
 		}
@@ -65,7 +76,12 @@ func runNotificationBench(cfg config, users []user) {
 			var it struct{ ID string }
 			_ = json.Unmarshal(body, &it)
 			mu.Lock()
-			sent[it.ID] = t0
+			if at, ok := arrived[it.ID]; ok {
+				res.latencies = append(res.latencies, at.Sub(t0))
+				delete(arrived, it.ID)
+			} else {
+				sent[it.ID] = t0
+			}
 			mu.Unlock()
 		}(i)
 	}
