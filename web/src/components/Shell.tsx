@@ -2,7 +2,7 @@ import { Outlet, ScrollRestoration } from 'react-router';
 import { useAppSelector } from '../app/hooks';
 import { usePageEvents } from '../features/shell/usePageEvents';
 import { useDailyBackground } from '../features/shell/useDailyBackground';
-import { useNotificationStream } from '../features/notifications/useNotificationStream';
+import { useLiveUpdates } from '../features/live/useLiveUpdates';
 import { Header } from './Header';
 import { BottomNav } from './BottomNav';
 import { Toaster } from './toast/Toaster';
@@ -13,7 +13,7 @@ import { SantaOverlay } from './SantaOverlay';
 export function Shell() {
   usePageEvents();
   useDailyBackground();
-  useNotificationStream();
+  useLiveUpdates();
   const backgroundUrl = useAppSelector((s) => s.shell.backgroundUrl);
 
   return (
