@@ -159,13 +159,18 @@ export default function CameraPage() {
         await controller.open(withMode, withSide);
         afterOpen(withMode);
         setStatus('ready');
-        toast({ title: `${sideName(withSide)} Camera Ready` });
+        // Arriving through /scan, the scan toast stays the headline (one toast shows at a time).
+        if (scanQuery && withMode === 'barcode') {
+          toast({ title: 'Scan Mode Activated', description: `${sideName(withSide)} Camera Ready: point it at a product barcode.` });
+        } else {
+          toast({ title: `${sideName(withSide)} Camera Ready` });
+        }
       } catch (err) {
         console.warn('camera failed', err);
         enterSimulation('Could not access camera. Using simulation mode.');
       }
     },
-    [controller, enterSimulation, afterOpen, toast],
+    [controller, enterSimulation, afterOpen, toast, scanQuery],
   );
 
   // On arrival: start at once if the camera is already allowed, otherwise ask first.

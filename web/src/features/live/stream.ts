@@ -76,6 +76,7 @@ export async function runLiveStream(options: LiveStreamOptions): Promise<void> {
       if (signal.aborted) return;
       console.warn('live updates interrupted', err);
     }
+    if (signal.aborted) return;
     const { wait, next } = nextBackoff(backoff, random);
     backoff = next;
     await sleep(wait, signal);

@@ -1,0 +1,122 @@
+import { makeStore } from '../../app/store';
+import { PAGE_EVENTS } from '../../lib/events';
+import { handleLiveEvent, noteSantaRequestSentHere } from './events';
+import { LIVE_STREAM_URL, nextBackoff, runLiveStream } from './stream';
+
+function sseResponse(chunks: string[], status = 200): Response {
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const enc = new TextEncoder();
+      chunks.forEach((c) => controller.enqueue(enc.encode(c)));
+      controller.close();
+    },
+  });
+  return new Response(stream, { status, headers: { 'Content-Type': 'text/event-stream' } });
+}
+
+function listen(name: string) {
+  const seen: unknown[] = [];
+  const listener = (e: Event) => seen.push((e as CustomEvent).detail ?? null);
+  window.addEventListener(name, listener);
+  return { seen, off: () => window.removeEventListener(name, listener) };
+}
+
+describe('live stream', () => {
+  it('reconnects with back-off and Last-Event-ID after a drop', async () => {
+    const abort = new AbortController();
+    const headers: Record<string, string>[] = [];
+    const events: string[] = [];
+    const waits: number[] = [];
+    const answers = [
+      () => sseResponse(['id: 1\nevent: hello\ndata: {"count":2}\n\n', ': ping\n\nid: 2\nevent: wishlist-count\ndata: {"count":3,"itemId":"x","cause":"created"}\n\n']),
+      () => new Response('busy', { status: 503 }),
+      () => {
+        abort.abort();
+        return sseResponse([]);
+      },
+    ];
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await runLiveStream({
+      getToken: async () => 'tok',
+      onEvent: (e) => events.push(`${e.id}:${e.event}`),
+      signal: abort.signal,
+      random: () => 0,
+      sleep: async (ms) => void waits.push(ms),
+      fetchImpl: (async (url: string, init: RequestInit) => {
+        expect(url).toBe(LIVE_STREAM_URL);
+        headers.push(init.headers as Record<string, string>);
+        return answers.shift()!();
+      }) as typeof fetch,
+    });
+    expect(events).toEqual(['1:hello', '2:wishlist-count']);
+    expect(headers[0]).toEqual({ Authorization: 'Bearer tok', Accept: 'text/event-stream' });
+    expect(headers[1]['Last-Event-ID']).toBe('2');
+    expect(headers[2]['Last-Event-ID']).toBe('2');
+    // 1 s after a connection that delivered events, then doubling after the failure.
+    expect(waits).toEqual([1000, 2000]);
+  });
+
+  it('stops when nobody is signed in', async () => {
+    const fetchImpl = vi.fn();
+    await runLiveStream({ getToken: async () => null, onEvent: vi.fn(), signal: new AbortController().signal, fetchImpl });
+    expect(fetchImpl).not.toHaveBeenCalled();
+  });
+
+  it('backs off from 1 s doubling to 30 s', () => {
+    let current = 1000;
+    const waits: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const { wait, next } = nextBackoff(current, () => 0);
+      waits.push(wait);
+      current = next;
+    }
+    expect(waits).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+  });
+});
+
+describe('live events', () => {
+  it('wishlist-count moves the badge and refreshes the wishlist', () => {
+    const store = makeStore();
+    const dispatch = vi.spyOn(store, 'dispatch');
+    const counts = listen(PAGE_EVENTS.updateWishlistCount);
+    handleLiveEvent({ event: 'wishlist-count', data: '{"count":5,"itemId":"i","cause":"created"}' }, { dispatch: store.dispatch, currentCount: () => 4 });
+    counts.off();
+    expect(counts.seen).toEqual([5]);
+    expect(dispatch).toHaveBeenCalledWith(expect.objectContaining({ type: 'api/invalidateTags' }));
+  });
+
+  it('hello sets the count and refreshes only when it changed', () => {
+    const store = makeStore();
+    const dispatch = vi.spyOn(store, 'dispatch');
+    const counts = listen(PAGE_EVENTS.updateWishlistCount);
+    handleLiveEvent({ event: 'hello', data: '{"count":2}' }, { dispatch: store.dispatch, currentCount: () => 2 });
+    expect(dispatch).not.toHaveBeenCalled();
+    handleLiveEvent({ event: 'hello', data: '{"count":3}' }, { dispatch: store.dispatch, currentCount: () => 2 });
+    counts.off();
+    expect(counts.seen).toEqual([2, 3]);
+    expect(dispatch).toHaveBeenCalledTimes(1);
+  });
+
+  it('santa from another device shows the overlay and a toast; the sending device is not shown it twice', () => {
+    const store = makeStore();
+    const santa = listen(PAGE_EVENTS.showSantaAnimation);
+    const toasts = listen(PAGE_EVENTS.showToast);
+    const data = '{"message":"Santa received your gift request!","itemId":"i","name":"Sled"}';
+    handleLiveEvent({ event: 'santa', data }, { dispatch: store.dispatch, currentCount: () => 0, now: () => 1_000_000 });
+    expect(santa.seen).toHaveLength(1);
+    expect(toasts.seen).toEqual(['Santa received your gift request! (Sled)']);
+    noteSantaRequestSentHere(2_000_000);
+    handleLiveEvent({ event: 'santa', data }, { dispatch: store.dispatch, currentCount: () => 0, now: () => 2_005_000 });
+    expect(santa.seen).toHaveLength(1);
+    santa.off();
+    toasts.off();
+  });
+
+  it('ignores events it does not know and data that does not parse', () => {
+    const store = makeStore();
+    const dispatch = vi.spyOn(store, 'dispatch');
+    handleLiveEvent({ event: 'ping', data: 'x' }, { dispatch: store.dispatch, currentCount: () => 0 });
+    handleLiveEvent({ event: 'hello', data: 'not json' }, { dispatch: store.dispatch, currentCount: () => 0 });
+    expect(dispatch).not.toHaveBeenCalled();
+  });
+});
