@@ -83,19 +83,8 @@ func startGateway(t *testing.T, up *upstream, limits ports.RateLimits, webDir st
 	}
 	cfg.Server = httpserver.Options{Service: "gateway", Addr: "127.0.0.1:0"}
 	cfg.Limits = limits
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := service.Build(ctx, cfg, quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = srv.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return &gateway{t: t, base: "http://" + addr.String()}
+	base, _ := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
+	return &gateway{t: t, base: base}
 }
 
 func (g *gateway) do(method, path, token string, body io.Reader, headers ...string) *http.Response {

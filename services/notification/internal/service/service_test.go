@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,25 +30,13 @@ type instance struct {
 
 func start(t *testing.T, dbURL, natsURL string) *instance {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := service.Build(ctx, service.Config{
+	cfg := service.Config{
 		DatabaseURL: dbURL, NATSURL: natsURL,
 		Server:       httpserver.Options{Service: "notification", Addr: "127.0.0.1:0"},
 		RetryBackOff: []time.Duration{50 * time.Millisecond, 50 * time.Millisecond},
-	}, quiet)
-	if err != nil {
-		t.Fatal(err)
 	}
-	addr, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = srv.Run(ctx); close(done) }()
-	var once sync.Once
-	stop := func() { once.Do(func() { cancel(); <-done }) }
-	t.Cleanup(stop)
-	return &instance{base: "http://" + addr.String(), stop: stop}
+	base, stop := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
+	return &instance{base: base, stop: stop}
 }
 
 type sse struct {

@@ -33,22 +33,9 @@ type wishlist struct {
 
 func start(t *testing.T, dbURL, natsURL string) *wishlist {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := service.Build(ctx, service.Config{
-		DatabaseURL: dbURL, NATSURL: natsURL,
-		Server: httpserver.Options{Service: "wishlist", Addr: "127.0.0.1:0"},
-	}, quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = srv.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return &wishlist{t: t, base: "http://" + addr.String()}
+	cfg := service.Config{DatabaseURL: dbURL, NATSURL: natsURL, Server: httpserver.Options{Service: "wishlist", Addr: "127.0.0.1:0"}}
+	base, _ := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
+	return &wishlist{t: t, base: base}
 }
 
 func (w *wishlist) call(method, path, uid string, body any) (int, []byte) {
