@@ -88,3 +88,85 @@ describe('camera without a camera (simulation mode)', () => {
     expect(await screen.findByText('Please select an image file')).toBeInTheDocument();
   });
 });
+
+describe('camera with a camera', () => {
+  function fakeStream() {
+    const track = { stop: vi.fn(), getCapabilities: () => ({}), applyConstraints: vi.fn() };
+    return { getTracks: () => [track], getVideoTracks: () => [track], track } as unknown as MediaStream & { track: typeof track };
+  }
+
+  function installCamera(getUserMedia: (c: MediaStreamConstraints) => Promise<MediaStream>, permission: PermissionState = 'prompt') {
+    Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia: vi.fn(getUserMedia) } });
+    Object.defineProperty(navigator, 'permissions', {
+      configurable: true,
+      value: { query: vi.fn(async () => ({ state: permission })) },
+    });
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(async () => undefined);
+    return navigator.mediaDevices.getUserMedia as ReturnType<typeof vi.fn>;
+  }
+
+  afterEach(() => {
+    delete (navigator as { mediaDevices?: unknown }).mediaDevices;
+    delete (navigator as { permissions?: unknown }).permissions;
+    vi.useRealTimers();
+  });
+
+  it('asks first, then opens the back camera at 1280×720 without audio', async () => {
+    const getUserMedia = installCamera(async () => fakeStream());
+    renderCamera();
+    fireEvent.click(await screen.findByRole('button', { name: 'Enable Camera Access' }));
+    await waitFor(() => expect(screen.getByTestId('viewfinder')).toHaveAttribute('data-status', 'ready'));
+    expect(getUserMedia).toHaveBeenCalledWith({
+      audio: false,
+      video: { facingMode: { ideal: 'environment' }, width: { ideal: 1280 }, height: { ideal: 720 } },
+    });
+    expect(screen.getByTestId('toast')).toHaveTextContent('Back Camera Ready');
+  });
+
+  it('starts at once when access was granted before, with the remembered side', async () => {
+    localStorage.setItem('cameraMode', 'front');
+    const getUserMedia = installCamera(async () => fakeStream(), 'granted');
+    renderCamera();
+    await waitFor(() => expect(screen.getByTestId('viewfinder')).toHaveAttribute('data-status', 'ready'));
+    expect(getUserMedia.mock.calls[0][0].video.facingMode).toEqual({ ideal: 'user' });
+    expect(screen.getByTestId('toast')).toHaveTextContent('Front Camera Ready');
+  });
+
+  it('falls back to simulation mode when the camera cannot be opened', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    installCamera(async () => Promise.reject(new DOMException('denied', 'NotAllowedError')));
+    renderCamera();
+    fireEvent.click(await screen.findByRole('button', { name: 'Enable Camera Access' }));
+    await waitFor(() => expect(screen.getByTestId('viewfinder')).toHaveAttribute('data-status', 'simulation'));
+    expect(screen.getByTestId('toast')).toHaveTextContent('Could not access camera. Using simulation mode.');
+  });
+
+  it('switches to the front camera after 0.3 s, and goes back with a toast when there is none', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const first = fakeStream();
+    let onlyOneCamera = false;
+    const getUserMedia = installCamera(async (c) => {
+      const facing = (c.video as MediaTrackConstraints).facingMode as { exact?: string };
+      if (facing.exact && onlyOneCamera) throw new DOMException('no such camera', 'OverconstrainedError');
+      return facing.exact ? fakeStream() : first;
+    }, 'granted');
+    renderCamera();
+    await waitFor(() => expect(screen.getByTestId('viewfinder')).toHaveAttribute('data-status', 'ready'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to the front camera' }));
+    expect(screen.getByTestId('viewfinder')).toHaveAttribute('data-status', 'switching');
+    await waitFor(() => expect(screen.getByTestId('viewfinder')).toHaveAttribute('data-status', 'ready'));
+    expect(first.track.stop).toHaveBeenCalled();
+    expect(getUserMedia.mock.calls[1][0].video.facingMode).toEqual({ exact: 'user' });
+    expect(screen.getByTestId('toast')).toHaveTextContent('Front Camera Active');
+    expect(localStorage.getItem('cameraMode')).toBe('front');
+
+    onlyOneCamera = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to the back camera' }));
+    await waitFor(() => expect(screen.getByTestId('toast')).toHaveTextContent('Camera Switch FailedCould not switch cameras. Try again.'));
+    expect(screen.getByTestId('viewfinder')).toHaveAttribute('data-status', 'ready');
+    expect(getUserMedia.mock.calls.at(-1)![0].video.facingMode).toEqual({ ideal: 'user' });
+    expect(screen.getByRole('button', { name: 'Switch to the back camera' })).toBeEnabled();
+    expect(localStorage.getItem('cameraMode')).toBe('front');
+  });
+});

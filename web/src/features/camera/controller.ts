@@ -59,7 +59,12 @@ export class CameraController {
         const video = this.deps.video();
         if (video) {
           video.srcObject = stream;
-          await video.play().catch(() => undefined); // autoplay rules: muted inline video plays anyway
+          // Autoplay rules do not stop a muted inline video; a refused play() is not a camera failure.
+          try {
+            await video.play();
+          } catch {
+            /* autoPlay starts it */
+          }
         }
       } else {
         const scanner = await this.deps.loadScanner();

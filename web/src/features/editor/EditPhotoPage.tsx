@@ -13,6 +13,8 @@ import type { StickerStageHandle } from './StickerStage';
 import { STICKERS } from './stickers';
 import './editor.css';
 
+const STICKER_NAMES = new Map(STICKERS.map((s) => [s.id, s.name]));
+
 // Konva and react-konva (about 60 KB gzipped) come with the canvas, not with the app.
 const StickerStage = lazy(() => import('./StickerStage'));
 
@@ -115,15 +117,15 @@ export default function EditPhotoPage() {
         <div
           className="editor-canvas__frame"
           style={{ width: size.width, height: size.height }}
-          role="img"
-          aria-label={`Your photo with ${state.stickers.length} sticker${state.stickers.length === 1 ? '' : 's'}`}
           data-testid="editor-canvas"
           data-stickers={state.stickers.length}
           data-selected={state.selectedId ?? ''}
         >
-          <Suspense fallback={<PageSpinner label="Loading the editor" />}>
-            <StickerStage ref={stageRef} photo={photo} width={size.width} height={size.height} state={state} dispatch={dispatch} />
-          </Suspense>
+          <div role="img" aria-label={`Your photo with ${state.stickers.length} sticker${state.stickers.length === 1 ? '' : 's'}`}>
+            <Suspense fallback={<PageSpinner label="Loading the editor" />}>
+              <StickerStage ref={stageRef} photo={photo} width={size.width} height={size.height} state={state} dispatch={dispatch} />
+            </Suspense>
+          </div>
           {state.selectedId && (
             <button type="button" className="editor-bin" onClick={deleteSelected} aria-label="Delete the selected sticker">
               <TrashIcon size={22} />
@@ -131,6 +133,24 @@ export default function EditPhotoPage() {
           )}
         </div>
       </div>
+
+      {/* What the canvas shows, for screen readers (and for tests, which cannot see into it). */}
+      <ul className="visually-hidden" aria-label="Placed stickers" data-testid="placed-stickers">
+        {state.stickers.map((s) => (
+          <li
+            key={s.id}
+            data-x={Math.round(s.x)}
+            data-y={Math.round(s.y)}
+            data-width={Math.round(s.width)}
+            data-height={Math.round(s.height)}
+            data-selected={s.isSelected}
+          >
+            {STICKER_NAMES.get(s.stickerId) ?? 'Sticker'} at {Math.round(s.x)}, {Math.round(s.y)}, {Math.round(s.width)} by{' '}
+            {Math.round(s.height)}
+            {s.isSelected ? ', selected' : ''}
+          </li>
+        ))}
+      </ul>
 
       <p className="editor-hint">Tap to add, drag to move, select and use the bin icon to remove.</p>
       <p className="visually-hidden" aria-live="polite">
