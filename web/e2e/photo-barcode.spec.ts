@@ -1,18 +1,6 @@
-import type { Page } from '@playwright/test';
 import { expectAccessible, expectToast, snap } from './support/app';
-import { CAMERA_CODE, cameraTest as test, expect, productJpeg } from './support/photo';
+import { CAMERA_CODE, cameraNotYetAllowed, cameraTest as test, expect, productJpeg } from './support/photo';
 import { upcA } from './support/upca';
-
-/** Makes the browser report camera access as not yet decided, so the app asks first. */
-async function cameraNotYetAllowed(page: Page) {
-  await page.addInitScript(() => {
-    const query = navigator.permissions.query.bind(navigator.permissions);
-    navigator.permissions.query = (descriptor: PermissionDescriptor) =>
-      descriptor.name === ('camera' as PermissionName)
-        ? Promise.resolve({ state: 'prompt', name: 'camera', onchange: null } as unknown as PermissionStatus)
-        : query(descriptor);
-  });
-}
 
 test('a barcode in front of the camera is read to the right digits', async ({ page }) => {
   await cameraNotYetAllowed(page);

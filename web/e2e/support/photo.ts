@@ -88,4 +88,15 @@ export async function openCamera(page: Page, path = '/camera'): Promise<void> {
   await expect(viewfinder).toHaveAttribute('data-status', 'ready');
 }
 
+/** Makes the browser report camera access as not yet decided, so the app asks first. */
+export async function cameraNotYetAllowed(page: Page) {
+  await page.addInitScript(() => {
+    const query = navigator.permissions.query.bind(navigator.permissions);
+    navigator.permissions.query = (descriptor: PermissionDescriptor) =>
+      descriptor.name === ('camera' as PermissionName)
+        ? Promise.resolve({ state: 'prompt', name: 'camera', onchange: null } as unknown as PermissionStatus)
+        : query(descriptor);
+  });
+}
+
 export { expect };
