@@ -36,7 +36,6 @@ export function simulationSvg(mode: 'photo' | 'barcode'): string {
     <rect y="360" width="640" height="120" fill="#b98a5a"/>
     <rect y="360" width="640" height="8" fill="#9c6f43"/>
     ${scene}
-    <text x="20" y="36" font-family="'Liberation Sans', Arial, sans-serif" font-size="18" font-weight="700" fill="#555b69">Simulation mode</text>
   </svg>`;
 }
 
