@@ -1,3 +1,4 @@
+import { StrictMode } from 'react';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { json, mockFetch, renderWithProviders, signedOut } from '../../test/utils';
 import CameraPage from './CameraPage';
@@ -121,6 +122,13 @@ describe('camera with a camera', () => {
       video: { facingMode: { ideal: 'environment' }, width: { ideal: 1280 }, height: { ideal: 720 } },
     });
     expect(screen.getByTestId('toast')).toHaveTextContent('Back Camera Ready');
+  });
+
+  it('opens the camera under StrictMode too (it unmounts and mounts the screen once more)', async () => {
+    const getUserMedia = installCamera(async () => fakeStream(), 'granted');
+    renderWithProviders(<CameraPage />, { path: '/camera', preloadedState: signedOut(), wrapper: StrictMode });
+    await waitFor(() => expect(screen.getByTestId('viewfinder')).toHaveAttribute('data-status', 'ready'));
+    expect(getUserMedia).toHaveBeenCalled();
   });
 
   it('starts at once when access was granted before, with the remembered side', async () => {

@@ -194,7 +194,10 @@ export default function CameraPage() {
   }, []);
 
   // The camera is closed when the screen is left.
-  useEffect(() => () => void controller.dispose(), [controller]);
+  useEffect(() => {
+    controller.activate();
+    return () => void controller.dispose();
+  }, [controller]);
 
   // Torch follows the flash switch while a photo camera with a torch is open.
   useEffect(() => {

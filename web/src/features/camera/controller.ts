@@ -80,7 +80,12 @@ export class CameraController {
     return this.run(() => this.stopAll());
   }
 
-  /** Stops everything for good (the screen is closing). */
+  /** The screen is (again) showing: opening is allowed. React's StrictMode unmounts and mounts once more. */
+  activate(): void {
+    this.disposed = false;
+  }
+
+  /** Stops everything (the screen is closing); opens still queued do nothing. */
   dispose(): Promise<void> {
     this.disposed = true;
     return this.close();
