@@ -159,6 +159,7 @@ service_env() {
   cat <<ENV
 LOG_LEVEL=${LOG_LEVEL:-info}
 GOGC=${GOGC:-100}
+GOMEMLIMIT=${GOMEMLIMIT:-off}
 DATABASE_URL=$db_url
 REDIS_URL=$REDIS_URL
 NATS_URL=$NATS_URL
@@ -199,7 +200,7 @@ run_service() { # name port -> runs in background with prefixed log lines
     set -a; eval "$(service_env)"; set +a
     export PORT=$port
     exec "$BIN/$name"
-  ) > >(sed -u "s/^/[$name] /" | tee -a "$STATE/$name.log") 2>&1 &
+  ) > >(if [ "${FOREGROUND:-}" = 1 ]; then sed -u "s/^/[$name] /" | tee -a "$STATE/$name.log"; else sed -u "s/^/[$name] /" >> "$STATE/$name.log"; fi) 2>&1 &
   echo $! > "$STATE/$name.pid"
 }
 
@@ -218,7 +219,7 @@ start_services() {
         curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
         sleep 0.1
       done
-      curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 || die "$s is not ready on $port (see $STATE/$s.log)"
+      curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 || { tail -20 "$STATE/$s.log" >&2; die "$s is not ready on $port (see $STATE/$s.log)"; }
     fi
     i=$((i + 1))
   done
@@ -256,6 +257,7 @@ case "${1:-}" in
   start) install_tools; deps; build_services; start_services ;;
   stop) stop_services; [ "${2:-}" = --all ] && stop_deps; true ;;
   up)
+    FOREGROUND=1 # make dev shows every service's log, prefixed; start only writes the files
     install_tools; deps; build_services
     trap 'log "stopping"; stop_services; sleep 1; stop_deps; exit 0' INT TERM
     start_services
