@@ -1,53 +1,87 @@
 package adapters
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"regexp"
 
 	"github.com/nats-io/nats.go"
-
-	"github.com/santa-wishlist/santa/services/notification/internal/domain"
 )
 
-// FanoutSubject carries stored notices to every replica. Each replica's durable consumer sees
-// only its share of the events, but a user's devices may be connected to any replica, so the
-// replica that stored a notice announces it here and every replica delivers it to its own
-// streams. Core NATS (not JetStream) is enough: a device that misses a push because of a
-// broken connection gets the notice from PostgreSQL when it reconnects with Last-Event-ID.
-const FanoutSubject = "notification.fanout"
+// Fan-out across replicas. Each replica's share of the durable consumer sees only some
+// events, but a user's devices may be connected to any replica. So the replica that stored a
+// notice publishes a small core-NATS message, {userId, seq}, on notify.user.<uid>, and every
+// replica, subscribed to notify.user.*, wakes its own streams of that user, which then read
+// what is new from PostgreSQL.
+//
+// Why core NATS and not PostgreSQL LISTEN/NOTIFY: the service already holds a NATS
+// connection that reconnects by itself; LISTEN would pin one database connection per replica
+// outside the pool (and does not work through a transaction-pooling proxy), and NOTIFY takes a
+// database-wide lock at commit. Why no JetStream: the message is only a wake-up call. PostgreSQL
+// is the record; a stream that misses one (a broken connection, a replica restarting) sends
+// the notice at the next wake-up of that user or when its device reconnects with
+// Last-Event-ID. Because streams read from PostgreSQL rather than from the message, messages
+// arriving out of order, twice or late never reorder, duplicate or skip a notice.
+const fanoutPrefix = "notify.user."
 
-// Fanout publishes and receives stored notices.
+// FanoutSubjects is what every replica subscribes to.
+const FanoutSubjects = fanoutPrefix + "*"
+
+// safeToken is what can stand as one subject token as it is.
+var safeToken = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+
+// FanoutSubject is the subject of one user's wake-up calls. A uid that is not a valid subject
+// token (dots, spaces, wildcards) is replaced by its hash: receivers read the uid from the
+// message, the subject only makes the traffic readable and filterable.
+func FanoutSubject(userID string) string {
+	if safeToken.MatchString(userID) {
+		return fanoutPrefix + userID
+	}
+	sum := sha256.Sum256([]byte(userID))
+	return fanoutPrefix + "h" + hex.EncodeToString(sum[:16])
+}
+
+// Fanout publishes and receives wake-up calls.
 type Fanout struct{ nc *nats.Conn }
 
 // NewFanout uses an open connection.
 func NewFanout(nc *nats.Conn) *Fanout { return &Fanout{nc: nc} }
 
-type wireNotice struct {
-	Seq    int64           `json:"seq"`
-	UserID string          `json:"userId"`
-	Event  string          `json:"event"`
-	Data   json.RawMessage `json:"data"`
+type wakeUp struct {
+	UserID string `json:"userId"`
+	Seq    int64  `json:"seq"`
 }
 
-// Announce sends a stored notice to every replica.
-func (f *Fanout) Announce(n domain.Notice) error {
-	raw, err := json.Marshal(wireNotice{Seq: n.Seq, UserID: n.UserID, Event: n.Event, Data: n.Data})
+// Announce tells every replica that the user has notices up to seq.
+func (f *Fanout) Announce(userID string, seq int64) error {
+	raw, err := json.Marshal(wakeUp{UserID: userID, Seq: seq})
 	if err != nil {
 		return err
 	}
-	if err := f.nc.Publish(FanoutSubject, raw); err != nil {
-		return fmt.Errorf("announce notice %d: %w", n.Seq, err)
+	if err := f.nc.Publish(FanoutSubject(userID), raw); err != nil {
+		return fmt.Errorf("announce notice %d: %w", seq, err)
 	}
 	return nil
 }
 
-// Listen calls deliver for every announced notice until the subscription is closed.
-func (f *Fanout) Listen(deliver func(domain.Notice)) (*nats.Subscription, error) {
-	return f.nc.Subscribe(FanoutSubject, func(m *nats.Msg) {
-		var w wireNotice
-		if json.Unmarshal(m.Data, &w) != nil || w.UserID == "" {
+// Listen calls wake for every announced notice until the subscription is closed. It returns
+// once the server has registered the subscription, so nothing announced afterwards is missed.
+func (f *Fanout) Listen(wake func(userID string, seq int64)) (*nats.Subscription, error) {
+	sub, err := f.nc.Subscribe(FanoutSubjects, func(m *nats.Msg) {
+		var w wakeUp
+		if json.Unmarshal(m.Data, &w) != nil || w.UserID == "" || w.Seq <= 0 {
 			return
 		}
-		deliver(domain.Notice{Seq: w.Seq, UserID: w.UserID, Event: w.Event, Data: w.Data})
+		wake(w.UserID, w.Seq)
 	})
+	if err != nil {
+		return nil, fmt.Errorf("subscribe %s: %w", FanoutSubjects, err)
+	}
+	if err := f.nc.Flush(); err != nil {
+		_ = sub.Unsubscribe()
+		return nil, fmt.Errorf("subscribe %s: %w", FanoutSubjects, err)
+	}
+	return sub, nil
 }

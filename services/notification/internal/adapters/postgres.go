@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -26,36 +27,84 @@ func Migrations() fs.FS {
 	return sub
 }
 
+// userLockSeed keeps this service's per-user lock keys apart from other services' (the
+// wishlist service locks users too) should they share a database.
+const userLockSeed = 8084
+
 // Notices is the notice store.
 type Notices struct{ pool *pgxpool.Pool }
 
 // NewNotices wraps a pool.
 func NewNotices(pool *pgxpool.Pool) *Notices { return &Notices{pool: pool} }
 
-// Insert stores a notice once per event id. It reports false when the event was seen before,
-// so a redelivery changes nothing and pushes nothing.
-func (s *Notices) Insert(ctx context.Context, n domain.Notice) (domain.Notice, bool, error) {
-	err := s.pool.QueryRow(ctx, `INSERT INTO notices (event_id, user_id, event, data, created_at)
-		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id) DO NOTHING RETURNING seq`,
-		n.EventID, n.UserID, n.Event, n.Data, n.CreatedAt).Scan(&n.Seq)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return n, false, nil
-	}
+// Insert stores a notice once per event id and returns it with its seq. fresh is false when
+// the event was stored before (a redelivery): nothing changes and the stored seq is returned.
+//
+// One user's notices are stored one at a time, under a per-user lock held until commit. A
+// bigserial hands out numbers before commit, so without the lock two replicas could commit a
+// user's seq 11 before seq 10, and a stream that had read up to 11 would never send 10. With
+// it, a user's notices become visible in seq order, which is what lets a stream resume from
+// "everything after the last seq I sent" without gaps.
+func (s *Notices) Insert(ctx context.Context, n domain.Notice) (stored domain.Notice, fresh bool, err error) {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))", n.UserID, userLockSeed); err != nil {
+			return fmt.Errorf("lock user: %w", err)
+		}
+		err := tx.QueryRow(ctx, "SELECT seq FROM notices WHERE event_id = $1", n.EventID).Scan(&n.Seq)
+		if err == nil {
+			return nil // seen before
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		if n.Event == domain.EventWishlistCount {
+			known, knownAt, found, err := newestCount(ctx, tx, n.UserID)
+			if err != nil {
+				return err
+			}
+			if found {
+				n = n.WithNewestCount(known, knownAt)
+			}
+		}
+		err = tx.QueryRow(ctx, `INSERT INTO notices (event_id, user_id, event, data, occurred_at)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id) DO NOTHING RETURNING seq`,
+			n.EventID, n.UserID, n.Event, n.Data, n.OccurredAt).Scan(&n.Seq)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// The same event id under another user: only a broken producer sends that.
+			return fmt.Errorf("event id %s already stored for another user", n.EventID)
+		}
+		fresh = err == nil
+		return err
+	})
 	if err != nil {
 		return n, false, fmt.Errorf("store notice for event %s: %w", n.EventID, err)
 	}
-	return n, true, nil
+	return n, fresh, nil
 }
 
-// After returns the user's notices with a seq above after, oldest first.
+// newestCount is the count of the user's latest-occurred count notice.
+func newestCount(ctx context.Context, tx pgx.Tx, userID string) (count int, at time.Time, found bool, err error) {
+	err = tx.QueryRow(ctx, `SELECT (data->>'count')::int, occurred_at FROM notices
+		WHERE user_id = $1 AND event = $2 ORDER BY occurred_at DESC, seq DESC LIMIT 1`,
+		userID, domain.EventWishlistCount).Scan(&count, &at)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, time.Time{}, false, nil
+	}
+	if err != nil {
+		return 0, time.Time{}, false, fmt.Errorf("read newest count: %w", err)
+	}
+	return count, at, true, nil
+}
+
+// After returns the user's notices with a seq above after, oldest first, at most limit.
 func (s *Notices) After(ctx context.Context, userID string, after int64, limit int) ([]domain.Notice, error) {
-	return s.query(ctx, `SELECT seq, event_id, user_id, event, data, created_at FROM notices
+	return s.query(ctx, `SELECT seq, event_id, user_id, event, data, occurred_at FROM notices
 		WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, userID, after, limit)
 }
 
 // Latest returns the user's newest notices, newest first.
 func (s *Notices) Latest(ctx context.Context, userID string, limit int) ([]domain.Notice, error) {
-	return s.query(ctx, `SELECT seq, event_id, user_id, event, data, created_at FROM notices
+	return s.query(ctx, `SELECT seq, event_id, user_id, event, data, occurred_at FROM notices
 		WHERE user_id = $1 ORDER BY seq DESC LIMIT $2`, userID, limit)
 }
 
@@ -64,18 +113,24 @@ func (s *Notices) query(ctx context.Context, sql string, args ...any) ([]domain.
 	if err != nil {
 		return nil, fmt.Errorf("read notices: %w", err)
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.Notice, error) {
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.Notice, error) {
 		var n domain.Notice
-		err := r.Scan(&n.Seq, &n.EventID, &n.UserID, &n.Event, &n.Data, &n.CreatedAt)
+		err := r.Scan(&n.Seq, &n.EventID, &n.UserID, &n.Event, &n.Data, &n.OccurredAt)
 		return n, err
 	})
+	if err != nil {
+		return nil, fmt.Errorf("read notices: %w", err)
+	}
+	return list, nil
 }
 
-// Position returns the user's newest seq and last known wishlist count.
+// Position returns the user's newest seq and current wishlist count (0 before any), read in
+// one statement so both come from the same snapshot.
 func (s *Notices) Position(ctx context.Context, userID string) (seq int64, count int, err error) {
 	err = s.pool.QueryRow(ctx, `SELECT
 		COALESCE((SELECT max(seq) FROM notices WHERE user_id = $1), 0),
-		COALESCE((SELECT (data->>'count')::int FROM notices WHERE user_id = $1 AND event = $2 ORDER BY seq DESC LIMIT 1), 0)`,
+		COALESCE((SELECT (data->>'count')::int FROM notices WHERE user_id = $1 AND event = $2
+			ORDER BY occurred_at DESC, seq DESC LIMIT 1), 0)`,
 		userID, domain.EventWishlistCount).Scan(&seq, &count)
 	if err != nil {
 		return 0, 0, fmt.Errorf("read position: %w", err)

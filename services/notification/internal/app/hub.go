@@ -1,34 +1,56 @@
-// Package app holds the notification use cases: storing notices from events, and delivering
-// them to every open stream of their user.
+// Package app holds the notification use cases: storing notices from events, and waking every
+// open stream of their user.
 package app
 
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/santa-wishlist/santa/services/notification/internal/domain"
 )
 
-// MaxStreamsPerUser bounds one user's open streams (phones, tablets, tabs), so a runaway
-// client cannot exhaust the server.
+// MaxStreamsPerUser bounds one user's open streams on a replica (phones, tablets, tabs), so
+// a runaway client cannot exhaust the server.
 const MaxStreamsPerUser = 10
 
 // ErrTooManyStreams is returned past MaxStreamsPerUser.
 var ErrTooManyStreams = errors.New("too many open live streams for this user")
 
-// Subscription is one open stream's mailbox.
+// Subscription is one open stream's doorbell. It carries no notices, only "the user has
+// notices up to Latest()": the stream reads them from PostgreSQL. So a slow device never
+// makes the hub block or drop anything; rings while it is busy merge into one.
 type Subscription struct {
-	C      chan domain.Notice
 	userID string
-	// Lagged is closed when the stream fell too far behind and was dropped; the client
-	// reconnects with Last-Event-ID and catches up from PostgreSQL.
-	Lagged chan struct{}
-	once   sync.Once
+	wake   chan struct{}
+	latest atomic.Int64
 }
 
-// Hub delivers notices to the streams open on this replica.
+// Wake is signalled when the user has a new notice.
+func (s *Subscription) Wake() <-chan struct{} { return s.wake }
+
+// Latest is the highest seq announced for the user since the subscription opened.
+func (s *Subscription) Latest() int64 { return s.latest.Load() }
+
+// Ring wakes the stream again (after reading only part of what is new).
+func (s *Subscription) Ring() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Subscription) announce(seq int64) {
+	for {
+		cur := s.latest.Load()
+		if seq <= cur || s.latest.CompareAndSwap(cur, seq) {
+			break
+		}
+	}
+	s.Ring()
+}
+
+// Hub knows the streams open on this replica.
 type Hub struct {
 	mu    sync.Mutex
 	users map[string]map[*Subscription]struct{}
@@ -44,7 +66,7 @@ func NewHub(reg prometheus.Registerer) *Hub {
 	return h
 }
 
-// Subscribe opens a mailbox for one stream of the user.
+// Subscribe opens a doorbell for one stream of the user.
 func (h *Hub) Subscribe(userID string) (*Subscription, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -56,13 +78,13 @@ func (h *Hub) Subscribe(userID string) (*Subscription, error) {
 		subs = map[*Subscription]struct{}{}
 		h.users[userID] = subs
 	}
-	s := &Subscription{C: make(chan domain.Notice, 64), userID: userID, Lagged: make(chan struct{})}
+	s := &Subscription{userID: userID, wake: make(chan struct{}, 1)}
 	subs[s] = struct{}{}
 	h.open.Inc()
 	return s, nil
 }
 
-// Unsubscribe closes a mailbox.
+// Unsubscribe closes a doorbell.
 func (h *Hub) Unsubscribe(s *Subscription) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -77,15 +99,11 @@ func (h *Hub) Unsubscribe(s *Subscription) {
 	}
 }
 
-// Deliver hands a notice to every open stream of its user, never blocking on a slow one.
-func (h *Hub) Deliver(n domain.Notice) {
+// Announce wakes every open stream of the user: it has notices up to seq. It never blocks.
+func (h *Hub) Announce(userID string, seq int64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for s := range h.users[n.UserID] {
-		select {
-		case s.C <- n:
-		default:
-			s.once.Do(func() { close(s.Lagged) })
-		}
+	for s := range h.users[userID] {
+		s.announce(seq)
 	}
 }

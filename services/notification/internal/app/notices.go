@@ -12,12 +12,14 @@ import (
 
 // Store keeps notices.
 type Store interface {
-	Insert(ctx context.Context, n domain.Notice) (domain.Notice, bool, error)
+	// Insert stores a notice once per event id; fresh is false for an event stored before,
+	// whose stored notice (and seq) is returned.
+	Insert(ctx context.Context, n domain.Notice) (stored domain.Notice, fresh bool, err error)
 }
 
-// Announcer tells every replica about a stored notice.
+// Announcer tells every replica that a user has notices up to seq.
 type Announcer interface {
-	Announce(n domain.Notice) error
+	Announce(userID string, seq int64) error
 }
 
 // Notifier turns events into stored, announced notices.
@@ -33,7 +35,10 @@ func NewNotifier(store Store, announce Announcer, logger *slog.Logger) *Notifier
 }
 
 // Handle is the consumer's handler. It is idempotent: a redelivered event finds its notice
-// stored already and neither stores nor pushes it again.
+// stored already and stores nothing. It is announced again all the same: the first delivery
+// may have stored it and then died before announcing, and streams send each seq at most once
+// (they only send what is above the last seq they sent), so announcing twice pushes nothing
+// twice.
 func (n *Notifier) Handle(ctx context.Context, env events.Envelope) error {
 	notice, err := domain.FromEvent(env)
 	if errors.Is(err, domain.ErrMalformed) {
@@ -47,11 +52,11 @@ func (n *Notifier) Handle(ctx context.Context, env events.Envelope) error {
 		return err // retried by the consumer with back-off
 	}
 	if !fresh {
-		return nil
+		n.logger.Debug("event seen before; nothing stored", "event_id", env.ID, "seq", stored.Seq)
 	}
-	if err := n.announce.Announce(stored); err != nil {
-		// Stored, so not lost: devices catch up on reconnect.
-		n.logger.Warn("live push failed; devices get the notice when they reconnect", "seq", stored.Seq, "err", err)
+	if err := n.announce.Announce(stored.UserID, stored.Seq); err != nil {
+		// Stored, so not lost: devices get it at the user's next notice or when they reconnect.
+		n.logger.Warn("live push failed; devices get the notice later", "seq", stored.Seq, "err", err)
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/santa-wishlist/santa/pkg/events"
 )
 
@@ -22,12 +24,12 @@ const (
 
 // Notice is one stored notification; Seq orders a user's notices and is the SSE event id.
 type Notice struct {
-	Seq       int64           `json:"id"`
-	EventID   string          `json:"-"`
-	UserID    string          `json:"-"`
-	Event     string          `json:"event"`
-	Data      json.RawMessage `json:"data"`
-	CreatedAt time.Time       `json:"createdAt"`
+	Seq        int64           `json:"id"`
+	EventID    string          `json:"-"`
+	UserID     string          `json:"-"`
+	Event      string          `json:"event"`
+	Data       json.RawMessage `json:"data"`
+	OccurredAt time.Time       `json:"occurredAt"`
 }
 
 // CountData is the data of a wishlist-count event.
@@ -49,7 +51,11 @@ var ErrMalformed = errors.New("malformed event data")
 
 // FromEvent builds the notice of a product event.
 func FromEvent(env events.Envelope) (Notice, error) {
-	n := Notice{EventID: env.ID, UserID: env.UserID, CreatedAt: env.OccurredAt}
+	n := Notice{EventID: env.ID, UserID: env.UserID, OccurredAt: env.OccurredAt}
+	// The event id is what makes a redelivery a no-op; every producer makes it a UUID.
+	if _, err := uuid.Parse(env.ID); err != nil {
+		return Notice{}, fmt.Errorf("%w: event id %q is not a UUID", ErrMalformed, env.ID)
+	}
 	var err error
 	switch env.Type {
 	case events.TypeItemCreated, events.TypeItemDeleted:
@@ -76,4 +82,36 @@ func FromEvent(env events.Envelope) (Notice, error) {
 		return Notice{}, fmt.Errorf("%w: unknown type %q", ErrMalformed, env.Type)
 	}
 	return n, err
+}
+
+// Count is the wishlist count of a wishlist-count notice.
+func (n Notice) Count() (int, bool) {
+	if n.Event != EventWishlistCount {
+		return 0, false
+	}
+	var d CountData
+	if json.Unmarshal(n.Data, &d) != nil {
+		return 0, false
+	}
+	return d.Count, true
+}
+
+// WithNewestCount applies "the badge never steps back to an older count". known is the count
+// of the user's latest-occurred count notice stored so far, which occurred at knownAt. A count
+// event that occurred before it is handled late (it was retried after a failure, or another
+// replica was faster), so its count is out of date: its notice says what happened (the item
+// and the cause) with the newer count. Other notices are returned as they are.
+func (n Notice) WithNewestCount(known int, knownAt time.Time) Notice {
+	if n.Event != EventWishlistCount || !knownAt.After(n.OccurredAt) {
+		return n
+	}
+	var d CountData
+	if json.Unmarshal(n.Data, &d) != nil {
+		return n
+	}
+	d.Count = known
+	if raw, err := json.Marshal(d); err == nil {
+		n.Data = raw
+	}
+	return n
 }

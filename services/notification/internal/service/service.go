@@ -58,7 +58,8 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	notices := adapters.NewNotices(pool)
 	fanout := adapters.NewFanout(nc)
 	hub := app.NewHub(srv.Registry)
-	fanSub, err := fanout.Listen(hub.Deliver)
+	// Listen before consuming, so no notice is stored before this replica can hear of it.
+	fanSub, err := fanout.Listen(hub.Announce)
 	if err != nil {
 		nc.Close()
 		pool.Close()
@@ -71,6 +72,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		pool.Close()
 		return nil, err
 	}
+	// The server's shutdown waits for every handler, and a stream never ends by itself, so
+	// streams end when ctx does (SIGTERM, the moment readiness starts failing); their devices
+	// reconnect, to another replica, with Last-Event-ID.
 	ports.Routes(srv.Engine, hub, notices, ctx.Done())
 	srv.AddReadinessCheck("postgres", notices.Ping)
 	srv.AddReadinessCheck("nats", func(context.Context) error {
@@ -79,6 +83,8 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		}
 		return nil
 	})
+	// Run calls these in reverse: stop consuming (the event in hand finishes), then close
+	// NATS, then the pool the handler was using.
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
 	srv.OnShutdown(func(context.Context) error { return nc.Drain() })
 	srv.OnShutdown(func(context.Context) error { _ = fanSub.Unsubscribe(); consumer.Stop(); return nil })
