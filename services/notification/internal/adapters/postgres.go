@@ -50,7 +50,11 @@ func (s *Notices) Insert(ctx context.Context, n domain.Notice) (stored domain.No
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))", n.UserID, userLockSeed); err != nil {
 			return fmt.Errorf("lock user: %w", err)
 		}
-		err := tx.QueryRow(ctx, "SELECT seq FROM notices WHERE event_id = $1", n.EventID).Scan(&n.Seq)
+		var owner string
+		err := tx.QueryRow(ctx, "SELECT seq, user_id FROM notices WHERE event_id = $1", n.EventID).Scan(&n.Seq, &owner)
+		if err == nil && owner != n.UserID {
+			return fmt.Errorf("%w: event id %s belongs to another user's notice", domain.ErrMalformed, n.EventID)
+		}
 		if err == nil {
 			return nil // seen before
 		}
@@ -70,8 +74,8 @@ func (s *Notices) Insert(ctx context.Context, n domain.Notice) (stored domain.No
 			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id) DO NOTHING RETURNING seq`,
 			n.EventID, n.UserID, n.Event, n.Data, n.OccurredAt).Scan(&n.Seq)
 		if errors.Is(err, pgx.ErrNoRows) {
-			// The same event id under another user: only a broken producer sends that.
-			return fmt.Errorf("event id %s already stored for another user", n.EventID)
+			// Stored meanwhile under another user (that user's lock was not ours).
+			return fmt.Errorf("%w: event id %s belongs to another user's notice", domain.ErrMalformed, n.EventID)
 		}
 		fresh = err == nil
 		return err

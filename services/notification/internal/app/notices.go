@@ -41,15 +41,12 @@ func NewNotifier(store Store, announce Announcer, logger *slog.Logger) *Notifier
 // twice.
 func (n *Notifier) Handle(ctx context.Context, env events.Envelope) error {
 	notice, err := domain.FromEvent(env)
-	if errors.Is(err, domain.ErrMalformed) {
-		return fmt.Errorf("%w: %v", events.ErrPoison, err)
-	}
 	if err != nil {
-		return err
+		return poisonOrRetry(err)
 	}
 	stored, fresh, err := n.store.Insert(ctx, notice)
 	if err != nil {
-		return err // retried by the consumer with back-off
+		return poisonOrRetry(err)
 	}
 	if !fresh {
 		n.logger.Debug("event seen before; nothing stored", "event_id", env.ID, "seq", stored.Seq)
@@ -59,4 +56,13 @@ func (n *Notifier) Handle(ctx context.Context, env events.Envelope) error {
 		n.logger.Warn("live push failed; devices get the notice later", "seq", stored.Seq, "err", err)
 	}
 	return nil
+}
+
+// poisonOrRetry terminates what can never succeed (malformed data, an event id reused for
+// another user) and lets the consumer retry the rest (the database is away) with back-off.
+func poisonOrRetry(err error) error {
+	if errors.Is(err, domain.ErrMalformed) {
+		return fmt.Errorf("%w: %w", events.ErrPoison, err)
+	}
+	return err
 }

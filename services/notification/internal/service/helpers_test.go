@@ -1,0 +1,314 @@
+package service_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/services/notification/internal/service"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// instance is one replica of the service, in-process, on its own port.
+type instance struct {
+	base string
+	stop func()
+}
+
+func start(t *testing.T, dbURL, natsURL string, tweak ...func(*service.Config)) *instance {
+	t.Helper()
+	cfg := service.Config{
+		DatabaseURL: dbURL, NATSURL: natsURL,
+		Server:       httpserver.Options{Service: "notification", Addr: "127.0.0.1:0"},
+		RetryBackOff: []time.Duration{50 * time.Millisecond, 50 * time.Millisecond},
+	}
+	for _, f := range tweak {
+		f(&cfg)
+	}
+	base, stop := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
+	return &instance{base: base, stop: stop}
+}
+
+// sse is one Server-Sent Event as a client parses it.
+type sse struct {
+	ID, Event, Data string
+}
+
+func (e sse) seq(t *testing.T) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(e.ID, 10, 64)
+	if err != nil {
+		t.Fatalf("event without a numeric id: %+v", e)
+	}
+	return n
+}
+
+func (e sse) decode(t *testing.T) map[string]any {
+	t.Helper()
+	var d map[string]any
+	if err := json.Unmarshal([]byte(e.Data), &d); err != nil {
+		t.Fatalf("event data is not JSON: %+v", e)
+	}
+	return d
+}
+
+// stream is an open live stream of one device.
+type stream struct {
+	C      <-chan sse
+	header http.Header
+	close  func()
+}
+
+type streamOpts struct {
+	lastEventID string // sent as the Last-Event-ID header
+	queryID     string // sent as ?lastEventId=
+}
+
+// openStream connects a device of uid and parses its events into C, which is closed when the
+// server ends the stream.
+func openStream(t *testing.T, base, uid string, opts streamOpts) *stream {
+	t.Helper()
+	resp, cancel := get(t, base, "/api/notifications/stream", uid, opts)
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		body, _ := io.ReadAll(resp.Body)
+		t.Fatalf("stream: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	out := make(chan sse, 1000)
+	go func() {
+		defer close(out)
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		var cur sse
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "id: "):
+				cur.ID = strings.TrimPrefix(line, "id: ")
+			case strings.HasPrefix(line, "event: "):
+				cur.Event = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				cur.Data = strings.TrimPrefix(line, "data: ")
+			case line == "" && cur.Event != "":
+				out <- cur
+				cur = sse{}
+			}
+		}
+	}()
+	return &stream{C: out, header: resp.Header, close: cancel}
+}
+
+// get sends a request as the gateway would forward it for uid ("" for nobody).
+func get(t *testing.T, base, path, uid string, opts streamOpts) (*http.Response, context.CancelFunc) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if opts.queryID != "" {
+		path += "?lastEventId=" + opts.queryID
+	}
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+path, nil)
+	if uid != "" {
+		req.Header.Set(auth.HeaderUserID, uid)
+	}
+	if opts.lastEventID != "" {
+		req.Header.Set("Last-Event-ID", opts.lastEventID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	return resp, cancel
+}
+
+func (s *stream) next(t *testing.T) sse {
+	t.Helper()
+	select {
+	case e, ok := <-s.C:
+		if !ok {
+			t.Fatal("stream closed")
+		}
+		return e
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event within 10s")
+	}
+	return sse{}
+}
+
+// hello reads the first event and checks it is the hello with the given count.
+func (s *stream) hello(t *testing.T, count int) {
+	t.Helper()
+	e := s.next(t)
+	if e.Event != "hello" || e.Data != fmt.Sprintf(`{"count":%d}`, count) || e.ID != "" {
+		t.Fatalf("want hello with count %d and no id, got %+v", count, e)
+	}
+}
+
+func (s *stream) nothing(t *testing.T, within time.Duration) {
+	t.Helper()
+	select {
+	case e, ok := <-s.C:
+		if ok {
+			t.Fatalf("unexpected event %+v", e)
+		}
+	case <-time.After(within):
+	}
+}
+
+// broker publishes events as the wishlist service's outbox relay does.
+type broker struct {
+	t  *testing.T
+	js jetstream.JetStream
+}
+
+func newBroker(t *testing.T, url string) broker {
+	t.Helper()
+	nc, js, err := events.Connect(url, "test-publisher", quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := events.EnsureStream(ctx, js); err != nil {
+		t.Fatal(err)
+	}
+	return broker{t: t, js: js}
+}
+
+// publish sends an envelope with its id as Nats-Msg-Id.
+func (b broker) publish(env events.Envelope) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := events.Publish(ctx, b.js, env); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// publishRaw sends bytes without a message id, so JetStream keeps every copy.
+func (b broker) publishRaw(subject string, payload []byte) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := b.js.Publish(ctx, subject, payload); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// consumerSettled waits until the notification consumer has nothing pending or unacked.
+func (b broker) consumerSettled(timeout time.Duration) {
+	b.t.Helper()
+	testenv.Eventually(b.t, timeout, func() error {
+		cons, err := b.js.Consumer(context.Background(), events.StreamName, service.ConsumerName)
+		if err != nil {
+			return err
+		}
+		info, err := cons.Info(context.Background())
+		if err != nil {
+			return err
+		}
+		if info.NumPending != 0 || info.NumAckPending != 0 {
+			return fmt.Errorf("consumer: %d pending, %d unacked", info.NumPending, info.NumAckPending)
+		}
+		return nil
+	})
+}
+
+func itemEvent(t *testing.T, typ, uid string, count int) events.Envelope {
+	t.Helper()
+	env, err := events.NewEnvelope(typ, uid, map[string]any{
+		"id": "item-" + testenv.RandomHex(4), "name": "Sled", "imageUrl": nil, "category": "Toys", "wishlistCount": count,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func santaEvent(t *testing.T, uid, name string) events.Envelope {
+	t.Helper()
+	env, err := events.NewEnvelope(events.TypeSantaSent, uid, map[string]any{"id": "gift-" + testenv.RandomHex(4), "name": name, "imageUrl": nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func countNotices(pool *pgxpool.Pool, want int) error {
+	var n int
+	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM notices").Scan(&n); err != nil {
+		return err
+	}
+	if n != want {
+		return fmt.Errorf("%d notices, want %d", n, want)
+	}
+	return nil
+}
+
+type listed struct {
+	ID    int64           `json:"id"`
+	Event string          `json:"event"`
+	Data  json.RawMessage `json:"data"`
+}
+
+func listNotices(t *testing.T, base, uid string) []listed {
+	t.Helper()
+	resp, cancel := get(t, base, "/api/notifications", uid, streamOpts{})
+	defer cancel()
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("list: %d", resp.StatusCode)
+	}
+	var list []listed
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+// metric reads one sample of the service's /metrics, such as
+// `events_processed_total{consumer="notification",result="poison"}`; 0 when absent.
+func metric(t *testing.T, base, sample string) float64 {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(sample) + ` (\S+)$`).FindSubmatch(body)
+	if m == nil {
+		return 0
+	}
+	v, err := strconv.ParseFloat(string(m[1]), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// jsonField reads one field of an event's data.
+func jsonField(raw json.RawMessage, key string, dst any) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return err
+	}
+	return json.Unmarshal(m[key], dst)
+}
