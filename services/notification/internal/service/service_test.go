@@ -460,3 +460,44 @@ func TestShutdownEndsStreamsAndRefusesNewOnes(t *testing.T) {
 		t.Fatalf("shutdown took %s", d)
 	}
 }
+
+func TestABrokerRestartIsOnlyAPause(t *testing.T) {
+	_, dbURL := testenv.Postgres(t)
+	nats := testenv.StartNATS(t)
+	b := newBroker(t, nats.URL())
+	svc := start(t, dbURL, nats.URL())
+	s := openStream(t, svc.base, "kid", streamOpts{})
+	s.hello(t, 0)
+	b.publish(itemEvent(t, events.TypeItemCreated, "kid", 1))
+	s.next(t)
+
+	nats.Stop()
+	testenv.Eventually(t, 5*time.Second, func() error {
+		resp, err := http.Get(svc.base + "/readyz")
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable {
+			return fmt.Errorf("readyz %d with NATS down", resp.StatusCode)
+		}
+		return nil
+	})
+	nats.Start()
+	testenv.Eventually(t, 10*time.Second, func() error {
+		resp, err := http.Get(svc.base + "/readyz")
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("readyz %d with NATS back", resp.StatusCode)
+		}
+		return nil
+	})
+	// The consumer and the fan-out came back by themselves; the open stream never noticed.
+	b.publish(santaEvent(t, "kid", "Yo-yo"))
+	if e := s.next(t); e.Event != "santa" {
+		t.Fatalf("after the broker restart: %+v", e)
+	}
+}
