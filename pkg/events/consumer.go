@@ -134,9 +134,13 @@ func Consume(ctx context.Context, js jetstream.JetStream, cfg ConsumerConfig, ha
 			_ = msg.Nak()
 			processed("retry")
 		}
-	}, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
-		log.Debug("consume", "err", err)
-	}))
+	},
+		// With BackOff set, the server uses BackOff[0] as the ack wait: a large client-side
+		// buffer would let buffered messages expire and be redelivered while still waiting.
+		jetstream.PullMaxMessages(16),
+		jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+			log.Debug("consume", "err", err)
+		}))
 	if err != nil {
 		return nil, fmt.Errorf("consume %s: %w", cfg.Durable, err)
 	}
