@@ -79,7 +79,7 @@ func DecodeDataURL(s string) ([]byte, error) {
 		return nil, ErrNoImage
 	}
 	payload := s
-	if strings.HasPrefix(strings.ToLower(s), "data:") {
+	if len(s) >= 5 && strings.EqualFold(s[:5], "data:") { // not ToLower: s is megabytes of base64
 		comma := strings.IndexByte(s, ',')
 		if comma < 0 {
 			return nil, ErrBadDataURL
