@@ -160,8 +160,9 @@ func TestSantaRequestReachesTheUsersOtherDevicesOnly(t *testing.T) {
 func TestImagesThatAreNotImagesAreRefused(t *testing.T) {
 	c, _ := newUser(t, "badimage")
 	for name, dataURL := range map[string]string{
-		"text named jpeg": "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString([]byte("just some text, not a photo")),
-		"svg":             "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)),
+		"text named jpeg":  "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString([]byte("just some text, not a photo")),
+		"malformed base64": "data:image/jpeg;base64,/9j/4AAQ%%%not-base64",
+		"svg":              "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)),
 	} {
 		code, body := c.json("POST", "/api/wishlist", map[string]any{"name": "Sneaky", "description": "Not really a photo at all", "imageUrl": dataURL})
 		if code < 400 || code >= 500 || !strings.Contains(string(body), "imageUrl") {
@@ -170,5 +171,27 @@ func TestImagesThatAreNotImagesAreRefused(t *testing.T) {
 	}
 	if len(c.list()) != 0 {
 		t.Fatal("an item with a refused image was saved")
+	}
+}
+
+// The wishlist sends well-formed base64 to the media service as bytes and anything else as
+// the data URL itself: a photo whose base64 carries spaces takes the second way.
+func TestAPhotoWithSpacedBase64IsStoredToo(t *testing.T) {
+	c, _ := newUser(t, "spacedphoto")
+	photo := photoDataURL(t)
+	head, payload, _ := strings.Cut(photo, ",")
+	var spaced strings.Builder
+	for i := 0; i < len(payload); i += 76 {
+		spaced.WriteString(payload[i:min(i+76, len(payload))])
+		spaced.WriteString(" ")
+	}
+	code, body := c.json("POST", "/api/wishlist", map[string]any{
+		"name": "Rocking Horse", "description": "A wooden horse painted red and white", "category": "Toys",
+		"imageUrl": head + "," + spaced.String(),
+	})
+	var it item
+	_ = json.Unmarshal(body, &it)
+	if code != http.StatusCreated || it.ImageURL == nil || !strings.HasPrefix(*it.ImageURL, "/media/") {
+		t.Fatalf("create: %d %s", code, body)
 	}
 }
