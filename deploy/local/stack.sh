@@ -199,6 +199,8 @@ run_service() { # name port -> runs in background with prefixed log lines
   (
     set -a; eval "$(service_env)"; set +a
     export PORT=$port
+    # PPROF_BASE=6060 gives each service a profiler on 6060 + (port - PORT_BASE).
+    [ -z "${PPROF_BASE:-}" ] || export PPROF_ADDR=127.0.0.1:$((PPROF_BASE + port - PORT_BASE))
     exec "$BIN/$name"
   ) > >(if [ "${FOREGROUND:-}" = 1 ]; then sed -u "s/^/[$name] /" | tee -a "$STATE/$name.log"; else sed -u "s/^/[$name] /" >> "$STATE/$name.log"; fi) 2>&1 &
   echo $! > "$STATE/$name.pid"

@@ -8,12 +8,14 @@ import (
 
 // OptionsFromEnv reads the settings every service shares: PORT, SHUTDOWN_TIMEOUT and
 // DRAIN_DELAY (how long to keep serving while unready after SIGTERM; set it in the cluster to
-// cover the endpoints controller's propagation, leave it 0 locally).
+// cover the endpoints controller's propagation, leave it 0 locally) and IDLE_MEMORY_RELEASE
+// (how long requests must pause before unused memory goes back to the system; 0 turns it off).
 func OptionsFromEnv(env *config.Env, service, defaultPort string) Options {
 	return Options{
-		Service:         service,
-		Addr:            ":" + env.String("PORT", defaultPort),
-		ShutdownTimeout: env.Duration("SHUTDOWN_TIMEOUT", 20*time.Second),
-		DrainDelay:      env.Duration("DRAIN_DELAY", 0),
+		Service:           service,
+		Addr:              ":" + env.String("PORT", defaultPort),
+		ShutdownTimeout:   env.Duration("SHUTDOWN_TIMEOUT", 20*time.Second),
+		DrainDelay:        env.Duration("DRAIN_DELAY", 0),
+		IdleMemoryRelease: env.Duration("IDLE_MEMORY_RELEASE", 5*time.Second),
 	}
 }

@@ -64,9 +64,12 @@ func recovery(logger *slog.Logger) gin.HandlerFunc {
 	}
 }
 
-func observe(logger *slog.Logger, m *observability.HTTPMetrics) gin.HandlerFunc {
+func observe(logger *slog.Logger, m *observability.HTTPMetrics, release *idleRelease) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
+		if !isProbe(c.Request.URL.Path) {
+			release.seen(start) // probes and scrapes allocate next to nothing
+		}
 		reqLogger := logger.With("request_id", c.GetString(RequestIDHeader))
 		c.Set(loggerKey, reqLogger)
 		m.InFlight.Inc()
@@ -81,7 +84,7 @@ func observe(logger *slog.Logger, m *observability.HTTPMetrics) gin.HandlerFunc 
 		elapsed := time.Since(start)
 		m.Requests.WithLabelValues(c.Request.Method, route, strconv.Itoa(status)).Inc()
 		m.Duration.WithLabelValues(c.Request.Method, route).Observe(elapsed.Seconds())
-		if route == "/healthz" || route == "/readyz" || route == "/metrics" {
+		if isProbe(route) {
 			return
 		}
 		level := slog.LevelInfo
@@ -97,3 +100,5 @@ func observe(logger *slog.Logger, m *observability.HTTPMetrics) gin.HandlerFunc 
 func notFound(c *gin.Context) {
 	apierror.Abort(c, http.StatusNotFound, "not_found", "Nothing lives at this address.")
 }
+
+func isProbe(path string) bool { return path == "/healthz" || path == "/readyz" || path == "/metrics" }

@@ -36,6 +36,9 @@ type Options struct {
 	DrainDelay time.Duration
 	// Registry receives the HTTP metrics; nil makes a fresh one.
 	Registry *prometheus.Registry
+	// IdleMemoryRelease is how long requests must pause before the memory they left behind
+	// is returned to the system; 0 leaves it to the Go runtime.
+	IdleMemoryRelease time.Duration
 }
 
 // Server wraps a gin engine with the shared middleware and lifecycle.
@@ -50,6 +53,7 @@ type Server struct {
 	closers  []func(context.Context) error
 	draining atomic.Bool
 	listener net.Listener
+	release  *idleRelease
 }
 
 type namedCheck struct {
@@ -76,15 +80,16 @@ func New(opts Options) *Server {
 	}
 	metrics := observability.NewHTTPMetrics(opts.Registry, opts.Service)
 
+	release := newIdleRelease(opts.IdleMemoryRelease)
 	engine := gin.New()
 	engine.ContextWithFallback = true
 	engine.HandleMethodNotAllowed = false
 	// observe wraps recovery so a panic is still counted and logged as a 500.
-	engine.Use(requestID(), observe(opts.Logger, metrics), recovery(opts.Logger))
+	engine.Use(requestID(), observe(opts.Logger, metrics, release), recovery(opts.Logger))
 	engine.NoRoute(func(c *gin.Context) { notFound(c) })
 
 	StartProfiler(opts.Logger)
-	s := &Server{Engine: engine, Registry: opts.Registry, Logger: opts.Logger, opts: opts}
+	s := &Server{Engine: engine, Registry: opts.Registry, Logger: opts.Logger, opts: opts, release: release}
 	engine.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	engine.GET("/readyz", s.ready)
 	engine.GET("/metrics", gin.WrapH(promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{Registry: opts.Registry})))
@@ -158,6 +163,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(s.listener) }()
+	go s.release.run(ctx)
 	s.Logger.Info("listening", "addr", s.listener.Addr().String())
 
 	select {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -192,5 +193,45 @@ func TestDecodeJSONRefusesBadBodiesWith4xx(t *testing.T) {
 				t.Fatalf("got %d %s, want %d %s", resp.StatusCode, b, tc.status, tc.code)
 			}
 		})
+	}
+}
+
+func TestMemoryIsReleasedOnceRequestsPause(t *testing.T) {
+	r := newIdleRelease(time.Second)
+	releases := 0
+	r.free = func() { releases++ }
+	start := time.Now()
+	if r.check(start.Add(time.Hour)) {
+		t.Fatal("released before any request")
+	}
+	r.seen(start)
+	if r.check(start.Add(500 * time.Millisecond)) {
+		t.Fatal("released while requests were still recent")
+	}
+	if !r.check(start.Add(1500*time.Millisecond)) || releases != 1 {
+		t.Fatalf("not released after the pause: %d", releases)
+	}
+	if r.check(start.Add(time.Hour)) || releases != 1 {
+		t.Fatal("released again without new requests")
+	}
+	r.seen(start.Add(2 * time.Hour))
+	if !r.check(start.Add(3*time.Hour)) || releases != 2 {
+		t.Fatalf("a new burst was not released: %d", releases)
+	}
+}
+
+func TestProbesDoNotCountAsRequestsForMemoryRelease(t *testing.T) {
+	srv := New(Options{Service: "probe-test", IdleMemoryRelease: time.Second})
+	for _, path := range []string{"/healthz", "/metrics"} {
+		w := httptest.NewRecorder()
+		srv.Engine.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+	}
+	if srv.release.last.Load() != 0 {
+		t.Fatal("a probe counted as a request")
+	}
+	w := httptest.NewRecorder()
+	srv.Engine.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/anything", nil))
+	if srv.release.last.Load() == 0 {
+		t.Fatal("a request was not counted")
 	}
 }
