@@ -19,6 +19,7 @@ import (
 // pixels only, so EXIF (GPS position, camera serial), XMP, IPTC, comments, ICC profiles and
 // anything appended after the image data (polyglot files) are gone.
 //
+//   - Images over MaxStoredSide pixels on the longer side are halved until they fit.
 //   - JPEG stays JPEG (quality 85), turned upright by its EXIF orientation first.
 //   - PNG stays PNG (lossless, transparency kept; fastest zlib level).
 //   - WebP becomes JPEG when fully opaque (webcam and phone photos: a PNG would be several
@@ -93,6 +94,7 @@ func Process(data []byte, rules Rules) (Processed, error) {
 	if kind == JPEG {
 		img = orient(img, jpegOrientation(data))
 	}
+	img = shrinkToStoredSize(img)
 
 	asJPEG := kind == JPEG || (kind == WebP && isOpaque(img))
 	var (
