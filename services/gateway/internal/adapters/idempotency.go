@@ -29,6 +29,9 @@ type StoredResponse struct {
 	Status      int    `json:"status"`
 	ContentType string `json:"contentType"`
 	Body        []byte `json:"body"`
+	// RequestHash is the SHA-256 of the request body the answer belongs to: a key reused
+	// for a different body is refused instead of replaying an answer to another request.
+	RequestHash []byte `json:"requestHash,omitempty"`
 }
 
 // ErrInProgress means the first request with this key has not finished yet.

@@ -4,8 +4,10 @@ package ports
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -101,7 +103,9 @@ func (w *teeWriter) Write(b []byte) (int, error) {
 // IdempotencyHeader is the header a client sets to make a POST safe to repeat.
 const IdempotencyHeader = "Idempotency-Key"
 
-// idempotent replays the stored answer for a repeated Idempotency-Key of the same user.
+// idempotent replays the stored answer for a repeated Idempotency-Key of the same user and
+// the same request body; the same key with another body is refused (422), as the IETF
+// Idempotency-Key draft asks, rather than answered with the first request's result.
 func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		key := c.GetHeader(IdempotencyHeader)
@@ -126,11 +130,16 @@ func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
 			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Please try again shortly.")
 			return
 		case stored != nil:
-			c.Header("Idempotent-Replayed", "true")
-			c.Data(stored.Status, stored.ContentType, stored.Body)
-			c.Abort()
+			replay(c, stored)
 			return
 		}
+		// The body is hashed as it streams to the service, so a photo is not held here.
+		hash := sha256.New()
+		body := c.Request.Body
+		c.Request.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.TeeReader(body, hash), body}
 		tee := &teeWriter{ResponseWriter: c.Writer}
 		c.Writer = tee
 		c.Next()
@@ -140,10 +149,36 @@ func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
 			_ = store.Abandon(c.Request.Context(), scoped)
 			return
 		}
+		_, _ = io.Copy(hash, body) // whatever the service did not read (it may refuse early)
 		if err := store.Finish(c.Request.Context(), scoped, adapters.StoredResponse{
 			Status: status, ContentType: tee.Header().Get("Content-Type"), Body: tee.body.Bytes(),
+			RequestHash: hash.Sum(nil),
 		}); err != nil {
 			httpserver.Logger(c).Error("could not keep the answer for replay", "err", err)
 		}
 	}
+}
+
+// replay answers a repeated request with the stored answer, if it is the same request.
+func replay(c *gin.Context, stored *adapters.StoredResponse) {
+	if stored.RequestHash != nil {
+		hash := sha256.New()
+		if _, err := io.Copy(hash, c.Request.Body); err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				apierror.Abort(c, http.StatusRequestEntityTooLarge, "too_large", "The request is too large.")
+				return
+			}
+			apierror.Abort(c, http.StatusBadRequest, "unreadable_body", "The request body could not be read.")
+			return
+		}
+		if !bytes.Equal(hash.Sum(nil), stored.RequestHash) {
+			apierror.Abort(c, http.StatusUnprocessableEntity, "idempotency_key_reused",
+				"This Idempotency-Key was already used for a different request. Use a new key for a new request.")
+			return
+		}
+	}
+	c.Header("Idempotent-Replayed", "true")
+	c.Data(stored.Status, stored.ContentType, stored.Body)
+	c.Abort()
 }

@@ -237,6 +237,31 @@ func TestIdempotencyKeyMakesADoubleTapOneItem(t *testing.T) {
 	}
 }
 
+func TestAnIdempotencyKeyReusedForAnotherRequestIsRefused(t *testing.T) {
+	up := newUpstream(t)
+	g := startGateway(t, up, roomy, "")
+	user := testenv.SignUp(t, testenv.UniqueEmail("reuse"), "secret123", "")
+	bear := `{"name":"Teddy Bear","description":"A soft brown bear","category":"Toys"}`
+	train := `{"name":"Toy Train","description":"A wooden train with three carriages","category":"Toys"}`
+
+	if resp := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(bear), "Idempotency-Key", "k-1"); resp.StatusCode != 201 {
+		t.Fatalf("first: %d %s", resp.StatusCode, readBody(resp))
+	}
+	resp := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(train), "Idempotency-Key", "k-1")
+	body := readBody(resp)
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "already used for a different request") {
+		t.Fatalf("reused key, other body: %d %s", resp.StatusCode, body)
+	}
+	// The original request repeated is still a replay, and nothing reached the service twice.
+	again := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(bear), "Idempotency-Key", "k-1")
+	if readBody(again); again.StatusCode != 201 || again.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("repeat of the first: %d", again.StatusCode)
+	}
+	if n := len(up.calls()); n != 1 {
+		t.Fatalf("wishlist received %d creates, want 1", n)
+	}
+}
+
 func TestRecentIsEmptyForVisitors(t *testing.T) {
 	up := newUpstream(t)
 	g := startGateway(t, up, roomy, "")
