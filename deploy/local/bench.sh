@@ -9,4 +9,4 @@ export STACK=test RATE_LIMIT_IP_PER_MINUTE=100000000 RATE_LIMIT_USER_PER_MINUTE=
 deploy/local/stack.sh start
 trap 'deploy/local/stack.sh stop' EXIT
 go build -o .dev/test/bench ./tests/cmd/bench
-.dev/test/bench
+BENCH_PID_DIR="$ROOT/.dev/test" .dev/test/bench

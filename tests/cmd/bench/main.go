@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -69,8 +70,33 @@ func main() {
 	time.Sleep(15 * time.Second)
 	for _, svc := range cfg.Services {
 		name, url, _ := strings.Cut(svc, "=")
-		fmt.Printf("  %-13s %14s %18s\n", name, after[name], memoryMB(url))
+		fmt.Printf("  %-13s %14s %18s   %s\n", name, after[name], memoryMB(url), residentSplit(cfg.PidDir, name))
 	}
+}
+
+// residentSplit tells a service's own memory from the pages of its binary, read from
+// /proc when the stack runs on this machine (bench.sh passes the stack's pid files).
+func residentSplit(pidDir, name string) string {
+	if pidDir == "" {
+		return ""
+	}
+	pid, err := os.ReadFile(filepath.Join(pidDir, name+".pid"))
+	if err != nil {
+		return ""
+	}
+	status, err := os.ReadFile("/proc/" + strings.TrimSpace(string(pid)) + "/status")
+	if err != nil {
+		return ""
+	}
+	kb := map[string]float64{}
+	for _, line := range strings.Split(string(status), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && (k == "RssAnon" || k == "RssFile") {
+			var n float64
+			fmt.Sscan(strings.TrimSpace(v), &n)
+			kb[k] = n
+		}
+	}
+	return fmt.Sprintf("(own memory %.1f MB, binary pages %.1f MB)", kb["RssAnon"]/1024, kb["RssFile"]/1024)
 }
 
 type config struct {
@@ -81,6 +107,7 @@ type config struct {
 	Duration                       time.Duration
 	Services                       []string
 	NotificationLatency, ImagePath bool
+	PidDir                         string // where the local stack keeps its pid files, if known
 }
 
 func loadConfig() config {
@@ -107,6 +134,7 @@ func loadConfig() config {
 	c.Services = strings.Split(get("BENCH_SERVICES", "gateway=http://127.0.0.1:18080,wishlist=http://127.0.0.1:18081,vision=http://127.0.0.1:18082,media=http://127.0.0.1:18083,notification=http://127.0.0.1:18084"), ",")
 	c.NotificationLatency = get("BENCH_NOTIFICATIONS", "1") == "1"
 	c.ImagePath = get("BENCH_IMAGES", "1") == "1"
+	c.PidDir = os.Getenv("BENCH_PID_DIR")
 	return c
 }
 
