@@ -30,17 +30,26 @@ func main() {
 	}
 	defer pool.Close()
 
-	floor := closedLoop(cfg.Concurrency, cfg.Duration, func(i int) error { return listThroughPgx(ctx, pool, users[i%len(users)].UID) })
-	direct := closedLoop(cfg.Concurrency, cfg.Duration, func(i int) error { return listDirect(cfg.WishlistURL, users[i%len(users)].UID) })
-	gateway := closedLoop(cfg.Concurrency, cfg.Duration, func(i int) error { return listThroughGateway(cfg.URL, users[i%len(users)].Token) })
+	// Each closed loop also records the CPU every process spent on it.
+	measured := func(call func(i int) error) (*result, string) {
+		before := readCPU(cfg.PidDir, cfg.Services)
+		res := closedLoop(cfg.Concurrency, cfg.Duration, call)
+		return res, perRequest(before, readCPU(cfg.PidDir, cfg.Services), len(res.latencies))
+	}
+	floor, floorCPU := measured(func(i int) error { return listThroughPgx(ctx, pool, users[i%len(users)].UID) })
+	direct, directCPU := measured(func(i int) error { return listDirect(cfg.WishlistURL, users[i%len(users)].UID) })
+	gateway, gatewayCPU := measured(func(i int) error { return listThroughGateway(cfg.URL, users[i%len(users)].Token) })
 	steady := openLoop(cfg.Rate, cfg.Duration, func(i int) error { return listThroughGateway(cfg.URL, users[i%len(users)].Token) })
 
 	fmt.Println()
 	fmt.Printf("GET /api/wishlist, %d users x %d items, %d concurrent, %s each\n", cfg.Users, cfg.ItemsPerUser, cfg.Concurrency, cfg.Duration)
 	fmt.Println(header())
-	fmt.Println(floor.row("pgx floor (same query)"))
-	fmt.Println(direct.row("wishlist service directly"))
-	fmt.Println(gateway.row("through the gateway"))
+	for _, line := range []string{floor.row("pgx floor (same query)"), floorCPU,
+		direct.row("wishlist service directly"), directCPU, gateway.row("through the gateway"), gatewayCPU} {
+		if line != "" {
+			fmt.Println(line)
+		}
+	}
 	fmt.Printf("gateway / floor throughput: %.0f%% (target at least 40%%)\n", 100*gateway.throughput()/floor.throughput())
 	fmt.Println()
 	fmt.Printf("fixed rate %d requests/s through the gateway for %s\n", cfg.Rate, cfg.Duration)

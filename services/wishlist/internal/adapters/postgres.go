@@ -118,25 +118,6 @@ func enqueueItemEvent(ctx context.Context, tx pgx.Tx, eventType string, item dom
 	return outbox.Enqueue(ctx, tx, env)
 }
 
-// List returns the user's items, newest first, at most limit (0 for all).
-func (r *Repository) List(ctx context.Context, userID string, limit int) ([]domain.Item, error) {
-	q := "SELECT " + itemColumns + " FROM items WHERE user_id = $1 ORDER BY created_at DESC, id DESC"
-	args := []any{userID}
-	if limit > 0 {
-		q += " LIMIT $2"
-		args = append(args, limit)
-	}
-	rows, err := r.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list items: %w", err)
-	}
-	items, err := pgx.CollectRows(rows, scanItem)
-	if err != nil {
-		return nil, fmt.Errorf("list items: %w", err)
-	}
-	return items, nil
-}
-
 func scanItem(row pgx.CollectableRow) (domain.Item, error) {
 	var it domain.Item
 	var features []byte

@@ -3,6 +3,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/google/uuid"
@@ -13,7 +14,9 @@ import (
 // Store is where items live (PostgreSQL in production and in tests).
 type Store interface {
 	Create(ctx context.Context, item domain.Item) (domain.Item, error)
-	List(ctx context.Context, userID string, limit int) ([]domain.Item, error)
+	// ListJSON hands write the user's items, newest first and at most limit (0 for all), as
+	// the JSON array of domain.Item; the buffer is reused once write returns.
+	ListJSON(ctx context.Context, userID string, limit int, write func(json.RawMessage)) error
 	Delete(ctx context.Context, userID, id string) error
 	SendToSanta(ctx context.Context, userID, existingID string, draft domain.Item) (domain.Item, error)
 }
@@ -65,14 +68,14 @@ func (w *Wishlist) prepare(ctx context.Context, userID string, draft domain.Draf
 	return item, nil
 }
 
-// List answers the user's whole wishlist, newest first.
-func (w *Wishlist) List(ctx context.Context, userID string) ([]domain.Item, error) {
-	return w.store.List(ctx, userID, 0)
+// List answers the user's whole wishlist, newest first, as JSON.
+func (w *Wishlist) List(ctx context.Context, userID string, write func(json.RawMessage)) error {
+	return w.store.ListJSON(ctx, userID, 0, write)
 }
 
-// Recent answers the user's newest items.
-func (w *Wishlist) Recent(ctx context.Context, userID string) ([]domain.Item, error) {
-	return w.store.List(ctx, userID, domain.RecentLimit)
+// Recent answers the user's newest items as JSON.
+func (w *Wishlist) Recent(ctx context.Context, userID string, write func(json.RawMessage)) error {
+	return w.store.ListJSON(ctx, userID, domain.RecentLimit, write)
 }
 
 // Remove deletes one of the user's items.

@@ -2,6 +2,8 @@
 package ports
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -56,21 +58,21 @@ func (h handlers) add(c *gin.Context) {
 }
 
 func (h handlers) list(c *gin.Context) {
-	items, err := h.w.List(c.Request.Context(), uid(c))
-	if err != nil {
-		writeError(c, err, "Failed to load your wishlist")
-		return
-	}
-	httpserver.WriteJSON(c, http.StatusOK, items)
+	answerList(c, h.w.List)
 }
 
 func (h handlers) recent(c *gin.Context) {
-	items, err := h.w.Recent(c.Request.Context(), uid(c))
+	answerList(c, h.w.Recent)
+}
+
+// answerList writes a list the store already encoded as JSON.
+func answerList(c *gin.Context, list func(ctx context.Context, userID string, write func(json.RawMessage)) error) {
+	err := list(c.Request.Context(), uid(c), func(body json.RawMessage) {
+		c.Data(http.StatusOK, "application/json; charset=utf-8", body)
+	})
 	if err != nil {
 		writeError(c, err, "Failed to load your wishlist")
-		return
 	}
-	httpserver.WriteJSON(c, http.StatusOK, items)
 }
 
 func (h handlers) remove(c *gin.Context) {
