@@ -4,22 +4,44 @@ package adapters
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// RateLimiter counts requests per fixed one-minute window in Redis, so every gateway replica
-// shares the same counts.
+// DefaultSyncInterval is how often a gateway adds its counts to Redis.
+const DefaultSyncInterval = 100 * time.Millisecond
+
+// RateLimiter counts requests per fixed one-minute window. The counts live in Redis, shared
+// by every gateway replica, but a request does not wait for Redis: each replica counts in
+// memory and adds what it counted to Redis every sync interval, learning the total (every
+// replica's counts) from the same reply. A request is judged on that total plus what this
+// replica counted since, so a single replica is exact, and N replicas can between them let
+// through at most one interval of each other's traffic too many. A Redis round trip per
+// request cost a fifth of the gateway's CPU and all of Redis's under `make bench`.
 type RateLimiter struct {
 	rdb    *redis.Client
 	prefix string
 	window time.Duration
+
+	mu       sync.Mutex
+	counters map[string]*counter // by Redis key
 }
+
+// counter is one key's count in the current window, as this replica knows it.
+type counter struct {
+	windowEnd time.Time
+	total     int64 // every replica's count, as of this replica's last sync
+	pending   int64 // counted here since, not yet sent
+	sending   int64 // being sent right now
+}
+
+func (c *counter) count() int64 { return c.total + c.sending + c.pending }
 
 // NewRateLimiter builds a limiter whose keys start with prefix.
 func NewRateLimiter(rdb *redis.Client, prefix string) *RateLimiter {
-	return &RateLimiter{rdb: rdb, prefix: prefix, window: time.Minute}
+	return &RateLimiter{rdb: rdb, prefix: prefix, window: time.Minute, counters: map[string]*counter{}}
 }
 
 // Limit is one counter to check: a scope ("ip", "user"), who, and how many per window.
@@ -36,27 +58,95 @@ type Verdict struct {
 	RetryAfter time.Duration
 }
 
-// Allow counts the request against every limit in one round trip.
-func (r *RateLimiter) Allow(ctx context.Context, now time.Time, limits ...Limit) (Verdict, error) {
+// Allow counts the request against every limit (a refused request counts too, so hammering
+// does not help) and says whether it may pass. It never waits on Redis.
+func (r *RateLimiter) Allow(now time.Time, limits ...Limit) Verdict {
 	windowStart := now.Truncate(r.window)
-	pipe := r.rdb.Pipeline()
-	counts := make([]*redis.IntCmd, len(limits))
-	for i, l := range limits {
+	verdict := Verdict{Allowed: true}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, l := range limits {
 		key := fmt.Sprintf("%s:%s:%s:%d", r.prefix, l.Scope, l.Key, windowStart.Unix())
-		counts[i] = pipe.Incr(ctx, key)
-		pipe.ExpireNX(ctx, key, r.window+5*time.Second)
-	}
-	if _, err := pipe.Exec(ctx); err != nil {
-		return Verdict{Allowed: true}, fmt.Errorf("rate limit counters: %w", err)
-	}
-	for i, l := range limits {
-		if counts[i].Val() > l.Max {
-			retry := windowStart.Add(r.window).Sub(now)
-			if retry < time.Second {
-				retry = time.Second
-			}
-			return Verdict{Allowed: false, Scope: l.Scope, RetryAfter: retry}, nil
+		c := r.counters[key]
+		if c == nil {
+			c = &counter{windowEnd: windowStart.Add(r.window)}
+			r.counters[key] = c
+		}
+		c.pending++
+		if verdict.Allowed && c.count() > l.Max {
+			verdict = Verdict{Scope: l.Scope, RetryAfter: max(c.windowEnd.Sub(now), time.Second)}
 		}
 	}
-	return Verdict{Allowed: true}, nil
+	return verdict
+}
+
+// Sync adds the counts made since the last sync to Redis in one round trip and takes the
+// totals back. Counts of a failed sync stay pending and go with the next one; counters of
+// ended windows are forgotten.
+func (r *RateLimiter) Sync(ctx context.Context, now time.Time) error {
+	type batch struct {
+		key string
+		c   *counter
+		sum *redis.IntCmd
+	}
+	var sends []batch
+	r.mu.Lock()
+	for key, c := range r.counters {
+		switch {
+		case !now.Before(c.windowEnd):
+			delete(r.counters, key) // Redis lets the key expire on its own
+		case c.pending > 0:
+			c.sending, c.pending = c.pending, 0
+			sends = append(sends, batch{key: key, c: c})
+		}
+	}
+	r.mu.Unlock()
+	if len(sends) == 0 {
+		return nil
+	}
+
+	pipe := r.rdb.Pipeline()
+	for i, s := range sends {
+		sends[i].sum = pipe.IncrBy(ctx, s.key, s.c.sending)
+		pipe.ExpireAt(ctx, s.key, s.c.windowEnd.Add(5*time.Second))
+	}
+	_, err := pipe.Exec(ctx)
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range sends {
+		if err == nil {
+			s.c.total = s.sum.Val()
+		} else {
+			s.c.pending += s.c.sending
+		}
+		s.c.sending = 0
+	}
+	if err != nil {
+		return fmt.Errorf("rate limit counters: %w", err)
+	}
+	return nil
+}
+
+// Run syncs every interval until ctx ends, then once more so a stopping gateway's last counts
+// reach Redis. onError hears about failed syncs (Redis down); limits keep being enforced on
+// this replica's own counts meanwhile.
+func (r *RateLimiter) Run(ctx context.Context, interval time.Duration, onError func(error)) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			final, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if err := r.Sync(final, time.Now()); err != nil {
+				onError(err)
+			}
+			return
+		case now := <-tick.C:
+			if err := r.Sync(ctx, now); err != nil && ctx.Err() == nil {
+				onError(err)
+			}
+		}
+	}
 }

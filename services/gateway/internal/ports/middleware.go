@@ -63,19 +63,16 @@ type RateLimits struct {
 	PerUser int64
 }
 
-// rateLimit counts the request per client IP and, when signed in, per user, in one Redis
-// round trip. When Redis is down it lets requests through: limits protect the service, and
-// refusing everyone would be the outage they are meant to prevent.
+// rateLimit counts the request per client IP and, when signed in, per user. The limiter
+// answers from memory and shares its counts through Redis in the background, so a Redis
+// outage neither slows requests nor lifts the limits.
 func rateLimit(limiter *adapters.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		checks := []adapters.Limit{{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP}}
 		if u, ok := auth.UserFrom(c); ok {
 			checks = append(checks, adapters.Limit{Scope: "user", Key: u.UID, Max: limits.PerUser})
 		}
-		verdict, err := limiter.Allow(c.Request.Context(), time.Now(), checks...)
-		if err != nil {
-			httpserver.Logger(c).Warn("rate limiter unavailable; letting the request through", "err", err)
-		}
+		verdict := limiter.Allow(time.Now(), checks...)
 		if !verdict.Allowed {
 			refused.WithLabelValues(verdict.Scope).Inc()
 			c.Header("Retry-After", strconv.Itoa(int(verdict.RetryAfter.Seconds()+0.999)))

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -29,6 +30,7 @@ type Config struct {
 	WebDir         string
 	WebConfig      ports.WebConfig
 	Limits         ports.RateLimits
+	LimitSync      time.Duration // how often rate limit counts go to Redis
 	TrustedProxies []string
 }
 
@@ -51,6 +53,7 @@ func LoadConfig(env *config.Env) Config {
 			PerIP:   int64(env.Int("RATE_LIMIT_IP_PER_MINUTE", 600)),
 			PerUser: int64(env.Int("RATE_LIMIT_USER_PER_MINUTE", 240)),
 		},
+		LimitSync: env.Duration("RATE_LIMIT_SYNC_INTERVAL", adapters.DefaultSyncInterval),
 	}
 	if p := env.String("TRUSTED_PROXIES", ""); p != "" {
 		cfg.TrustedProxies = strings.Split(p, ",")
@@ -68,6 +71,9 @@ func LoadConfig(env *config.Env) Config {
 	}
 	if cfg.Limits.PerIP < 1 || cfg.Limits.PerUser < 1 {
 		env.Problem("rate limits must be at least 1 request per minute")
+	}
+	if cfg.LimitSync <= 0 || cfg.LimitSync > 10*time.Second {
+		env.Problem("RATE_LIMIT_SYNC_INTERVAL must be between 1ms and 10s, got %s", cfg.LimitSync)
 	}
 	return cfg
 }
@@ -105,9 +111,10 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if err := srv.Engine.SetTrustedProxies(cfg.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("TRUSTED_PROXIES: %w", err)
 	}
+	limiter := adapters.NewRateLimiter(rdb, cfg.RedisPrefix+":rl")
 	ports.Routes(srv.Engine, ports.Deps{
 		Verifier:    verifier,
-		Limiter:     adapters.NewRateLimiter(rdb, cfg.RedisPrefix+":rl"),
+		Limiter:     limiter,
 		Limits:      cfg.Limits,
 		Idempotency: adapters.NewIdempotencyStore(rdb, cfg.RedisPrefix+":idem"),
 		Upstreams:   cfg.Upstreams,
@@ -117,5 +124,25 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	})
 	srv.AddReadinessCheck("redis", func(ctx context.Context) error { return rdb.Ping(ctx).Err() })
 	srv.OnShutdown(func(context.Context) error { return rdb.Close() })
+	syncCtx, stopSync := context.WithCancel(context.Background())
+	syncDone := make(chan struct{})
+	go func() {
+		defer close(syncDone)
+		limiter.Run(syncCtx, cfg.LimitSync, throttledWarning(logger, "rate limit counts could not reach Redis; limits hold per gateway until it answers"))
+	}()
+	// Registered after Redis's close, so it runs before it: the last counts still get there.
+	srv.OnShutdown(func(context.Context) error { stopSync(); <-syncDone; return nil })
 	return srv, nil
+}
+
+// throttledWarning logs an error at most every 30 s: a sync failing ten times a second while
+// Redis is down should say so, not flood the logs.
+func throttledWarning(logger *slog.Logger, msg string) func(error) {
+	var last time.Time
+	return func(err error) {
+		if now := time.Now(); now.Sub(last) >= 30*time.Second {
+			last = now
+			logger.Warn(msg, "err", err)
+		}
+	}
 }
