@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 
 	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/redisclient"
 	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
 	"github.com/santa-wishlist/santa/services/gateway/internal/ports"
 )
@@ -100,11 +100,10 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if err != nil {
 		return nil, err
 	}
-	opts, err := redis.ParseURL(cfg.RedisURL)
+	rdb, err := redisclient.New(cfg.RedisURL)
 	if err != nil {
-		return nil, fmt.Errorf("REDIS_URL: %w", err)
+		return nil, err
 	}
-	rdb := redis.NewClient(opts)
 
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/santa-wishlist/santa/pkg/redisclient"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
 )
 
@@ -20,11 +21,11 @@ type Redis struct {
 
 // NewRedis connects to the server at url ("redis://host:6379/0").
 func NewRedis(url, prefix string) (*Redis, error) {
-	opts, err := redis.ParseURL(url)
+	client, err := redisclient.New(url)
 	if err != nil {
-		return nil, fmt.Errorf("REDIS_URL: %w", err)
+		return nil, err
 	}
-	return &Redis{client: redis.NewClient(opts), prefix: prefix}, nil
+	return &Redis{client: client, prefix: prefix}, nil
 }
 
 // Ping checks the server answers (readiness).
