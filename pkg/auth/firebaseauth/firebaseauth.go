@@ -4,12 +4,10 @@ package firebaseauth
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"os"
 	"time"
 
-	firebase "firebase.google.com/go/v4"
 	fbauth "firebase.google.com/go/v4/auth"
 	"github.com/gin-gonic/gin"
 
@@ -33,13 +31,9 @@ func NewVerifier(ctx context.Context, projectID string, allowEmulator bool) (*Ve
 	if os.Getenv("FIREBASE_AUTH_EMULATOR_HOST") != "" && !allowEmulator {
 		return nil, ErrEmulatorNotAllowed
 	}
-	app, err := firebase.NewApp(ctx, &firebase.Config{ProjectID: projectID})
+	client, err := newAuthClient(ctx, projectID)
 	if err != nil {
-		return nil, fmt.Errorf("firebase app: %w", err)
-	}
-	client, err := app.Auth(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("firebase auth client: %w", err)
+		return nil, err
 	}
 	return &Verifier{client: client, cache: newTokenCache(time.Minute, 50_000)}, nil
 }
