@@ -474,6 +474,8 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"RATE_LIMIT_IP_PER_MINUTE":    "service default",
 		"RATE_LIMIT_USER_PER_MINUTE":  "service default",
 		"REDIS_KEY_PREFIX":            "service default",
+		"RATE_LIMIT_SYNC_INTERVAL":    "service default",
+		"GODEBUG":                     "the images set it (Dockerfiles)",
 		"TRUSTED_PROXIES":             "cluster-specific: prod.yaml shows it under services.gateway.env",
 		"PPROF_ADDR":                  "the profiler stays off in the cluster",
 	}
