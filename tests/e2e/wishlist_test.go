@@ -112,6 +112,7 @@ func TestBadInputIsA4xxNeverA500(t *testing.T) {
 		{"wrong types", "POST", "/api/wishlist", []byte(`{"name": 42, "description": true, "features": "many"}`)},
 		{"invalid UTF-8", "POST", "/api/wishlist", []byte("{\"name\":\"Sl\xffed\",\"description\":\"A wooden sled for snow\"}")},
 		{"huge field", "POST", "/api/wishlist", []byte(`{"name":"` + strings.Repeat("n", 100000) + `","description":"A wooden sled for snow"}`)},
+		{"NUL character", "POST", "/api/wishlist", []byte(`{"name":"Sled","description":"A wooden\u0000sled","features":["fast\u0000"]}`)},
 		{"non-UUID id", "DELETE", "/api/wishlist/123;DROP TABLE items", nil},
 		{"unknown id", "DELETE", "/api/wishlist/6f1c1f64-5c55-4f7e-9a49-0b1f9a1c0000", nil},
 		{"empty body", "POST", "/api/wishlist", []byte(``)},

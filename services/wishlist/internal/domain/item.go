@@ -23,6 +23,9 @@ const (
 	MsgImageURLInvalid     = "Please provide a valid image URL or leave it blank."
 )
 
+// MsgNULCharacter refuses text holding U+0000, which the database cannot store.
+const MsgNULCharacter = "This text contains a character that cannot be saved (U+0000). Please remove it."
+
 // Limits of our own, so one request cannot store an essay in a name.
 const (
 	MaxNameLength        = 100
@@ -213,6 +216,18 @@ func (d Draft) Validate() (Item, error) {
 
 	item.AIGenerated = d.AIGenerated != nil && *d.AIGenerated
 	item.SentToSanta = d.SentToSanta != nil && *d.SentToSanta
+
+	// JSON may carry U+0000 (as \u0000) but PostgreSQL text and jsonb cannot store it: refuse it
+	// here, in words, rather than fail the insert.
+	for _, f := range []struct{ field, text string }{
+		{"name", item.Name}, {"description", item.Description}, {"category", deref(item.Category)},
+		{"price", deref(item.Price)}, {"imageUrl", deref(item.ImageURL)}, {"searchQuery", item.SearchQuery},
+		{"features", strings.Join(item.Features, "")},
+	} {
+		if strings.ContainsRune(f.text, 0) {
+			v.add(f.field, MsgNULCharacter)
+		}
+	}
 
 	if len(v.Fields) > 0 {
 		return Item{}, &v

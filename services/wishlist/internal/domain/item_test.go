@@ -22,15 +22,17 @@ func TestValidationMessagesAreTheSpecs(t *testing.T) {
 		field string
 		msg   string
 	}{
-		"short name":          {`{"name":"ab","description":"long enough text","category":"Toys"}`, "name", "Item name must be at least 3 characters."},
-		"short description":   {`{"name":"Sled","description":"short","category":"Toys"}`, "description", "Please provide a detailed description (at least 10 characters)."},
-		"empty category":      {`{"name":"Sled","description":"long enough text","category":"  "}`, "category", "Please select a category."},
-		"short search query":  {`{"name":"Sled","description":"long enough text","category":"Toys","searchQuery":"ab"}`, "searchQuery", "Please provide a search query for the product."},
-		"bad image url":       {`{"name":"Sled","description":"long enough text","category":"Toys","imageUrl":"not a url"}`, "imageUrl", "Please provide a valid image URL or leave it blank."},
-		"javascript url":      {`{"name":"Sled","description":"long enough text","category":"Toys","imageUrl":"javascript:alert(1)"}`, "imageUrl", "Please provide a valid image URL or leave it blank."},
-		"data url not image":  {`{"name":"Sled","description":"long enough text","imageUrl":"data:text/html;base64,PGgxPg=="}`, "imageUrl", "Please provide a valid image URL or leave it blank."},
-		"huge name":           {`{"name":"` + strings.Repeat("a", 101) + `","description":"long enough text"}`, "name", "Item name must be at most 100 characters."},
-		"name of spaces only": {`{"name":"     ","description":"long enough text"}`, "name", "Item name must be at least 3 characters."},
+		"short name":           {`{"name":"ab","description":"long enough text","category":"Toys"}`, "name", "Item name must be at least 3 characters."},
+		"short description":    {`{"name":"Sled","description":"short","category":"Toys"}`, "description", "Please provide a detailed description (at least 10 characters)."},
+		"empty category":       {`{"name":"Sled","description":"long enough text","category":"  "}`, "category", "Please select a category."},
+		"short search query":   {`{"name":"Sled","description":"long enough text","category":"Toys","searchQuery":"ab"}`, "searchQuery", "Please provide a search query for the product."},
+		"bad image url":        {`{"name":"Sled","description":"long enough text","category":"Toys","imageUrl":"not a url"}`, "imageUrl", "Please provide a valid image URL or leave it blank."},
+		"javascript url":       {`{"name":"Sled","description":"long enough text","category":"Toys","imageUrl":"javascript:alert(1)"}`, "imageUrl", "Please provide a valid image URL or leave it blank."},
+		"data url not image":   {`{"name":"Sled","description":"long enough text","imageUrl":"data:text/html;base64,PGgxPg=="}`, "imageUrl", "Please provide a valid image URL or leave it blank."},
+		"huge name":            {`{"name":"` + strings.Repeat("a", 101) + `","description":"long enough text"}`, "name", "Item name must be at most 100 characters."},
+		"name of spaces only":  {`{"name":"     ","description":"long enough text"}`, "name", "Item name must be at least 3 characters."},
+		"NUL in a description": {`{"name":"Sled","description":"long enough\u0000text"}`, "description", MsgNULCharacter},
+		"NUL in a feature":     {`{"name":"Sled","description":"long enough text","features":["ok","b\u0000d"]}`, "features", MsgNULCharacter},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
