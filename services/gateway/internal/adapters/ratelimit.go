@@ -35,6 +35,7 @@ type counter struct {
 	total     int64 // every replica's count, as of this replica's last sync
 	pending   int64 // counted here since, not yet sent
 	sending   int64 // being sent right now
+	expiring  bool  // Redis has been told when the key expires
 }
 
 func (c *counter) count() int64 { return c.total + c.sending + c.pending }
@@ -108,7 +109,9 @@ func (r *RateLimiter) Sync(ctx context.Context, now time.Time) error {
 	pipe := r.rdb.Pipeline()
 	for i, s := range sends {
 		sends[i].sum = pipe.IncrBy(ctx, s.key, s.c.sending)
-		pipe.ExpireAt(ctx, s.key, s.c.windowEnd.Add(5*time.Second))
+		if !s.c.expiring {
+			pipe.ExpireAt(ctx, s.key, s.c.windowEnd.Add(5*time.Second))
+		}
 	}
 	_, err := pipe.Exec(ctx)
 
@@ -116,7 +119,7 @@ func (r *RateLimiter) Sync(ctx context.Context, now time.Time) error {
 	defer r.mu.Unlock()
 	for _, s := range sends {
 		if err == nil {
-			s.c.total = s.sum.Val()
+			s.c.total, s.c.expiring = s.sum.Val(), true
 		} else {
 			s.c.pending += s.c.sending
 		}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
