@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench: starts the whole stack on the test ports with rate limits out of the way (the
-# limiter still runs and still costs its Redis round trip on every request), runs the load
+# limiter still counts every request and syncs its counts to Redis), runs the load
 # generator in tests/cmd/bench, prints its figures, and stops the stack.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
