@@ -24,8 +24,8 @@ func readCPU(pidDir string, services []string) cpuUse {
 	}
 	for _, svc := range services {
 		name, _, _ := strings.Cut(svc, "=")
-		if pid, err := os.ReadFile(filepath.Join(pidDir, name+".pid")); err == nil {
-			use[name] = processCPU(strings.TrimSpace(string(pid)))
+		if pid, ok := stackPID(pidDir, name); ok {
+			use[name] = processCPU(pid)
 		}
 	}
 	use["bench"] = processCPU("self")
@@ -43,6 +43,15 @@ func readCPU(pidDir string, services []string) cpuUse {
 		}
 	}
 	return use
+}
+
+// stackPID reads a service's pid from the local stack's pid file.
+func stackPID(pidDir, name string) (string, bool) {
+	pid, err := os.ReadFile(filepath.Join(pidDir, name+".pid"))
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(string(pid)), true
 }
 
 // processCPU is utime + stime of one process, in seconds.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -89,11 +88,11 @@ func residentSplit(pidDir, name string) string {
 	if pidDir == "" {
 		return ""
 	}
-	pid, err := os.ReadFile(filepath.Join(pidDir, name+".pid"))
-	if err != nil {
+	pid, ok := stackPID(pidDir, name)
+	if !ok {
 		return ""
 	}
-	status, err := os.ReadFile("/proc/" + strings.TrimSpace(string(pid)) + "/status")
+	status, err := os.ReadFile("/proc/" + pid + "/status")
 	if err != nil {
 		return ""
 	}
