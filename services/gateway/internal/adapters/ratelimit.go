@@ -63,11 +63,15 @@ type Verdict struct {
 // does not help) and says whether it may pass. It never waits on Redis.
 func (r *RateLimiter) Allow(now time.Time, limits ...Limit) Verdict {
 	windowStart := now.Truncate(r.window)
+	keys := make([]string, len(limits)) // formatted before taking the lock every request shares
+	for i, l := range limits {
+		keys[i] = fmt.Sprintf("%s:%s:%s:%d", r.prefix, l.Scope, l.Key, windowStart.Unix())
+	}
 	verdict := Verdict{Allowed: true}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, l := range limits {
-		key := fmt.Sprintf("%s:%s:%s:%d", r.prefix, l.Scope, l.Key, windowStart.Unix())
+	for i, l := range limits {
+		key := keys[i]
 		c := r.counters[key]
 		if c == nil {
 			c = &counter{windowEnd: windowStart.Add(r.window)}
