@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Routes load their screens lazily; on a busy 2-core CI machine the first import of a chunk
+// can take longer than Testing Library's default 1 s wait, which made findBy* flaky.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
