@@ -82,5 +82,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Room for the 5 s lazy-screen wait in src/test/setup.ts on a busy machine.
+    testTimeout: 20000,
   },
 });
