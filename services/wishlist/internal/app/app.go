@@ -174,8 +174,10 @@ func (w *Wishlist) CreateList(ctx context.Context, caller Caller, d domain.ListD
 		return domain.List{}, err
 	}
 	reveal := domain.DefaultRevealAt(now)
-	if d.RevealAt != nil {
-		reveal = d.RevealAt.UTC()
+	if at, err := d.Reveal(); err != nil {
+		return domain.List{}, err
+	} else if at != nil {
+		reveal = *at
 	}
 	return w.store.CreateList(ctx, domain.List{
 		ID: uuid.NewString(), UserID: caller.UID, Name: name, RevealAt: reveal, OwnerName: caller.Name, FamilyIDs: []string{},
@@ -200,7 +202,11 @@ func (w *Wishlist) UpdateList(ctx context.Context, userID, id string, d domain.L
 		return domain.List{}, &Error{Kind: KindInvalid, Code: "validation_failed",
 			Message: "Families are not available yet.", Fields: map[string]string{"familyIds": "Families are not available yet."}}
 	}
-	return w.store.UpdateList(ctx, userID, id, name, d.RevealAt)
+	reveal, err := d.Reveal()
+	if err != nil {
+		return domain.List{}, err
+	}
+	return w.store.UpdateList(ctx, userID, id, name, reveal)
 }
 
 // DeleteList deletes a list that is not the default one, with its items.

@@ -42,8 +42,21 @@ func ShareURL(token string) string { return "/l/" + token }
 // ListDraft is POST /api/lists and PATCH /api/lists/{id}.
 type ListDraft struct {
 	Name      *string    `json:"name"`
-	RevealAt  *time.Time `json:"revealAt"`
+	RevealAt  *string    `json:"revealAt"` // RFC 3339, read by Reveal
 	FamilyIDs []string   `json:"familyIds"`
+}
+
+// Reveal reads the reveal date, if the draft has one.
+func (d ListDraft) Reveal() (*time.Time, error) {
+	if d.RevealAt == nil {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(*d.RevealAt))
+	if err != nil {
+		return nil, FieldError("revealAt", MsgRevealAt)
+	}
+	t = t.UTC()
+	return &t, nil
 }
 
 // ErrTooManyLists, ErrDefaultList and ErrListNotFound are the list rules' refusals.
