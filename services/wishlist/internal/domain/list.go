@@ -41,9 +41,9 @@ func ShareURL(token string) string { return "/l/" + token }
 
 // ListDraft is POST /api/lists and PATCH /api/lists/{id}.
 type ListDraft struct {
-	Name      *string    `json:"name"`
-	RevealAt  *string    `json:"revealAt"` // RFC 3339, read by Reveal
-	FamilyIDs []string   `json:"familyIds"`
+	Name      *string  `json:"name"`
+	RevealAt  *string  `json:"revealAt"` // RFC 3339, read by Reveal
+	FamilyIDs []string `json:"familyIds"`
 }
 
 // Reveal reads the reveal date, if the draft has one.
