@@ -120,34 +120,43 @@ var errLayout = fmt.Errorf("a binary value does not have the expected layout")
 
 // writeRows runs the query and hands write prefix + the rows as a JSON array + suffix.
 func (r *Repository) writeRows(ctx context.Context, p projection, prefix, suffix []byte, write func(json.RawMessage), q string, args ...any) error {
+	_, err := r.writeSomeRows(ctx, p, prefix, suffix, false, write, q, args...)
+	return err
+}
+
+// writeSomeRows is writeRows that, with onlyIfAny, leaves write uncalled when the query
+// finds no row; it says how many rows it found.
+func (r *Repository) writeSomeRows(ctx context.Context, p projection, prefix, suffix []byte, onlyIfAny bool, write func(json.RawMessage), q string, args ...any) (int, error) {
 	rows, err := r.pool.Query(ctx, q, append([]any{binaryResults}, args...)...)
 	if err != nil {
-		return fmt.Errorf("list items: %w", err)
+		return 0, fmt.Errorf("list items: %w", err)
 	}
 	defer rows.Close()
 
 	bufp := listBuffers.Get().(*[]byte)
 	buf := append(append((*bufp)[:0], prefix...), '[')
-	first := true
+	n := 0
 	for rows.Next() {
-		if !first {
+		if n > 0 {
 			buf = append(buf, ',')
 		}
-		first = false
+		n++
 		if buf, err = p.appendRow(buf, rows.RawValues()); err != nil {
-			return fmt.Errorf("list items: %w", err)
+			return n, fmt.Errorf("list items: %w", err)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("list items: %w", err)
+		return n, fmt.Errorf("list items: %w", err)
 	}
 	buf = append(append(buf, ']'), suffix...)
-	write(buf)
+	if n > 0 || !onlyIfAny {
+		write(buf)
+	}
 	if cap(buf) <= maxPooledBuffer {
 		*bufp = buf
 		listBuffers.Put(bufp)
 	}
-	return nil
+	return n, nil
 }
 
 func writeUUID(buf, v []byte) ([]byte, error) {
