@@ -253,15 +253,13 @@ type sharedList struct {
 	Revealed                     bool
 }
 
+// findShared finds a list by its token. A claim does not lock the list's row: a claim that
+// commits just before a rotate or revoke was made with a link that worked when it was used.
 func findShared(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
-}, token string, lock bool) (sharedList, error) {
+}, token string) (sharedList, error) {
 	var l sharedList
 	sql := "SELECT id, user_id, name, owner_name, reveal_at <= now() FROM lists WHERE share_token = $1"
-	if lock {
-		// A claim holds the list's row (shared) so a rotate or revoke waits for it.
-		sql += " FOR SHARE"
-	}
 	err := q.QueryRow(ctx, sql, token).Scan(&l.ID, &l.OwnerID, &l.Name, &l.OwnerName, &l.Revealed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return l, domain.ErrShareNotFound
@@ -276,7 +274,7 @@ func findShared(ctx context.Context, q interface {
 // projections: the owner's (no claim data before the reveal date), and the viewers' with
 // claimed and mine.
 func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, write func(json.RawMessage)) error {
-	l, err := findShared(ctx, r.pool, token, false)
+	l, err := findShared(ctx, r.pool, token)
 	if err != nil {
 		return err
 	}
@@ -361,7 +359,7 @@ type lockedItem struct {
 // lockSharedItem finds the shared list and locks the item's row. The owner is refused
 // before the item is looked at.
 func lockSharedItem(ctx context.Context, tx pgx.Tx, token, itemID, uid string) (sharedList, lockedItem, error) {
-	l, err := findShared(ctx, tx, token, true)
+	l, err := findShared(ctx, tx, token)
 	if err != nil {
 		return l, lockedItem{}, err
 	}
