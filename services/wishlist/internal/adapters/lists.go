@@ -274,6 +274,9 @@ func findShared(ctx context.Context, q interface {
 // projections: the owner's (no claim data before the reveal date), and the viewers' with
 // claimed and mine.
 func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, write func(json.RawMessage)) error {
+	if viewerUID == "" {
+		return r.visitorJSON(ctx, token, write)
+	}
 	l, err := findShared(ctx, r.pool, token)
 	if err != nil {
 		return err
@@ -305,16 +308,74 @@ func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, wr
 		return err
 	}
 	prefix := append(head[:len(head)-1:len(head)-1], `,"items":`...)
-	const order = " ORDER BY items.priority DESC, items.created_at DESC, items.id DESC"
 	if viewer == "owner" {
 		p := ownerProjection
 		if l.Revealed {
 			p = revealedProjection
 		}
-		return r.writeRows(ctx, p, prefix, []byte("}"), write, "SELECT "+p.sql+" FROM items WHERE list_id = $1"+order, l.ID)
+		return r.writeRows(ctx, p, prefix, []byte("}"), write, "SELECT "+p.sql+" FROM items WHERE list_id = $1"+sharedOrder, l.ID)
 	}
-	return r.writeRows(ctx, viewerProjection, prefix, []byte("}"), write,
-		"SELECT "+viewerProjection.sql+" FROM items WHERE list_id = $2"+order, viewerUID, l.ID)
+	return r.writeRows(ctx, memberProjection, prefix, []byte("}"), write,
+		"SELECT "+memberProjection.sql+" FROM items"+claimedJoin+" WHERE items.list_id = $1"+sharedOrder, l.ID, viewerUID)
+}
+
+// sharedOrder is the shared view's order: most wanted first, then newest.
+const sharedOrder = " ORDER BY items.priority DESC, items.created_at DESC, items.id DESC"
+
+// visitorQuery answers an anonymous visitor in one round trip: the list's id, name and owner
+// on every row, then the visitor's projection (NULLs for a list without items).
+var visitorQuery = "SELECT l.id, l.name, l.owner_name, " + visitorProjection.sql + ` FROM lists l
+	LEFT JOIN items ON items.list_id = l.id
+	LEFT JOIN (SELECT c.item_id, sum(c.quantity) AS units FROM claims c JOIN items i ON i.id = c.item_id
+		WHERE i.list_id = (SELECT id FROM lists WHERE share_token = $1) GROUP BY c.item_id) claimed ON claimed.item_id = items.id
+	WHERE l.share_token = $1` + sharedOrder
+
+// visitorJSON is the most common shared view (the link opened by someone not signed in).
+func (r *Repository) visitorJSON(ctx context.Context, token string, write func(json.RawMessage)) error {
+	rows, err := r.pool.Query(ctx, visitorQuery, binaryResults, token)
+	if err != nil {
+		return fmt.Errorf("shared list: %w", err)
+	}
+	defer rows.Close()
+	bufp := listBuffers.Get().(*[]byte)
+	buf := (*bufp)[:0]
+	n := 0
+	for rows.Next() {
+		v := rows.RawValues()
+		if n == 0 {
+			buf = append(buf, `{"viewer":"anonymous","list":{"id":`...)
+			if buf, err = writeUUID(buf, v[0]); err != nil {
+				return fmt.Errorf("shared list: %w", err)
+			}
+			buf = append(buf, `,"name":`...)
+			buf = appendString(buf, v[1])
+			buf = append(buf, `,"ownerName":`...)
+			buf = append(appendString(buf, v[2]), `},"items":[`...)
+		}
+		n++
+		if v[3] == nil { // the list has no items
+			break
+		}
+		if n > 1 {
+			buf = append(buf, ',')
+		}
+		if buf, err = visitorProjection.appendRow(buf, v[3:]); err != nil {
+			return fmt.Errorf("shared list: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("shared list: %w", err)
+	}
+	if n == 0 {
+		return domain.ErrShareNotFound
+	}
+	buf = append(buf, "]}"...)
+	write(buf)
+	if cap(buf) <= maxPooledBuffer {
+		*bufp = buf
+		listBuffers.Put(bufp)
+	}
+	return nil
 }
 
 // Claim sets the claimer's units on an item. The item's row lock makes concurrent claims

@@ -545,3 +545,20 @@ func TestTheRevealDateSwitchesTheOwnersView(t *testing.T) {
 		t.Fatalf("the owner's shared view after the reveal: %v", owner.Items[0])
 	}
 }
+
+func TestAnEmptySharedListOpensForVisitorsAndMembers(t *testing.T) {
+	_, dbURL := testenv.Postgres(t)
+	w := start(t, dbURL, testenv.StartNATS(t).URL())
+	var list listView
+	w.must(201, "POST", "/api/lists", "emma", map[string]any{"name": "Empty <for now>"}, &list)
+	token := w.share("emma", list.ID)
+	for _, uid := range []string{"", "aunt"} {
+		body := w.must(200, "GET", "/api/shared/"+token, uid, nil, nil)
+		var view sharedView
+		_ = json.Unmarshal(body, &view)
+		if view.List.ID != list.ID || view.List.Name != "Empty <for now>" || view.List.OwnerName != "Emma" ||
+			view.Items == nil || len(view.Items) != 0 {
+			t.Fatalf("viewer %q: %s", uid, body)
+		}
+	}
+}
