@@ -118,7 +118,9 @@ func TestFamilyClaimsThroughTheGatewayNeverReachTheOwner(t *testing.T) {
 	if after := owner.must(200, "GET", "/api/shared/"+share.Token, nil, nil); string(after) != string(beforeShared) {
 		t.Fatalf("the owner's shared view changed with a claim:\n%s\n%s", beforeShared, after)
 	}
-	var refused struct{ Error struct{ Code, Message string } }
+	var refused struct {
+		Error struct{ Code, Message string }
+	}
 	owner.must(403, "PUT", claim, map[string]any{"quantity": 1}, &refused)
 	if refused.Error.Code != "own_list" {
 		t.Fatalf("owner's claim: %+v", refused)
