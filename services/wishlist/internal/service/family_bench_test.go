@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/testenv"
@@ -77,4 +81,58 @@ func BenchmarkFamily(b *testing.B) {
 			}
 		})
 	})
+}
+
+// benchClient keeps its connections, as a browser does; Go's default keeps only two per host.
+var benchClient = &http.Client{Transport: &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256}}
+
+// BenchmarkClaimStorm sends 200 claims a second on one list for 5 seconds (an open loop:
+// each claim is timed from its scheduled start) and reports the p99. Service level, no gateway.
+func BenchmarkClaimStorm(b *testing.B) {
+	_, dbURL := testenv.Postgres(b)
+	if extra := os.Getenv("STORM_DB_OPTIONS"); extra != "" {
+		dbURL += "&" + extra // e.g. options=-c%20synchronous_commit%3Doff, to find where the time goes
+	}
+	w := start(b, dbURL, testenv.StartNATS(b).URL())
+	def := w.defaultList("emma")
+	var ids []string
+	for i := 0; i < 50; i++ {
+		ids = append(ids, w.addTo("emma", def.ID, fmt.Sprintf("Storm gift %d", i), 99))
+	}
+	token := w.share("emma", def.ID)
+	for n := 0; n < b.N; n++ {
+		const rate, seconds = 200, 5
+		lat := make([]time.Duration, rate*seconds)
+		var failed atomic.Int64
+		var wg sync.WaitGroup
+		begin := time.Now()
+		for i := range lat {
+			at := begin.Add(time.Duration(i) * time.Second / rate)
+			time.Sleep(time.Until(at))
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				req, _ := http.NewRequest("PUT", w.base+"/api/shared/"+token+"/items/"+ids[i%50]+"/claim",
+					strings.NewReader(fmt.Sprintf(`{"quantity":%d}`, 1+i%3)))
+				req.Header.Set(auth.HeaderUserID, fmt.Sprintf("cousin-%d", i%19))
+				resp, err := benchClient.Do(req)
+				if err != nil || resp.StatusCode != 200 {
+					failed.Add(1)
+				}
+				if err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+				lat[i] = time.Since(at)
+			}(i)
+		}
+		wg.Wait()
+		late := append([]time.Duration{}, lat[len(lat)/2:]...)
+		sort.Slice(late, func(i, j int) bool { return late[i] < late[j] })
+		b.ReportMetric(float64(late[len(late)*99/100].Microseconds())/1000, "p99-last-half-ms")
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(failed.Load()), "failed")
+	}
 }
