@@ -59,20 +59,15 @@ var (
 		`(SELECT COALESCE(jsonb_agg(jsonb_build_object('displayName', c.display_name, 'quantity', c.quantity,
 			'purchased', c.purchased) ORDER BY c.created_at, c.user_id), '[]'::jsonb) FROM claims c WHERE c.item_id = items.id)`,
 		"claims", writeJSONB}))
-	// memberProjection: a signed-in viewer who is not the owner; the query joins the list's
-	// claim totals as claimed and $2 is the viewer's uid.
+	// memberProjection: a signed-in viewer who is not the owner; $2 of its query is the uid.
 	memberProjection = newProjection(append(append([]column{}, itemFields...),
-		column{"COALESCE(claimed.units, 0)::int4", "claimed", writeInt4},
-		column{"(SELECT COALESCE(sum(c.quantity), 0)::int4 FROM claims c WHERE c.item_id = items.id AND c.user_id = $2)", "mine", writeInt4}))
+		column{"items.claimed::int4", "claimed", writeInt4},
+		column{"COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2), 0)::int4", "mine", writeInt4}))
 	// visitorProjection: an anonymous visitor, who holds no claim.
 	visitorProjection = newProjection(append(append([]column{}, itemFields...),
-		column{"COALESCE(claimed.units, 0)::int4", "claimed", writeInt4},
+		column{"items.claimed::int4", "claimed", writeInt4},
 		column{"0::int4", "mine", writeInt4}))
 )
-
-// claimedJoin adds the claim totals of the list $1's items, in one pass over its claims.
-const claimedJoin = ` LEFT JOIN (SELECT c.item_id, sum(c.quantity) AS units FROM claims c JOIN items i ON i.id = c.item_id
-	WHERE i.list_id = $1 GROUP BY c.item_id) claimed ON claimed.item_id = items.id`
 
 type projection struct {
 	columns []column

@@ -316,7 +316,7 @@ func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, wr
 		return r.writeRows(ctx, p, prefix, []byte("}"), write, "SELECT "+p.sql+" FROM items WHERE list_id = $1"+sharedOrder, l.ID)
 	}
 	return r.writeRows(ctx, memberProjection, prefix, []byte("}"), write,
-		"SELECT "+memberProjection.sql+" FROM items"+claimedJoin+" WHERE items.list_id = $1"+sharedOrder, l.ID, viewerUID)
+		"SELECT "+memberProjection.sql+" FROM items WHERE items.list_id = $1"+sharedOrder, l.ID, viewerUID)
 }
 
 // sharedOrder is the shared view's order: most wanted first, then newest.
@@ -326,8 +326,6 @@ const sharedOrder = " ORDER BY items.priority DESC, items.created_at DESC, items
 // on every row, then the visitor's projection (NULLs for a list without items).
 var visitorQuery = "SELECT l.id, l.name, l.owner_name, " + visitorProjection.sql + ` FROM lists l
 	LEFT JOIN items ON items.list_id = l.id
-	LEFT JOIN (SELECT c.item_id, sum(c.quantity) AS units FROM claims c JOIN items i ON i.id = c.item_id
-		WHERE i.list_id = (SELECT id FROM lists WHERE share_token = $1) GROUP BY c.item_id) claimed ON claimed.item_id = items.id
 	WHERE l.share_token = $1` + sharedOrder
 
 // visitorJSON is the most common shared view (the link opened by someone not signed in).
@@ -388,18 +386,21 @@ func (r *Repository) Claim(ctx context.Context, token, itemID string, claimer ap
 		if err != nil {
 			return err
 		}
-		var others int
-		if err := tx.QueryRow(ctx, "SELECT COALESCE(sum(quantity), 0)::int FROM claims WHERE item_id = $1 AND user_id <> $2",
-			itemID, claimer.UID).Scan(&others); err != nil {
-			return fmt.Errorf("count claims: %w", err)
+		// A separate statement after the lock: it sees what the lock's last holder committed.
+		var mine int
+		err = tx.QueryRow(ctx, "SELECT quantity FROM claims WHERE item_id = $1 AND user_id = $2", itemID, claimer.UID).Scan(&mine)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("read claim: %w", err)
 		}
+		others := item.Claimed - mine
 		if quantity > item.Quantity-others {
 			return domain.ErrNotEnoughLeft
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO claims (item_id, user_id, display_name, quantity, purchased)
+		if _, err := tx.Exec(ctx, `WITH saved AS (INSERT INTO claims (item_id, user_id, display_name, quantity, purchased)
 			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (item_id, user_id) DO UPDATE
-			SET display_name = EXCLUDED.display_name, quantity = EXCLUDED.quantity, purchased = EXCLUDED.purchased`,
-			itemID, claimer.UID, claimer.Name, quantity, purchased); err != nil {
+			SET display_name = EXCLUDED.display_name, quantity = EXCLUDED.quantity, purchased = EXCLUDED.purchased)
+			UPDATE items SET claimed = $6 WHERE id = $1`,
+			itemID, claimer.UID, claimer.Name, quantity, purchased, others+quantity); err != nil {
 			return fmt.Errorf("save claim: %w", err)
 		}
 		if err := enqueue(ctx, tx, events.TypeItemClaimed, claimer.UID, ClaimEvent{ClaimerID: claimer.UID, ItemID: itemID,
@@ -413,8 +414,8 @@ func (r *Repository) Claim(ctx context.Context, token, itemID string, claimer ap
 }
 
 type lockedItem struct {
-	Name     string
-	Quantity int
+	Name              string
+	Quantity, Claimed int
 }
 
 // lockSharedItem finds the shared list and locks the item's row. The owner is refused
@@ -428,8 +429,8 @@ func lockSharedItem(ctx context.Context, tx pgx.Tx, token, itemID, uid string) (
 		return l, lockedItem{}, domain.ErrOwnList
 	}
 	var item lockedItem
-	err = tx.QueryRow(ctx, "SELECT name, quantity FROM items WHERE id = $1 AND list_id = $2 FOR UPDATE", itemID, l.ID).
-		Scan(&item.Name, &item.Quantity)
+	err = tx.QueryRow(ctx, "SELECT name, quantity, claimed FROM items WHERE id = $1 AND list_id = $2 FOR UPDATE", itemID, l.ID).
+		Scan(&item.Name, &item.Quantity, &item.Claimed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return l, item, domain.ErrNotFound
 	}
@@ -448,7 +449,9 @@ func (r *Repository) Release(ctx context.Context, token, itemID, uid string) err
 		}
 		var q int
 		var purchased bool
-		err = tx.QueryRow(ctx, "DELETE FROM claims WHERE item_id = $1 AND user_id = $2 RETURNING quantity, purchased", itemID, uid).Scan(&q, &purchased)
+		err = tx.QueryRow(ctx, `WITH gone AS (DELETE FROM claims WHERE item_id = $1 AND user_id = $2 RETURNING quantity, purchased),
+			counted AS (UPDATE items SET claimed = claimed - (SELECT quantity FROM gone) WHERE id = $1 AND EXISTS (SELECT 1 FROM gone))
+			SELECT quantity, purchased FROM gone`, itemID, uid).Scan(&q, &purchased)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}

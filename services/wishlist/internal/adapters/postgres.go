@@ -334,10 +334,11 @@ func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item, listID s
 		if total <= item.Quantity {
 			break
 		}
-		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE item_id = $1 AND user_id = $2", item.ID, c.UserID); err != nil {
+		total -= c.Quantity
+		if _, err := tx.Exec(ctx, `WITH gone AS (DELETE FROM claims WHERE item_id = $1 AND user_id = $2)
+			UPDATE items SET claimed = $3 WHERE id = $1`, item.ID, c.UserID, total); err != nil {
 			return fmt.Errorf("release claim: %w", err)
 		}
-		total -= c.Quantity
 		if err := enqueue(ctx, tx, events.TypeItemUnclaimed, c.UserID, ClaimEvent{ClaimerID: c.UserID, ItemID: item.ID,
 			ItemName: item.Name, ListID: listID, ListName: listName, OwnerName: ownerName, Quantity: c.Quantity,
 			Reason: ReasonQuantityLowered}); err != nil {

@@ -31,7 +31,11 @@ ALTER TABLE items
     ADD COLUMN list_id  uuid REFERENCES lists (id),
     ADD COLUMN priority smallint NOT NULL DEFAULT 2 CHECK (priority BETWEEN 1 AND 3),
     ADD COLUMN quantity smallint NOT NULL DEFAULT 1 CHECK (quantity BETWEEN 1 AND 99),
-    ADD COLUMN notes    text NOT NULL DEFAULT '';
+    ADD COLUMN notes    text NOT NULL DEFAULT '',
+    -- Units claimed by anyone: the sum of the item's claims, kept by the claim transactions
+    -- (which hold the item's row lock), so the shared view reads it without aggregating.
+    -- Never part of the owner's projection.
+    ADD COLUMN claimed  smallint NOT NULL DEFAULT 0 CHECK (claimed BETWEEN 0 AND 99);
 UPDATE items SET list_id = lists.id FROM lists WHERE lists.user_id = items.user_id AND lists.is_default;
 ALTER TABLE items ALTER COLUMN list_id SET NOT NULL;
 -- The owner's list and the shared view read one list, newest first / most wanted first.
