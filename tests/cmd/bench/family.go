@@ -16,7 +16,8 @@ func runFamilyBench(cfg config, users []user) {
 		log.Printf("family bench needs at least 2 users")
 		return
 	}
-	owner, family := users[0], users[1:]
+	// The last user: the first one's list also holds the image bench's items.
+	owner, family := users[len(users)-1], users[:len(users)-1]
 	var lists []struct{ ID string }
 	if err := call(http.MethodGet, cfg.URL+"/api/lists", owner.Token, "", &lists); err != nil || len(lists) == 0 {
 		log.Printf("family bench: lists: %v", err)
