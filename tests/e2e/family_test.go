@@ -168,3 +168,12 @@ func TestFamilyClaimsThroughTheGatewayNeverReachTheOwner(t *testing.T) {
 	expect(t, auntLive, "claim-removed", "Red bicycle was removed from Emma's list")
 	expect(t, ownerLive, "wishlist-count", `"count":0`)
 }
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
