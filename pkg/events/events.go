@@ -24,6 +24,13 @@ const (
 	TypeItemCreated = "item.created"
 	TypeItemDeleted = "item.deleted"
 	TypeSantaSent   = "santa.sent"
+	// Family lists (FAMILY.md). item.claimed and item.unclaimed carry the claimer as userId,
+	// never the list's owner; list.changed goes to a shared list's recent viewers.
+	TypeItemUpdated   = "item.updated"
+	TypeItemClaimed   = "item.claimed"
+	TypeItemUnclaimed = "item.unclaimed"
+	TypeListDeleted   = "list.deleted"
+	TypeListChanged   = "list.changed"
 )
 
 // DuplicateWindow is how long JetStream remembers event ids. An outbox relay that crashes
@@ -49,12 +56,17 @@ func NewEnvelope(eventType, userID string, data any) (Envelope, error) {
 	return Envelope{ID: uuid.NewString(), Type: eventType, OccurredAt: time.Now().UTC(), UserID: userID, Data: raw}, nil
 }
 
+var knownTypes = map[string]bool{
+	TypeItemCreated: true, TypeItemDeleted: true, TypeSantaSent: true, TypeItemUpdated: true,
+	TypeItemClaimed: true, TypeItemUnclaimed: true, TypeListDeleted: true, TypeListChanged: true,
+}
+
 // Validate checks the fields every consumer relies on.
 func (e Envelope) Validate() error {
 	switch {
 	case e.ID == "":
 		return errors.New("event has no id")
-	case e.Type != TypeItemCreated && e.Type != TypeItemDeleted && e.Type != TypeSantaSent:
+	case !knownTypes[e.Type]:
 		return fmt.Errorf("unknown event type %q", e.Type)
 	case e.UserID == "":
 		return errors.New("event has no userId")
@@ -96,7 +108,7 @@ func Connect(url, name string, logger *slog.Logger) (*nats.Conn, jetstream.JetSt
 func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
 	s, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       StreamName,
-		Subjects:   []string{"item.>", "santa.>"},
+		Subjects:   []string{"item.>", "santa.>", "list.>"},
 		Storage:    jetstream.FileStorage,
 		Retention:  jetstream.LimitsPolicy,
 		MaxAge:     7 * 24 * time.Hour,

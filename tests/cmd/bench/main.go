@@ -64,6 +64,10 @@ func main() {
 		fmt.Println()
 		runImageBench(cfg, users[0])
 	}
+	if cfg.Family {
+		fmt.Println()
+		runFamilyBench(cfg, users)
+	}
 
 	fmt.Println()
 	fmt.Println("resident memory (process_resident_memory_bytes, target under 30 MB each):")
@@ -115,6 +119,7 @@ type config struct {
 	Duration                       time.Duration
 	Services                       []string
 	NotificationLatency, ImagePath bool
+	Family                         bool
 	PidDir                         string // where the local stack keeps its pid files, if known
 }
 
@@ -142,6 +147,7 @@ func loadConfig() config {
 	c.Services = strings.Split(get("BENCH_SERVICES", "gateway=http://127.0.0.1:18080,wishlist=http://127.0.0.1:18081,vision=http://127.0.0.1:18082,media=http://127.0.0.1:18083,notification=http://127.0.0.1:18084"), ",")
 	c.NotificationLatency = get("BENCH_NOTIFICATIONS", "1") == "1"
 	c.ImagePath = get("BENCH_IMAGES", "1") == "1"
+	c.Family = get("BENCH_FAMILY", "1") == "1"
 	c.PidDir = os.Getenv("BENCH_PID_DIR")
 	return c
 }

@@ -77,6 +77,7 @@ func Routes(r *gin.Engine, d Deps) {
 	}, wishlist)...)
 	r.DELETE("/api/wishlist/:id", with(signedIn, small, wishlist)...)
 	r.POST("/api/santa", with(signedIn, photo, once, wishlist)...)
+	familyRoutes(r, signedIn, anyone, with, wishlist, once, small, photo)
 
 	vision := forward(d.Upstreams.Vision, false)
 	r.POST("/api/vision/analyze", with(anyone, photo, vision)...)
@@ -111,4 +112,22 @@ func contentSecurityPolicy(wc WebConfig) string {
 		"img-src 'self' data: blob: https:; media-src 'self' blob: data:; font-src 'self'; " +
 		"connect-src " + connect + "; frame-src " + frame + "; worker-src 'self'; " +
 		"manifest-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+}
+
+// familyRoutes are the family lists (FAMILY.md): lists, item editing, share links, claims.
+// A shared list opens for visitors (per-IP limit; unknown and revoked tokens answer alike),
+// everything else needs a signed-in user, so an anonymous claim is a 401 here.
+func familyRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
+	with func([]gin.HandlerFunc, ...gin.HandlerFunc) []gin.HandlerFunc, wishlist, once, small, photo gin.HandlerFunc) {
+	r.PATCH("/api/wishlist/:id", with(signedIn, photo, wishlist)...)
+	r.GET("/api/lists", with(signedIn, wishlist)...)
+	r.POST("/api/lists", with(signedIn, small, once, wishlist)...)
+	r.PATCH("/api/lists/:id", with(signedIn, small, wishlist)...)
+	r.DELETE("/api/lists/:id", with(signedIn, small, wishlist)...)
+	r.POST("/api/lists/:id/share", with(signedIn, small, wishlist)...)
+	r.DELETE("/api/lists/:id/share", with(signedIn, small, wishlist)...)
+	r.GET("/api/shared/:token", with(anyone, wishlist)...)
+	r.PUT("/api/shared/:token/items/:itemId/claim", with(signedIn, small, wishlist)...)
+	r.DELETE("/api/shared/:token/items/:itemId/claim", with(signedIn, small, wishlist)...)
+	r.GET("/api/claims", with(signedIn, wishlist)...)
 }

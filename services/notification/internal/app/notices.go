@@ -40,20 +40,22 @@ func NewNotifier(store Store, announce Announcer, logger *slog.Logger) *Notifier
 // (they only send what is above the last seq they sent), so announcing twice pushes nothing
 // twice.
 func (n *Notifier) Handle(ctx context.Context, env events.Envelope) error {
-	notice, err := domain.FromEvent(env)
+	notices, err := domain.NoticesFromEvent(env)
 	if err != nil {
 		return poisonOrRetry(err)
 	}
-	stored, fresh, err := n.store.Insert(ctx, notice)
-	if err != nil {
-		return poisonOrRetry(err)
-	}
-	if !fresh {
-		n.logger.Debug("event seen before; nothing stored", "event_id", env.ID, "seq", stored.Seq)
-	}
-	if err := n.announce.Announce(stored.UserID, stored.Seq); err != nil {
-		// Stored, so not lost: devices get it at the user's next notice or when they reconnect.
-		n.logger.Warn("live push failed; devices get the notice later", "seq", stored.Seq, "err", err)
+	for _, notice := range notices {
+		stored, fresh, err := n.store.Insert(ctx, notice)
+		if err != nil {
+			return poisonOrRetry(err)
+		}
+		if !fresh {
+			n.logger.Debug("event seen before; nothing stored", "event_id", env.ID, "seq", stored.Seq)
+		}
+		if err := n.announce.Announce(stored.UserID, stored.Seq); err != nil {
+			// Stored, so not lost: devices get it at the user's next notice or when they reconnect.
+			n.logger.Warn("live push failed; devices get the notice later", "seq", stored.Seq, "err", err)
+		}
 	}
 	return nil
 }

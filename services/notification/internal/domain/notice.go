@@ -20,7 +20,23 @@ const (
 	EventHello         = "hello"
 	EventWishlistCount = "wishlist-count"
 	EventSanta         = "santa"
+	// EventSharedListChanged tells a recent viewer of a shared list to read it again.
+	EventSharedListChanged = "shared-list-changed"
+	// EventClaimRemoved tells a claimer that the gift they claimed is gone from the list.
+	EventClaimRemoved = "claim-removed"
 )
+
+// SharedListData is the data of shared-list-changed: only which list, nothing of why.
+type SharedListData struct {
+	ListID string `json:"listId"`
+}
+
+// ClaimRemovedData is the data of claim-removed.
+type ClaimRemovedData struct {
+	Message string `json:"message"`
+	ItemID  string `json:"itemId"`
+	ListID  string `json:"listId"`
+}
 
 // Notice is one stored notification; Seq orders a user's notices and is the SSE event id.
 type Notice struct {
@@ -48,6 +64,69 @@ type SantaData struct {
 
 // ErrMalformed marks an event whose data cannot become a notice; it will never succeed.
 var ErrMalformed = errors.New("malformed event data")
+
+// NoticesFromEvent builds the notices of any product event: none, one, or (list.changed) one
+// per viewer. Every notice carries its own event id, so a redelivery stores nothing twice.
+//
+// The secrecy promise lives here too: item.claimed makes no notice at all, item.unclaimed
+// only the claimer's (its envelope's userId is the claimer, never the list's owner), and
+// list.changed only its viewers', among whom the wishlist never counts the owner.
+func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
+	if _, err := uuid.Parse(env.ID); err != nil {
+		return nil, fmt.Errorf("%w: event id %q is not a UUID", ErrMalformed, env.ID)
+	}
+	switch env.Type {
+	case events.TypeItemUpdated, events.TypeItemClaimed, events.TypeListDeleted:
+		return nil, nil
+	case events.TypeItemUnclaimed:
+		var d struct {
+			ClaimerID, ItemID, ItemName, ListID, OwnerName, Reason string
+		}
+		if err := json.Unmarshal(env.Data, &d); err != nil || d.ClaimerID != env.UserID || d.ItemID == "" {
+			return nil, fmt.Errorf("%w: item.unclaimed needs the claimer as userId and an itemId", ErrMalformed)
+		}
+		if d.Reason != "removed" && d.Reason != "quantity_lowered" {
+			return nil, nil // the claimer released it themselves
+		}
+		data, err := json.Marshal(ClaimRemovedData{Message: RemovedMessage(d.ItemName, d.OwnerName), ItemID: d.ItemID, ListID: d.ListID})
+		return []Notice{{EventID: env.ID, UserID: env.UserID, OccurredAt: env.OccurredAt, Event: EventClaimRemoved, Data: data}}, err
+	case events.TypeListChanged:
+		var d struct {
+			ListID  string   `json:"listId"`
+			Viewers []string `json:"viewers"`
+		}
+		if err := json.Unmarshal(env.Data, &d); err != nil || d.ListID == "" {
+			return nil, fmt.Errorf("%w: list.changed needs a listId", ErrMalformed)
+		}
+		data, err := json.Marshal(SharedListData{ListID: d.ListID})
+		if err != nil {
+			return nil, err
+		}
+		base := uuid.MustParse(env.ID)
+		var out []Notice
+		for _, v := range d.Viewers {
+			if v == "" {
+				continue
+			}
+			out = append(out, Notice{EventID: uuid.NewSHA1(base, []byte(v)).String(), UserID: v,
+				OccurredAt: env.OccurredAt, Event: EventSharedListChanged, Data: data})
+		}
+		return out, nil
+	}
+	n, err := FromEvent(env)
+	if err != nil {
+		return nil, err
+	}
+	return []Notice{n}, nil
+}
+
+// RemovedMessage is the claimer's notice when the owner removes a claimed gift.
+func RemovedMessage(itemName, ownerName string) string {
+	if ownerName == "" {
+		ownerName = "someone"
+	}
+	return fmt.Sprintf("%s was removed from %s's list", itemName, ownerName)
+}
 
 // FromEvent builds the notice of a product event.
 func FromEvent(env events.Envelope) (Notice, error) {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -19,13 +20,95 @@ import (
 // ListJSON instead asks PostgreSQL for binary values and writes the API's JSON straight from
 // them; domain.Item's JSON names are the contract, and adapters tests hold the two equal.
 
-// listColumns are in the order appendItemJSON reads them (user_id is never answered).
-const listColumns = `id, name, description, price, image_url, category, features,
-	search_query, shopping_url, ai_generated, sent_to_santa, created_at`
+// column is one answered field: the SQL that yields it, its JSON key and how its binary value
+// is written. itemFields is THE item shape of the list answers: a new item field is one row
+// here (plus its migration and domain.Item's field, which the adapters tests hold equal).
+type column struct {
+	sql   string
+	key   string
+	write func(buf, v []byte) ([]byte, error)
+}
+
+var itemFields = []column{
+	{"items.id", "id", writeUUID},
+	{"items.name", "name", writeText},
+	{"items.description", "description", writeText},
+	{"items.price", "price", writeNullableText},
+	{"items.image_url", "imageUrl", writeNullableText},
+	{"items.category", "category", writeNullableText},
+	{"items.features", "features", writeJSONB},
+	{"items.search_query", "searchQuery", writeText},
+	{"items.shopping_url", "shoppingUrl", writeText},
+	{"items.ai_generated", "aiGenerated", writeBool},
+	{"items.sent_to_santa", "sentToSanta", writeBool},
+	{"items.created_at", "createdAt", writeTime},
+	{"items.list_id", "listId", writeUUID},
+	{"items.priority", "priority", writeInt2},
+	{"items.quantity", "quantity", writeInt2},
+	{"items.notes", "notes", writeText},
+}
+
+// Projections: the columns one kind of reader is answered. The owner's projection before the
+// reveal date is itemFields alone; its SQL never reads the claims table, so no claim can
+// change a byte of it. Claim columns exist only in the projections built for other readers.
+var (
+	// ownerProjection: the owner, before the reveal date.
+	ownerProjection = newProjection(itemFields)
+	// revealedProjection: the owner, after the reveal date: who gave what.
+	revealedProjection = newProjection(append(append([]column{}, itemFields...), column{
+		`(SELECT COALESCE(jsonb_agg(jsonb_build_object('displayName', c.display_name, 'quantity', c.quantity,
+			'purchased', c.purchased) ORDER BY c.created_at, c.user_id), '[]'::jsonb) FROM claims c WHERE c.item_id = items.id)`,
+		"claims", writeJSONB}))
+	// memberProjection: a signed-in viewer who is not the owner; $2 of its query is the uid.
+	memberProjection = newProjection(append(append([]column{}, itemFields...),
+		column{"items.claimed::int4", "claimed", writeInt4},
+		column{"COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2), 0)::int4", "mine", writeInt4}))
+	// visitorProjection: an anonymous visitor, who holds no claim.
+	visitorProjection = newProjection(append(append([]column{}, itemFields...),
+		column{"items.claimed::int4", "claimed", writeInt4},
+		column{"0::int4", "mine", writeInt4}))
+)
+
+type projection struct {
+	columns []column
+	sql     string   // the SELECT list
+	keys    []string // `{"id":` then `,"name":` ..., written before each value
+}
+
+func newProjection(cols []column) projection {
+	p := projection{columns: cols}
+	for i, c := range cols {
+		if i > 0 {
+			p.sql += ", "
+		}
+		p.sql += c.sql
+		sep := ","
+		if i == 0 {
+			sep = "{"
+		}
+		p.keys = append(p.keys, sep+`"`+c.key+`":`)
+	}
+	return p
+}
+
+// appendRow appends one row of the projection as a JSON object.
+func (p projection) appendRow(buf []byte, v [][]byte) ([]byte, error) {
+	if len(v) != len(p.columns) {
+		return buf, fmt.Errorf("a row has %d columns, want %d", len(v), len(p.columns))
+	}
+	var err error
+	for i, c := range p.columns {
+		buf = append(buf, p.keys[i]...)
+		if buf, err = c.write(buf, v[i]); err != nil {
+			return buf, fmt.Errorf("column %s: %w", c.key, err)
+		}
+	}
+	return append(buf, '}'), nil
+}
 
 // binaryResults asks for every column in PostgreSQL's binary format, whose layout per type
-// is fixed: text as its UTF-8 bytes, uuid as 16 bytes, bool as one, timestamptz as int64
-// microseconds since 2000-01-01 UTC, jsonb as a version byte and the JSON text.
+// is fixed: text as its UTF-8 bytes, uuid as 16 bytes, bool as one, int2/int4 big-endian,
+// timestamptz as int64 microseconds since 2000-01-01 UTC, jsonb as a version byte and the JSON.
 var binaryResults = pgx.QueryResultFormats{pgx.BinaryFormatCode}
 
 // postgresEpoch is where timestamptz's binary microseconds count from.
@@ -37,79 +120,97 @@ var listBuffers = sync.Pool{New: func() any { return new([]byte) }}
 // maxPooledBuffer keeps a rare huge list from pinning its buffer in the pool.
 const maxPooledBuffer = 1 << 20
 
-// ListJSON writes the user's items, newest first and at most limit (0 for all), as the JSON
-// array of domain.Item the API answers, and hands it to write before reusing the buffer.
-func (r *Repository) ListJSON(ctx context.Context, userID string, limit int, write func(json.RawMessage)) error {
-	q := "SELECT " + listColumns + " FROM items WHERE user_id = $1 ORDER BY created_at DESC, id DESC"
-	args := []any{binaryResults, userID}
-	if limit > 0 {
-		q += " LIMIT $2"
-		args = append(args, limit)
-	}
-	rows, err := r.pool.Query(ctx, q, args...)
+var errLayout = fmt.Errorf("a binary value does not have the expected layout")
+
+// writeRows runs the query and hands write prefix + the rows as a JSON array + suffix.
+func (r *Repository) writeRows(ctx context.Context, p projection, prefix, suffix []byte, write func(json.RawMessage), q string, args ...any) error {
+	_, err := r.writeSomeRows(ctx, p, prefix, suffix, false, write, q, args...)
+	return err
+}
+
+// writeSomeRows is writeRows that, with onlyIfAny, leaves write uncalled when the query
+// finds no row; it says how many rows it found.
+func (r *Repository) writeSomeRows(ctx context.Context, p projection, prefix, suffix []byte, onlyIfAny bool, write func(json.RawMessage), q string, args ...any) (int, error) {
+	rows, err := r.pool.Query(ctx, q, append([]any{binaryResults}, args...)...)
 	if err != nil {
-		return fmt.Errorf("list items: %w", err)
+		return 0, fmt.Errorf("list items: %w", err)
 	}
 	defer rows.Close()
 
 	bufp := listBuffers.Get().(*[]byte)
-	buf := append((*bufp)[:0], '[')
+	buf := append(append((*bufp)[:0], prefix...), '[')
+	n := 0
 	for rows.Next() {
-		if len(buf) > 1 {
+		if n > 0 {
 			buf = append(buf, ',')
 		}
-		if buf, err = appendItemJSON(buf, rows.RawValues()); err != nil {
-			return fmt.Errorf("list items: %w", err)
+		n++
+		if buf, err = p.appendRow(buf, rows.RawValues()); err != nil {
+			return n, fmt.Errorf("list items: %w", err)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("list items: %w", err)
+		return n, fmt.Errorf("list items: %w", err)
 	}
-	buf = append(buf, ']')
-	write(buf)
+	buf = append(append(buf, ']'), suffix...)
+	if n > 0 || !onlyIfAny {
+		write(buf)
+	}
 	if cap(buf) <= maxPooledBuffer {
 		*bufp = buf
 		listBuffers.Put(bufp)
 	}
-	return nil
+	return n, nil
 }
 
-// appendItemJSON appends one row of listColumns as the JSON of a domain.Item.
-func appendItemJSON(buf []byte, v [][]byte) ([]byte, error) {
-	if len(v) != 12 {
-		return buf, fmt.Errorf("a row has %d columns, want 12", len(v))
+func writeUUID(buf, v []byte) ([]byte, error) {
+	if len(v) != 16 {
+		return buf, errLayout
 	}
-	id, features, aiGenerated, sentToSanta, createdAt := v[0], v[6], v[9], v[10], v[11]
-	if len(id) != 16 || len(aiGenerated) != 1 || len(sentToSanta) != 1 || len(createdAt) != 8 ||
-		len(features) < 1 || features[0] != 1 {
-		return buf, fmt.Errorf("a row's binary values do not have the expected layout")
+	buf = append(buf, '"')
+	return append(appendUUID(buf, v), '"'), nil
+}
+
+func writeText(buf, v []byte) ([]byte, error) { return appendString(buf, v), nil }
+
+func writeNullableText(buf, v []byte) ([]byte, error) { return appendNullableString(buf, v), nil }
+
+func writeJSONB(buf, v []byte) ([]byte, error) {
+	if len(v) < 1 || v[0] != 1 {
+		return buf, errLayout
 	}
-	buf = append(buf, `{"id":"`...)
-	buf = appendUUID(buf, id)
-	buf = append(buf, `","name":`...)
-	buf = appendString(buf, v[1])
-	buf = append(buf, `,"description":`...)
-	buf = appendString(buf, v[2])
-	buf = append(buf, `,"price":`...)
-	buf = appendNullableString(buf, v[3])
-	buf = append(buf, `,"imageUrl":`...)
-	buf = appendNullableString(buf, v[4])
-	buf = append(buf, `,"category":`...)
-	buf = appendNullableString(buf, v[5])
-	buf = append(buf, `,"features":`...)
-	buf = append(buf, features[1:]...) // PostgreSQL wrote it from a valid jsonb value
-	buf = append(buf, `,"searchQuery":`...)
-	buf = appendString(buf, v[7])
-	buf = append(buf, `,"shoppingUrl":`...)
-	buf = appendString(buf, v[8])
-	buf = append(buf, `,"aiGenerated":`...)
-	buf = appendBool(buf, aiGenerated[0] != 0)
-	buf = append(buf, `,"sentToSanta":`...)
-	buf = appendBool(buf, sentToSanta[0] != 0)
-	buf = append(buf, `,"createdAt":"`...)
-	micros := int64(binary.BigEndian.Uint64(createdAt))
+	return append(buf, v[1:]...), nil // PostgreSQL wrote it from a valid jsonb value
+}
+
+func writeBool(buf, v []byte) ([]byte, error) {
+	if len(v) != 1 {
+		return buf, errLayout
+	}
+	return appendBool(buf, v[0] != 0), nil
+}
+
+func writeInt2(buf, v []byte) ([]byte, error) {
+	if len(v) != 2 {
+		return buf, errLayout
+	}
+	return strconv.AppendInt(buf, int64(int16(binary.BigEndian.Uint16(v))), 10), nil
+}
+
+func writeInt4(buf, v []byte) ([]byte, error) {
+	if len(v) != 4 {
+		return buf, errLayout
+	}
+	return strconv.AppendInt(buf, int64(int32(binary.BigEndian.Uint32(v))), 10), nil
+}
+
+func writeTime(buf, v []byte) ([]byte, error) {
+	if len(v) != 8 {
+		return buf, errLayout
+	}
+	micros := int64(binary.BigEndian.Uint64(v))
+	buf = append(buf, '"')
 	buf = postgresEpoch.Add(time.Duration(micros)*time.Microsecond).AppendFormat(buf, time.RFC3339Nano)
-	return append(buf, `"}`...), nil
+	return append(buf, '"'), nil
 }
 
 func appendUUID(buf, id []byte) []byte {

@@ -29,10 +29,11 @@ var awkwardTexts = []string{
 	"",
 }
 
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
 func newRepository(t *testing.T) *adapters.Repository {
 	t.Helper()
 	pool, _ := testenv.Postgres(t)
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if err := migrate.Apply(context.Background(), pool, "wishlist", adapters.Migrations(), quiet); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,13 @@ func newRepository(t *testing.T) *adapters.Repository {
 func listJSON(t *testing.T, r *adapters.Repository, userID string, limit int) []byte {
 	t.Helper()
 	var body []byte
-	err := r.ListJSON(context.Background(), userID, limit, func(b json.RawMessage) { body = bytes.Clone(b) })
+	write := func(b json.RawMessage) { body = bytes.Clone(b) }
+	var err error
+	if limit == 0 {
+		err = r.ListJSON(context.Background(), userID, "", write)
+	} else {
+		err = r.RecentJSON(context.Background(), userID, limit, write)
+	}
 	if err != nil {
 		t.Fatalf("ListJSON: %v", err)
 	}
@@ -83,14 +90,16 @@ func TestListJSONIsTheItemsAsEncodingJSONWritesThem(t *testing.T) {
 		if i == 0 {
 			item.Features = []string{}
 		}
-		saved, err := r.Create(ctx, item)
+		item.Priority, item.Quantity, item.Notes = 1+i%3, 1+i, "notes "+text
+		saved, err := r.Create(ctx, item, "Owner")
 		if err != nil {
 			t.Fatalf("create %d: %v", i, err)
 		}
 		created = append(created, saved)
 	}
 	if _, err := r.Create(ctx, domain.Item{ID: uuid.NewString(), UserID: other, Name: "not yours",
-		Description: "another family's gift", Features: []string{}, SearchQuery: "x", ShoppingURL: "x"}); err != nil {
+		Description: "another family's gift", Features: []string{}, SearchQuery: "x", ShoppingURL: "x",
+		Priority: 2, Quantity: 1}, "Other"); err != nil {
 		t.Fatal(err)
 	}
 

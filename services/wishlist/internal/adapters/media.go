@@ -14,6 +14,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
 )
 
 // MediaClient stores inline (data: URL) images with the media service, so no image bytes end
@@ -28,14 +29,18 @@ func NewMediaClient(baseURL string) *MediaClient {
 	return &MediaClient{baseURL: baseURL, http: &http.Client{Timeout: 30 * time.Second}}
 }
 
-// MediaRejection is the media service refusing an image (wrong type, too large): the
-// client's mistake, reported with the media service's own status and words.
-type MediaRejection struct {
-	Status  int
-	Message string
+// rejection is the media service refusing an image (wrong type, too large): the client's
+// mistake, reported in the media service's own words with the kind its status says.
+func rejection(status int, msg string) *app.Error {
+	kind := app.KindInvalid
+	switch status {
+	case http.StatusRequestEntityTooLarge:
+		kind = app.KindTooLarge
+	case http.StatusUnsupportedMediaType:
+		kind = app.KindUnsupported
+	}
+	return &app.Error{Kind: kind, Code: "image_rejected", Message: msg, Fields: map[string]string{"imageUrl": msg}}
 }
-
-func (e *MediaRejection) Error() string { return e.Message }
 
 // StoreDataURL uploads the image for an item and returns the URL it is served at.
 func (m *MediaClient) StoreDataURL(ctx context.Context, userID, itemID, dataURL string) (string, error) {
@@ -61,7 +66,7 @@ func (m *MediaClient) StoreDataURL(ctx context.Context, userID, itemID, dataURL 
 		if msg == "" {
 			msg = "The image could not be stored."
 		}
-		return "", &MediaRejection{Status: resp.StatusCode, Message: msg}
+		return "", rejection(resp.StatusCode, msg)
 	}
 	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("media service answered %d", resp.StatusCode)

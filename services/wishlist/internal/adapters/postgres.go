@@ -29,7 +29,7 @@ func Migrations() fs.FS {
 	return sub
 }
 
-// Repository stores items; every method is scoped to one user.
+// Repository stores lists, items and claims; every method is scoped to one user.
 type Repository struct {
 	pool *pgxpool.Pool
 }
@@ -37,8 +37,9 @@ type Repository struct {
 // NewRepository wraps a pool.
 func NewRepository(pool *pgxpool.Pool) *Repository { return &Repository{pool: pool} }
 
-const itemColumns = `id, user_id, name, description, price, image_url, category, features,
-	search_query, shopping_url, ai_generated, sent_to_santa, created_at`
+// itemColumns are what scanItem reads: the owner, then the item's answered fields in
+// itemFields' order.
+var itemColumns = "items.user_id, " + ownerProjection.sql
 
 // ItemEvent is the data of item.created and item.deleted: the item and the user's new
 // wishlist count, computed in the same transaction so live badges never drift.
@@ -50,6 +51,56 @@ type ItemEvent struct {
 	WishlistCount int     `json:"wishlistCount"`
 }
 
+// ItemUpdatedEvent is the data of item.updated (api/events/item-updated.schema.json).
+type ItemUpdatedEvent struct {
+	ID       string  `json:"id"`
+	Name     string  `json:"name"`
+	ImageURL *string `json:"imageUrl"`
+	Category *string `json:"category"`
+	ListID   string  `json:"listId"`
+	Priority int     `json:"priority"`
+	Quantity int     `json:"quantity"`
+}
+
+// ClaimEvent is the data of item.claimed and item.unclaimed. The envelope's userId is the
+// claimer, never the list's owner: these events are the claimer's business only.
+type ClaimEvent struct {
+	ClaimerID string `json:"claimerId"`
+	ItemID    string `json:"itemId"`
+	ItemName  string `json:"itemName"`
+	ListID    string `json:"listId"`
+	ListName  string `json:"listName"`
+	OwnerName string `json:"ownerName"`
+	Quantity  int    `json:"quantity"`
+	Purchased bool   `json:"purchased"`
+	// Reason (item.unclaimed only): released by the claimer, or removed / quantity_lowered
+	// by the owner (then the claimer gets a notice).
+	Reason string `json:"reason,omitempty"`
+}
+
+// Reasons a claim ends.
+const (
+	ReasonReleased        = "released"
+	ReasonRemoved         = "removed"
+	ReasonQuantityLowered = "quantity_lowered"
+)
+
+// ListDeletedEvent is the data of list.deleted.
+type ListDeletedEvent struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	ItemCount int    `json:"itemCount"`
+}
+
+// ListChangedEvent is the data of list.changed: a shared list's items or claims changed, and
+// who opened it in the last 24 hours (never its owner). The envelope's userId is whoever
+// caused the change.
+type ListChangedEvent struct {
+	ListID  string   `json:"listId"`
+	Viewers []string `json:"viewers"`
+	Cause   string   `json:"cause"`
+}
+
 // SantaEvent is the data of santa.sent.
 type SantaEvent struct {
 	ID       string  `json:"id"`
@@ -58,7 +109,7 @@ type SantaEvent struct {
 }
 
 // inUserTx runs fn in a transaction holding the user's lock, so one user's writes are
-// serialised: counts in events are exact and the item cap cannot be raced past.
+// serialised: counts in events are exact and the caps cannot be raced past.
 func (r *Repository) inUserTx(ctx context.Context, userID string, fn func(pgx.Tx) error) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 7))", userID); err != nil {
@@ -68,15 +119,54 @@ func (r *Repository) inUserTx(ctx context.Context, userID string, fn func(pgx.Tx
 	})
 }
 
+func enqueue(ctx context.Context, tx pgx.Tx, eventType, userID string, data any) error {
+	env, err := events.NewEnvelope(eventType, userID, data)
+	if err != nil {
+		return err
+	}
+	return outbox.Enqueue(ctx, tx, env)
+}
+
 func countItems(ctx context.Context, tx pgx.Tx, userID string) (int, error) {
 	var n int
 	err := tx.QueryRow(ctx, "SELECT count(*) FROM items WHERE user_id = $1", userID).Scan(&n)
 	return n, err
 }
 
+// defaultList returns the user's default list, making it on first use. The caller holds the
+// user's lock.
+func defaultList(ctx context.Context, tx pgx.Tx, userID, ownerName string) (string, error) {
+	var id string
+	err := tx.QueryRow(ctx, "SELECT id FROM lists WHERE user_id = $1 AND is_default", userID).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		id = newID()
+		_, err = tx.Exec(ctx, `INSERT INTO lists (id, user_id, name, is_default, reveal_at, owner_name)
+			VALUES ($1, $2, $3, true, $4, $5)`, id, userID, domain.DefaultListName, domain.DefaultRevealAt(now()), ownerName)
+	}
+	if err != nil {
+		return "", fmt.Errorf("default list: %w", err)
+	}
+	return id, nil
+}
+
+// ownList checks that listID is one of the user's lists (a field of the request: 422).
+func ownList(ctx context.Context, tx pgx.Tx, userID, listID string) error {
+	var ok bool
+	if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM lists WHERE id = $1 AND user_id = $2)", listID, userID).Scan(&ok); err != nil {
+		return fmt.Errorf("find list: %w", err)
+	}
+	if !ok {
+		return domain.FieldError("listId", domain.MsgListUnknown)
+	}
+	return nil
+}
+
 // Create saves an item and its item.created event in one transaction.
-func (r *Repository) Create(ctx context.Context, item domain.Item) (domain.Item, error) {
+func (r *Repository) Create(ctx context.Context, item domain.Item, ownerName string) (domain.Item, error) {
 	err := r.inUserTx(ctx, item.UserID, func(tx pgx.Tx) error {
+		if err := r.placeItem(ctx, tx, &item, ownerName); err != nil {
+			return err
+		}
 		n, err := countItems(ctx, tx, item.UserID)
 		if err != nil {
 			return fmt.Errorf("count items: %w", err)
@@ -87,9 +177,26 @@ func (r *Repository) Create(ctx context.Context, item domain.Item) (domain.Item,
 		if err := insertItem(ctx, tx, &item); err != nil {
 			return err
 		}
-		return enqueueItemEvent(ctx, tx, events.TypeItemCreated, item, n+1)
+		if err := enqueue(ctx, tx, events.TypeItemCreated, item.UserID, itemEvent(item, n+1)); err != nil {
+			return err
+		}
+		return notifyViewers(ctx, tx, item.ListID, item.UserID, events.TypeItemCreated)
 	})
 	return item, err
+}
+
+// placeItem puts a new item in its list: the one asked for, if it is the user's, or the default.
+func (r *Repository) placeItem(ctx context.Context, tx pgx.Tx, item *domain.Item, ownerName string) error {
+	if item.ListID != "" {
+		return ownList(ctx, tx, item.UserID, item.ListID)
+	}
+	id, err := defaultList(ctx, tx, item.UserID, ownerName)
+	item.ListID = id
+	return err
+}
+
+func itemEvent(item domain.Item, count int) ItemEvent {
+	return ItemEvent{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL, Category: item.Category, WishlistCount: count}
 }
 
 func insertItem(ctx context.Context, tx pgx.Tx, item *domain.Item) error {
@@ -98,46 +205,197 @@ func insertItem(ctx context.Context, tx pgx.Tx, item *domain.Item) error {
 		return err
 	}
 	row := tx.QueryRow(ctx, `INSERT INTO items (id, user_id, name, description, price, image_url, category,
-		features, search_query, shopping_url, ai_generated, sent_to_santa)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) RETURNING created_at`,
+		features, search_query, shopping_url, ai_generated, sent_to_santa, list_id, priority, quantity, notes)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING created_at`,
 		item.ID, item.UserID, item.Name, item.Description, item.Price, item.ImageURL, item.Category,
-		features, item.SearchQuery, item.ShoppingURL, item.AIGenerated, item.SentToSanta)
+		features, item.SearchQuery, item.ShoppingURL, item.AIGenerated, item.SentToSanta,
+		item.ListID, item.Priority, item.Quantity, item.Notes)
 	if err := row.Scan(&item.CreatedAt); err != nil {
 		return fmt.Errorf("insert item: %w", err)
 	}
 	return nil
 }
 
-func enqueueItemEvent(ctx context.Context, tx pgx.Tx, eventType string, item domain.Item, count int) error {
-	env, err := events.NewEnvelope(eventType, item.UserID, ItemEvent{
-		ID: item.ID, Name: item.Name, ImageURL: item.ImageURL, Category: item.Category, WishlistCount: count,
-	})
-	if err != nil {
-		return err
-	}
-	return outbox.Enqueue(ctx, tx, env)
-}
-
 func scanItem(row pgx.CollectableRow) (domain.Item, error) {
 	var it domain.Item
 	var features []byte
-	err := row.Scan(&it.ID, &it.UserID, &it.Name, &it.Description, &it.Price, &it.ImageURL, &it.Category,
-		&features, &it.SearchQuery, &it.ShoppingURL, &it.AIGenerated, &it.SentToSanta, &it.CreatedAt)
+	err := row.Scan(&it.UserID, &it.ID, &it.Name, &it.Description, &it.Price, &it.ImageURL, &it.Category,
+		&features, &it.SearchQuery, &it.ShoppingURL, &it.AIGenerated, &it.SentToSanta, &it.CreatedAt,
+		&it.ListID, &it.Priority, &it.Quantity, &it.Notes)
 	if err != nil {
 		return it, err
 	}
+	return it, decodeFeatures(&it, features)
+}
+
+func decodeFeatures(it *domain.Item, features []byte) error {
 	it.Features = []string{}
 	if len(features) > 0 {
 		if err := json.Unmarshal(features, &it.Features); err != nil {
-			return it, fmt.Errorf("decode features of %s: %w", it.ID, err)
+			return fmt.Errorf("decode features of %s: %w", it.ID, err)
 		}
 	}
-	return it, nil
+	return nil
 }
 
-// Delete removes the user's item and emits item.deleted in the same transaction.
+// Update edits one of the user's items under its row lock. Claims beyond a lowered quantity
+// are released (newest first) and their claimers told; the owner's answer is the same either way.
+func (r *Repository) Update(ctx context.Context, userID, id string, edit func(domain.Item) (domain.Item, error)) (domain.Item, error) {
+	var result domain.Item
+	err := r.inUserTx(ctx, userID, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, "SELECT "+itemColumns+" FROM items WHERE id = $1 AND user_id = $2 FOR UPDATE", id, userID)
+		if err != nil {
+			return fmt.Errorf("find item: %w", err)
+		}
+		saved, err := pgx.CollectExactlyOneRow(rows, scanItem)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return domain.ErrNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("find item: %w", err)
+		}
+		next, err := edit(saved)
+		if err != nil {
+			return err
+		}
+		if next.ListID != saved.ListID {
+			if err := ownList(ctx, tx, userID, next.ListID); err != nil {
+				return err
+			}
+		}
+		features, err := json.Marshal(next.Features)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE items SET name = $2, description = $3, price = $4, image_url = $5,
+			category = $6, features = $7, search_query = $8, shopping_url = $9, list_id = $10, priority = $11,
+			quantity = $12, notes = $13 WHERE id = $1`, id, next.Name, next.Description, next.Price, next.ImageURL,
+			next.Category, features, next.SearchQuery, next.ShoppingURL, next.ListID, next.Priority, next.Quantity, next.Notes); err != nil {
+			return fmt.Errorf("update item: %w", err)
+		}
+		if err := enqueue(ctx, tx, events.TypeItemUpdated, userID, ItemUpdatedEvent{ID: id, Name: next.Name,
+			ImageURL: next.ImageURL, Category: next.Category, ListID: next.ListID, Priority: next.Priority, Quantity: next.Quantity}); err != nil {
+			return err
+		}
+		if next.Quantity < saved.Quantity {
+			if err := dropExcessClaims(ctx, tx, next, saved.ListID); err != nil {
+				return err
+			}
+		}
+		if err := notifyViewers(ctx, tx, saved.ListID, userID, events.TypeItemUpdated); err != nil {
+			return err
+		}
+		if next.ListID != saved.ListID {
+			if err := notifyViewers(ctx, tx, next.ListID, userID, events.TypeItemUpdated); err != nil {
+				return err
+			}
+		}
+		result = next
+		return nil
+	})
+	return result, err
+}
+
+// listInfo is what a claim event says about the list.
+func listInfo(ctx context.Context, tx pgx.Tx, listID string) (name, ownerName string, err error) {
+	err = tx.QueryRow(ctx, "SELECT name, owner_name FROM lists WHERE id = $1", listID).Scan(&name, &ownerName)
+	if err != nil {
+		err = fmt.Errorf("read list %s: %w", listID, err)
+	}
+	return name, ownerName, err
+}
+
+// dropExcessClaims releases the newest claims until what is claimed fits the new quantity.
+func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item, listID string) error {
+	type claim struct {
+		UserID   string
+		Quantity int
+	}
+	rows, err := tx.Query(ctx, "SELECT user_id, quantity FROM claims WHERE item_id = $1 ORDER BY created_at DESC, user_id DESC", item.ID)
+	if err != nil {
+		return fmt.Errorf("read claims: %w", err)
+	}
+	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
+	if err != nil {
+		return fmt.Errorf("read claims: %w", err)
+	}
+	total := 0
+	for _, c := range claims {
+		total += c.Quantity
+	}
+	if total <= item.Quantity {
+		return nil
+	}
+	listName, ownerName, err := listInfo(ctx, tx, listID)
+	if err != nil {
+		return err
+	}
+	for _, c := range claims {
+		if total <= item.Quantity {
+			break
+		}
+		total -= c.Quantity
+		if _, err := tx.Exec(ctx, `WITH gone AS (DELETE FROM claims WHERE item_id = $1 AND user_id = $2)
+			UPDATE items SET claimed = $3 WHERE id = $1`, item.ID, c.UserID, total); err != nil {
+			return fmt.Errorf("release claim: %w", err)
+		}
+		if err := enqueue(ctx, tx, events.TypeItemUnclaimed, c.UserID, ClaimEvent{ClaimerID: c.UserID, ItemID: item.ID,
+			ItemName: item.Name, ListID: listID, ListName: listName, OwnerName: ownerName, Quantity: c.Quantity,
+			Reason: ReasonQuantityLowered}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claimsEnded tells each claimer of the items that their claim ended because the owner
+// removed the item. Call it before deleting the items (their claims go with them).
+func claimsEnded(ctx context.Context, tx pgx.Tx, where string, args ...any) error {
+	rows, err := tx.Query(ctx, `SELECT c.user_id, c.quantity, c.purchased, i.id, i.name, l.id, l.name, l.owner_name
+		FROM claims c JOIN items i ON i.id = c.item_id JOIN lists l ON l.id = i.list_id WHERE `+where, args...)
+	if err != nil {
+		return fmt.Errorf("read claims: %w", err)
+	}
+	ended, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ClaimEvent, error) {
+		var e ClaimEvent
+		err := r.Scan(&e.ClaimerID, &e.Quantity, &e.Purchased, &e.ItemID, &e.ItemName, &e.ListID, &e.ListName, &e.OwnerName)
+		e.Reason = ReasonRemoved
+		return e, err
+	})
+	if err != nil {
+		return fmt.Errorf("read claims: %w", err)
+	}
+	for _, e := range ended {
+		if err := enqueue(ctx, tx, events.TypeItemUnclaimed, e.ClaimerID, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// notifyViewers queues list.changed for whoever opened the shared list in the last 24 hours.
+// The owner is never among them: only non-owners are recorded as viewers.
+func notifyViewers(ctx context.Context, tx pgx.Tx, listID, actor, cause string) error {
+	var viewers []string
+	err := tx.QueryRow(ctx, `SELECT COALESCE(array_agg(v.user_id ORDER BY v.user_id), '{}') FROM list_viewers v
+		JOIN lists l ON l.id = v.list_id AND l.share_token IS NOT NULL
+		WHERE v.list_id = $1 AND v.seen_at > now() - interval '24 hours' AND v.user_id <> l.user_id`, listID).Scan(&viewers)
+	if err != nil {
+		return fmt.Errorf("read viewers: %w", err)
+	}
+	if len(viewers) == 0 {
+		return nil
+	}
+	return enqueue(ctx, tx, events.TypeListChanged, actor, ListChangedEvent{ListID: listID, Viewers: viewers, Cause: cause})
+}
+
+// Delete removes the user's item and emits item.deleted in the same transaction; its
+// claimers (if any) are told on their own streams.
 func (r *Repository) Delete(ctx context.Context, userID, id string) error {
 	return r.inUserTx(ctx, userID, func(tx pgx.Tx) error {
+		if err := claimsEnded(ctx, tx, "i.id = $1 AND i.user_id = $2", id, userID); err != nil {
+			return err
+		}
 		rows, err := tx.Query(ctx, "DELETE FROM items WHERE id = $1 AND user_id = $2 RETURNING "+itemColumns, id, userID)
 		if err != nil {
 			return fmt.Errorf("delete item %s: %w", id, err)
@@ -153,7 +411,10 @@ func (r *Repository) Delete(ctx context.Context, userID, id string) error {
 		if err != nil {
 			return fmt.Errorf("count items: %w", err)
 		}
-		return enqueueItemEvent(ctx, tx, events.TypeItemDeleted, item, n)
+		if err := enqueue(ctx, tx, events.TypeItemDeleted, userID, itemEvent(item, n)); err != nil {
+			return err
+		}
+		return notifyViewers(ctx, tx, item.ListID, userID, events.TypeItemDeleted)
 	})
 }
 
@@ -189,10 +450,13 @@ func (r *Repository) SendToSanta(ctx context.Context, userID, existingID string,
 			}
 			item = draft
 			item.SentToSanta = true
+			if err := r.placeItem(ctx, tx, &item, ""); err != nil {
+				return err
+			}
 			if err := insertItem(ctx, tx, &item); err != nil {
 				return err
 			}
-			if err := enqueueItemEvent(ctx, tx, events.TypeItemCreated, item, n+1); err != nil {
+			if err := enqueue(ctx, tx, events.TypeItemCreated, userID, itemEvent(item, n+1)); err != nil {
 				return err
 			}
 		case err != nil:
@@ -203,12 +467,8 @@ func (r *Repository) SendToSanta(ctx context.Context, userID, existingID string,
 			}
 			item.SentToSanta = true
 		}
-		env, err := events.NewEnvelope(events.TypeSantaSent, userID, SantaEvent{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL})
-		if err != nil {
-			return err
-		}
 		result = item
-		return outbox.Enqueue(ctx, tx, env)
+		return enqueue(ctx, tx, events.TypeSantaSent, userID, SantaEvent{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL})
 	})
 	return result, err
 }

@@ -3,31 +3,68 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
-	"errors"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
 
-// Store is where items live (PostgreSQL in production and in tests).
+// Types the ports read and write, so ports depend on this package alone.
+type (
+	Item         = domain.Item
+	Draft        = domain.Draft
+	List         = domain.List
+	ListDraft    = domain.ListDraft
+	Share        = domain.Share
+	ClaimRequest = domain.ClaimRequest
+	ClaimResult  = domain.ClaimResult
+)
+
+// Caller is the verified user of a request; Name is what others see (the owner's name on a
+// shared list, the claimer's name after the reveal date).
+type Caller struct {
+	UID  string
+	Name string
+}
+
+// Store is where lists, items and claims live (PostgreSQL in production and in tests). Every
+// method is scoped to the caller: another user's list or item is domain.ErrNotFound /
+// domain.ErrListNotFound, like one that does not exist.
 type Store interface {
-	Create(ctx context.Context, item domain.Item) (domain.Item, error)
-	// ListJSON hands write the user's items, newest first and at most limit (0 for all), as
-	// the JSON array of domain.Item; the buffer is reused once write returns.
-	ListJSON(ctx context.Context, userID string, limit int, write func(json.RawMessage)) error
+	// Create saves an item, in item.ListID or (empty) the user's default list.
+	Create(ctx context.Context, item domain.Item, ownerName string) (domain.Item, error)
+	// ListJSON hands write the items of one list (empty: the default list), newest first, as
+	// a JSON array; the buffer is reused once write returns.
+	ListJSON(ctx context.Context, userID, listID string, write func(json.RawMessage)) error
+	// RecentJSON hands write the user's newest items across lists.
+	RecentJSON(ctx context.Context, userID string, limit int, write func(json.RawMessage)) error
+	// Update loads the item under a row lock, lets edit decide its new state and saves it.
+	Update(ctx context.Context, userID, id string, edit func(saved domain.Item) (domain.Item, error)) (domain.Item, error)
 	Delete(ctx context.Context, userID, id string) error
 	SendToSanta(ctx context.Context, userID, existingID string, draft domain.Item) (domain.Item, error)
+
+	Lists(ctx context.Context, userID string) ([]domain.List, error)
+	CreateList(ctx context.Context, list domain.List) (domain.List, error)
+	UpdateList(ctx context.Context, userID, id string, name *string, revealAt *time.Time) (domain.List, error)
+	DeleteList(ctx context.Context, userID, id string) error
+	SetShare(ctx context.Context, userID, listID, token, ownerName string) (domain.List, error)
+	DeleteShare(ctx context.Context, userID, listID string) error
+
+	// SharedJSON answers GET /api/shared/{token} for viewer (UID empty: anonymous).
+	SharedJSON(ctx context.Context, token, viewerUID string, write func(json.RawMessage)) error
+	Claim(ctx context.Context, token, itemID string, claimer Caller, quantity int, purchased bool) (domain.ClaimResult, error)
+	Release(ctx context.Context, token, itemID, claimerUID string) error
+	ClaimsJSON(ctx context.Context, userID string) (json.RawMessage, error)
 }
 
 // ImageStore keeps inline images out of the database.
 type ImageStore interface {
 	StoreDataURL(ctx context.Context, userID, itemID, dataURL string) (string, error)
 }
-
-// ErrImagesUnavailable means an inline image arrived but no media service is configured.
-var ErrImagesUnavailable = errors.New("photos cannot be stored right now")
 
 // Wishlist is the application service.
 type Wishlist struct {
@@ -39,12 +76,12 @@ type Wishlist struct {
 func New(store Store, images ImageStore) *Wishlist { return &Wishlist{store: store, images: images} }
 
 // Add validates a draft and saves it for the user.
-func (w *Wishlist) Add(ctx context.Context, userID string, draft domain.Draft) (domain.Item, error) {
-	item, err := w.prepare(ctx, userID, draft)
+func (w *Wishlist) Add(ctx context.Context, caller Caller, draft domain.Draft) (domain.Item, error) {
+	item, err := w.prepare(ctx, caller.UID, draft)
 	if err != nil {
 		return domain.Item{}, err
 	}
-	return w.store.Create(ctx, item)
+	return w.store.Create(ctx, item, caller.Name)
 }
 
 // prepare validates the draft, gives the item its id and moves an inline image to media.
@@ -55,32 +92,56 @@ func (w *Wishlist) prepare(ctx context.Context, userID string, draft domain.Draf
 	}
 	item.ID = uuid.NewString()
 	item.UserID = userID
-	if item.ImageURL != nil && domain.IsDataURL(*item.ImageURL) {
-		if w.images == nil {
-			return domain.Item{}, ErrImagesUnavailable
-		}
-		url, err := w.images.StoreDataURL(ctx, userID, item.ID, *item.ImageURL)
-		if err != nil {
-			return domain.Item{}, err
-		}
-		item.ImageURL = &url
-	}
-	return item, nil
+	return item, w.storeImage(ctx, &item)
 }
 
-// List answers the user's whole wishlist, newest first, as JSON.
-func (w *Wishlist) List(ctx context.Context, userID string, write func(json.RawMessage)) error {
-	return w.store.ListJSON(ctx, userID, 0, write)
+func (w *Wishlist) storeImage(ctx context.Context, item *domain.Item) error {
+	if item.ImageURL == nil || !domain.IsDataURL(*item.ImageURL) {
+		return nil
+	}
+	if w.images == nil {
+		return ErrImagesUnavailable
+	}
+	url, err := w.images.StoreDataURL(ctx, item.UserID, item.ID, *item.ImageURL)
+	if err != nil {
+		return err
+	}
+	item.ImageURL = &url
+	return nil
+}
+
+// List answers one of the user's lists (listID empty: the default list) as JSON.
+func (w *Wishlist) List(ctx context.Context, userID, listID string, write func(json.RawMessage)) error {
+	if listID != "" && !domain.IsUUID(listID) {
+		return domain.ErrListNotFound
+	}
+	return w.store.ListJSON(ctx, userID, listID, write)
 }
 
 // Recent answers the user's newest items as JSON.
 func (w *Wishlist) Recent(ctx context.Context, userID string, write func(json.RawMessage)) error {
-	return w.store.ListJSON(ctx, userID, domain.RecentLimit, write)
+	return w.store.RecentJSON(ctx, userID, domain.RecentLimit, write)
+}
+
+// Edit applies a PATCH to one of the user's items.
+func (w *Wishlist) Edit(ctx context.Context, userID, id string, patch domain.Draft) (domain.Item, error) {
+	if !domain.IsUUID(id) {
+		return domain.Item{}, domain.ErrNotFound
+	}
+	// An inline photo is stored before the row is locked: media is a network call.
+	if patch.ImageURL != nil && domain.IsDataURL(*patch.ImageURL) {
+		img := domain.Item{ID: id, UserID: userID, ImageURL: patch.ImageURL}
+		if err := w.storeImage(ctx, &img); err != nil {
+			return domain.Item{}, err
+		}
+		patch.ImageURL = img.ImageURL
+	}
+	return w.store.Update(ctx, userID, id, patch.Edit)
 }
 
 // Remove deletes one of the user's items.
 func (w *Wishlist) Remove(ctx context.Context, userID, id string) error {
-	if _, err := uuid.Parse(id); err != nil {
+	if !domain.IsUUID(id) {
 		return domain.ErrNotFound
 	}
 	return w.store.Delete(ctx, userID, id)
@@ -89,7 +150,7 @@ func (w *Wishlist) Remove(ctx context.Context, userID, id string) error {
 // SendToSanta saves the gift if it is not on the wishlist yet and marks it sent.
 func (w *Wishlist) SendToSanta(ctx context.Context, userID, existingID string, draft domain.Draft) (domain.Item, error) {
 	if existingID != "" {
-		if _, err := uuid.Parse(existingID); err != nil {
+		if !domain.IsUUID(existingID) {
 			return domain.Item{}, domain.ErrNotFound
 		}
 		return w.store.SendToSanta(ctx, userID, existingID, domain.Item{})
@@ -99,4 +160,143 @@ func (w *Wishlist) SendToSanta(ctx context.Context, userID, existingID string, d
 		return domain.Item{}, err
 	}
 	return w.store.SendToSanta(ctx, userID, "", item)
+}
+
+// Lists answers the user's lists, the default first.
+func (w *Wishlist) Lists(ctx context.Context, userID string) ([]domain.List, error) {
+	return w.store.Lists(ctx, userID)
+}
+
+// CreateList makes a new list.
+func (w *Wishlist) CreateList(ctx context.Context, caller Caller, d domain.ListDraft, now time.Time) (domain.List, error) {
+	name, err := domain.ValidName(d.Name)
+	if err != nil {
+		return domain.List{}, err
+	}
+	reveal := domain.DefaultRevealAt(now)
+	if at, err := d.Reveal(); err != nil {
+		return domain.List{}, err
+	} else if at != nil {
+		reveal = *at
+	}
+	return w.store.CreateList(ctx, domain.List{
+		ID: uuid.NewString(), UserID: caller.UID, Name: name, RevealAt: reveal, OwnerName: caller.Name, FamilyIDs: []string{},
+	})
+}
+
+// UpdateList renames a list or moves its reveal date.
+func (w *Wishlist) UpdateList(ctx context.Context, userID, id string, d domain.ListDraft) (domain.List, error) {
+	if !domain.IsUUID(id) {
+		return domain.List{}, domain.ErrListNotFound
+	}
+	var name *string
+	if d.Name != nil {
+		n, err := domain.ValidName(d.Name)
+		if err != nil {
+			return domain.List{}, err
+		}
+		name = &n
+	}
+	if len(d.FamilyIDs) > 0 {
+		// Families are not built yet; accepting ids would promise a sharing that does not happen.
+		return domain.List{}, &Error{Kind: KindInvalid, Code: "validation_failed",
+			Message: "Families are not available yet.", Fields: map[string]string{"familyIds": "Families are not available yet."}}
+	}
+	reveal, err := d.Reveal()
+	if err != nil {
+		return domain.List{}, err
+	}
+	return w.store.UpdateList(ctx, userID, id, name, reveal)
+}
+
+// DeleteList deletes a list that is not the default one, with its items.
+func (w *Wishlist) DeleteList(ctx context.Context, userID, id string) error {
+	if !domain.IsUUID(id) {
+		return domain.ErrListNotFound
+	}
+	return w.store.DeleteList(ctx, userID, id)
+}
+
+// Share makes the list's link, or replaces it: the old token stops working at once.
+func (w *Wishlist) Share(ctx context.Context, caller Caller, listID string) (domain.Share, error) {
+	if !domain.IsUUID(listID) {
+		return domain.Share{}, domain.ErrListNotFound
+	}
+	token, err := NewShareToken()
+	if err != nil {
+		return domain.Share{}, err
+	}
+	list, err := w.store.SetShare(ctx, caller.UID, listID, token, caller.Name)
+	if err != nil {
+		return domain.Share{}, err
+	}
+	return *list.Share, nil
+}
+
+// Unshare revokes the list's link.
+func (w *Wishlist) Unshare(ctx context.Context, userID, listID string) error {
+	if !domain.IsUUID(listID) {
+		return domain.ErrListNotFound
+	}
+	return w.store.DeleteShare(ctx, userID, listID)
+}
+
+// ShareTokenBytes is 256 random bits: a token cannot be guessed or enumerated.
+const ShareTokenBytes = 32
+
+// NewShareToken is a URL-safe token from the operating system's cryptographic source.
+func NewShareToken() (string, error) {
+	b := make([]byte, ShareTokenBytes)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// validToken refuses what no token of ours can be, before any database work.
+func validToken(token string) bool {
+	if len(token) != base64.RawURLEncoding.EncodedLen(ShareTokenBytes) {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(token)
+	return err == nil
+}
+
+// Shared answers a shared list for its viewer (UID empty: anonymous).
+func (w *Wishlist) Shared(ctx context.Context, token, viewerUID string, write func(json.RawMessage)) error {
+	if !validToken(token) {
+		return domain.ErrShareNotFound
+	}
+	return w.store.SharedJSON(ctx, token, viewerUID, write)
+}
+
+// Claim sets the caller's claim on an item of a shared list.
+func (w *Wishlist) Claim(ctx context.Context, token, itemID string, caller Caller, req domain.ClaimRequest) (domain.ClaimResult, error) {
+	if !validToken(token) {
+		return domain.ClaimResult{}, domain.ErrShareNotFound
+	}
+	q, purchased, err := req.Validate()
+	if err != nil {
+		return domain.ClaimResult{}, err
+	}
+	if !domain.IsUUID(itemID) {
+		return domain.ClaimResult{}, domain.ErrNotFound
+	}
+	return w.store.Claim(ctx, token, itemID, caller, q, purchased)
+}
+
+// Release drops the caller's claim on an item of a shared list.
+func (w *Wishlist) Release(ctx context.Context, token, itemID, userID string) error {
+	if !validToken(token) {
+		return domain.ErrShareNotFound
+	}
+	if !domain.IsUUID(itemID) {
+		return domain.ErrNotFound
+	}
+	return w.store.Release(ctx, token, itemID, userID)
+}
+
+// Claims answers the caller's gift shopping list.
+func (w *Wishlist) Claims(ctx context.Context, userID string) (json.RawMessage, error) {
+	return w.store.ClaimsJSON(ctx, userID)
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/google/uuid"
 )
 
 // The spec's validation messages (SPEC section 5), word for word.
@@ -21,6 +23,14 @@ const (
 	MsgCategoryMissing     = "Please select a category."
 	MsgSearchQueryTooShort = "Please provide a search query for the product."
 	MsgImageURLInvalid     = "Please provide a valid image URL or leave it blank."
+)
+
+// Messages for the family fields, in the same voice as the spec's.
+const (
+	MsgPriority     = "Please choose a priority: 1 (nice to have), 2 (would love) or 3 (most wanted)."
+	MsgQuantity     = "Quantity must be between 1 and 99."
+	MsgNotesTooLong = "Notes must be at most 500 characters."
+	MsgListUnknown  = "Please choose one of your lists."
 )
 
 // MsgNULCharacter refuses text holding U+0000, which the database cannot store.
@@ -36,6 +46,10 @@ const (
 	MaxImageURLLength    = 2048
 	MaxFeatures          = 10
 	MaxFeatureLength     = 200
+	MaxNotesLength       = 500
+	MaxQuantity          = 99
+	// Priorities: 1 nice to have, 2 would love (the default), 3 most wanted.
+	MinPriority, DefaultPriority, MaxPriority = 1, 2, 3
 	// MaxItemsPerUser keeps one account from filling the database.
 	MaxItemsPerUser = 500
 	// RecentLimit is how many items "recent" answers.
@@ -57,17 +71,23 @@ type Item struct {
 	AIGenerated bool      `json:"aiGenerated"`
 	SentToSanta bool      `json:"sentToSanta"`
 	CreatedAt   time.Time `json:"createdAt"`
+	ListID      string    `json:"listId"`
+	Priority    int       `json:"priority"`
+	Quantity    int       `json:"quantity"`
+	Notes       string    `json:"notes"`
 }
 
 // FlexString accepts a JSON string, number or null: the photo flow sends an approximate price
 // as either, the text form as text.
 type FlexString struct {
 	Value *string
+	Set   bool // the field was present (an edit may clear it with null)
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (f *FlexString) UnmarshalJSON(b []byte) error {
 	raw := strings.TrimSpace(string(b))
+	f.Set = true
 	switch {
 	case raw == "null":
 		f.Value = nil
@@ -101,6 +121,10 @@ type Draft struct {
 	Features    []string   `json:"features"`
 	AIGenerated *bool      `json:"aiGenerated"`
 	SentToSanta *bool      `json:"sentToSanta"`
+	ListID      *string    `json:"listId"`
+	Priority    *int       `json:"priority"`
+	Quantity    *int       `json:"quantity"`
+	Notes       *string    `json:"notes"`
 }
 
 // ValidationError maps fields to the messages a person reads.
@@ -117,6 +141,13 @@ func (v *ValidationError) add(field, msg string) {
 		v.order = append(v.order, field)
 		v.Fields[field] = msg
 	}
+}
+
+// FieldError is a validation error of one field.
+func FieldError(field, msg string) *ValidationError {
+	var v ValidationError
+	v.add(field, msg)
+	return &v
 }
 
 // Error returns the first problem, in form order, as the headline message.
@@ -214,6 +245,30 @@ func (d Draft) Validate() (Item, error) {
 		}
 	}
 
+	item.Priority = DefaultPriority
+	if d.Priority != nil {
+		if *d.Priority < MinPriority || *d.Priority > MaxPriority {
+			v.add("priority", MsgPriority)
+		}
+		item.Priority = *d.Priority
+	}
+	item.Quantity = 1
+	if d.Quantity != nil {
+		if *d.Quantity < 1 || *d.Quantity > MaxQuantity {
+			v.add("quantity", MsgQuantity)
+		}
+		item.Quantity = *d.Quantity
+	}
+	item.Notes = strings.TrimSpace(deref(d.Notes))
+	if utf8.RuneCountInString(item.Notes) > MaxNotesLength {
+		v.add("notes", MsgNotesTooLong)
+	}
+	// The list is checked against the caller's lists by the store; here only its form.
+	item.ListID = strings.TrimSpace(deref(d.ListID))
+	if item.ListID != "" && !IsUUID(item.ListID) {
+		v.add("listId", MsgListUnknown)
+	}
+
 	item.AIGenerated = d.AIGenerated != nil && *d.AIGenerated
 	item.SentToSanta = d.SentToSanta != nil && *d.SentToSanta
 
@@ -222,7 +277,7 @@ func (d Draft) Validate() (Item, error) {
 	for _, f := range []struct{ field, text string }{
 		{"name", item.Name}, {"description", item.Description}, {"category", deref(item.Category)},
 		{"price", deref(item.Price)}, {"imageUrl", deref(item.ImageURL)}, {"searchQuery", item.SearchQuery},
-		{"features", strings.Join(item.Features, "")},
+		{"features", strings.Join(item.Features, "")}, {"notes", item.Notes},
 	} {
 		if strings.ContainsRune(f.text, 0) {
 			v.add(f.field, MsgNULCharacter)
@@ -233,6 +288,66 @@ func (d Draft) Validate() (Item, error) {
 		return Item{}, &v
 	}
 	return item, nil
+}
+
+// Edit applies a PATCH body to a saved item: fields the body carries replace the item's, the
+// rest stay, and the result is validated as a new item would be, with the same messages.
+func (d Draft) Edit(saved Item) (Item, error) {
+	merged := Draft{
+		Name: &saved.Name, Description: &saved.Description, Category: saved.Category,
+		Price: FlexString{Value: saved.Price}, ImageURL: saved.ImageURL, SearchQuery: &saved.SearchQuery,
+		Features: saved.Features, AIGenerated: &saved.AIGenerated, SentToSanta: &saved.SentToSanta,
+		ListID: &saved.ListID, Priority: &saved.Priority, Quantity: &saved.Quantity, Notes: &saved.Notes,
+	}
+	if d.Name != nil {
+		merged.Name = d.Name
+	}
+	if d.Description != nil {
+		merged.Description = d.Description
+	}
+	if d.Category != nil {
+		merged.Category = d.Category
+	}
+	if d.Price.Set {
+		merged.Price = d.Price
+	}
+	if d.ImageURL != nil {
+		merged.ImageURL = d.ImageURL
+	}
+	if d.SearchQuery != nil {
+		merged.SearchQuery = d.SearchQuery
+	}
+	if d.Features != nil {
+		merged.Features = d.Features
+	}
+	if d.ListID != nil {
+		merged.ListID = d.ListID
+	}
+	if d.Priority != nil {
+		merged.Priority = d.Priority
+	}
+	if d.Quantity != nil {
+		merged.Quantity = d.Quantity
+	}
+	if d.Notes != nil {
+		merged.Notes = d.Notes
+	}
+	// aiGenerated and sentToSanta are the server's record of how the item came to be.
+	item, err := merged.Validate()
+	if err != nil {
+		return Item{}, err
+	}
+	if d.ListID != nil && item.ListID == "" {
+		return Item{}, FieldError("listId", MsgListUnknown)
+	}
+	item.ID, item.UserID, item.CreatedAt = saved.ID, saved.UserID, saved.CreatedAt
+	return item, nil
+}
+
+// IsUUID reports whether s is a UUID in its usual text form.
+func IsUUID(s string) bool {
+	_, err := uuid.Parse(s)
+	return err == nil && len(s) == 36
 }
 
 // IsDataURL reports whether an image URL carries the image inline; such images are stored by

@@ -1,11 +1,13 @@
-// Package ports exposes the wishlist over HTTP to the gateway.
+// Package ports exposes the wishlist over HTTP to the gateway. It depends on app alone:
+// app's error kinds decide the status codes here.
 package ports
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
+	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -13,14 +15,15 @@ import (
 	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
-	"github.com/santa-wishlist/santa/services/wishlist/internal/adapters"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
-	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
 
 // MaxBodyBytes bounds an item: its inline photo is the large part (the gateway enforces the
 // same limit at the edge).
 const MaxBodyBytes = 12 << 20
+
+// smallBody bounds the JSON-only calls (lists, claims).
+const smallBody = 64 << 10
 
 // Messages of the spec's error catalogue (SPEC section 8).
 const msgFailedToAdd = "Failed to add item to wishlist"
@@ -33,8 +36,21 @@ func Routes(r gin.IRouter, w *app.Wishlist) {
 	api.POST("/wishlist", h.add)
 	api.GET("/wishlist", h.list)
 	api.GET("/wishlist/recent", h.recent)
+	api.PATCH("/wishlist/:id", h.edit)
 	api.DELETE("/wishlist/:id", h.remove)
 	api.POST("/santa", h.sendToSanta)
+
+	api.GET("/lists", h.lists)
+	api.POST("/lists", h.createList)
+	api.PATCH("/lists/:id", h.updateList)
+	api.DELETE("/lists/:id", h.deleteList)
+	api.POST("/lists/:id/share", h.share)
+	api.DELETE("/lists/:id/share", h.unshare)
+	api.PUT("/shared/:token/items/:itemId/claim", h.claim)
+	api.DELETE("/shared/:token/items/:itemId/claim", h.release)
+	api.GET("/claims", h.claims)
+	// A shared list opens for visitors too.
+	r.GET("/api/shared/:token", auth.FromGatewayHeaders(false), h.shared)
 }
 
 type handlers struct{ w *app.Wishlist }
@@ -44,12 +60,26 @@ func uid(c *gin.Context) string {
 	return u.UID
 }
 
+// caller is the verified user with the name others see: their display name, else the part
+// of their email before the @, else a neutral word.
+func caller(c *gin.Context) app.Caller {
+	u, _ := auth.UserFrom(c)
+	name := strings.TrimSpace(u.Name)
+	if name == "" {
+		name, _, _ = strings.Cut(u.Email, "@")
+	}
+	if name == "" {
+		name = "A friend"
+	}
+	return app.Caller{UID: u.UID, Name: name}
+}
+
 func (h handlers) add(c *gin.Context) {
-	var draft domain.Draft
+	var draft app.Draft
 	if !httpserver.DecodeJSON(c, &draft, MaxBodyBytes) {
 		return
 	}
-	item, err := h.w.Add(c.Request.Context(), uid(c), draft)
+	item, err := h.w.Add(c.Request.Context(), caller(c), draft)
 	if err != nil {
 		writeError(c, err, msgFailedToAdd)
 		return
@@ -58,27 +88,56 @@ func (h handlers) add(c *gin.Context) {
 }
 
 func (h handlers) list(c *gin.Context) {
-	answerList(c, h.w.List)
+	listID := c.Query("listId")
+	answerJSON(c, "Failed to load your wishlist", func(ctx context.Context, write func(json.RawMessage)) error {
+		return h.w.List(ctx, uid(c), listID, write)
+	})
 }
 
 func (h handlers) recent(c *gin.Context) {
-	answerList(c, h.w.Recent)
+	answerJSON(c, "Failed to load your wishlist", func(ctx context.Context, write func(json.RawMessage)) error {
+		return h.w.Recent(ctx, uid(c), write)
+	})
 }
 
-// answerList writes a list the store already encoded as JSON.
-func answerList(c *gin.Context, list func(ctx context.Context, userID string, write func(json.RawMessage)) error) {
-	err := list(c.Request.Context(), uid(c), func(body json.RawMessage) {
+// answerJSON writes an answer the store already encoded as JSON.
+func answerJSON(c *gin.Context, context string, answer func(ctx context.Context, write func(json.RawMessage)) error) {
+	err := answer(c.Request.Context(), func(body json.RawMessage) {
 		c.Data(http.StatusOK, "application/json; charset=utf-8", body)
 	})
 	if err != nil {
-		writeError(c, err, "Failed to load your wishlist")
+		writeError(c, err, context)
 	}
+}
+
+func (h handlers) edit(c *gin.Context) {
+	id := c.Param("id")
+	if !validID(c, id, "Failed to update item: that item id is not valid.") {
+		return
+	}
+	var patch app.Draft
+	if !httpserver.DecodeJSON(c, &patch, MaxBodyBytes) {
+		return
+	}
+	item, err := h.w.Edit(c.Request.Context(), uid(c), id, patch)
+	if err != nil {
+		writeError(c, err, "Failed to update item")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusOK, item)
+}
+
+func validID(c *gin.Context, id, msg string) bool {
+	if _, err := uuid.Parse(id); err != nil {
+		apierror.Abort(c, http.StatusBadRequest, "invalid_id", msg)
+		return false
+	}
+	return true
 }
 
 func (h handlers) remove(c *gin.Context) {
 	id := c.Param("id")
-	if _, err := uuid.Parse(id); err != nil {
-		apierror.Abort(c, http.StatusBadRequest, "invalid_id", "Failed to delete item: that item id is not valid.")
+	if !validID(c, id, "Failed to delete item: that item id is not valid.") {
 		return
 	}
 	if err := h.w.Remove(c.Request.Context(), uid(c), id); err != nil {
@@ -92,7 +151,7 @@ func (h handlers) remove(c *gin.Context) {
 // on the wishlist when the client knows it.
 type santaRequest struct {
 	ID *string `json:"id"`
-	domain.Draft
+	app.Draft
 }
 
 func (h handlers) sendToSanta(c *gin.Context) {
@@ -103,8 +162,7 @@ func (h handlers) sendToSanta(c *gin.Context) {
 	existing := ""
 	if req.ID != nil && *req.ID != "" {
 		existing = *req.ID
-		if _, err := uuid.Parse(existing); err != nil {
-			apierror.Abort(c, http.StatusBadRequest, "invalid_id", "That item id is not valid.")
+		if !validID(c, existing, "That item id is not valid.") {
 			return
 		}
 	}
@@ -116,22 +174,127 @@ func (h handlers) sendToSanta(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusOK, item)
 }
 
-func writeError(c *gin.Context, err error, context string) {
-	var invalid *domain.ValidationError
-	var rejected *adapters.MediaRejection
-	switch {
-	case errors.As(err, &invalid):
-		apierror.AbortFields(c, http.StatusUnprocessableEntity, "validation_failed", invalid.Error(), invalid.Fields)
-	case errors.As(err, &rejected):
-		apierror.AbortFields(c, rejected.Status, "image_rejected", rejected.Message, map[string]string{"imageUrl": rejected.Message})
-	case errors.Is(err, domain.ErrNotFound):
-		apierror.Abort(c, http.StatusNotFound, "not_found", context+": item not found.")
-	case errors.Is(err, domain.ErrWishlistFull):
-		apierror.Abort(c, http.StatusConflict, "wishlist_full", context+": "+err.Error()+".")
-	case errors.Is(err, app.ErrImagesUnavailable):
-		apierror.Abort(c, http.StatusServiceUnavailable, "media_unavailable", context+": photos cannot be stored right now. Please try again shortly.")
-	default:
-		httpserver.Logger(c).Error("wishlist request failed", "err", err)
-		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", context+": please try again shortly.")
+func (h handlers) lists(c *gin.Context) {
+	lists, err := h.w.Lists(c.Request.Context(), uid(c))
+	if err != nil {
+		writeError(c, err, "Failed to load your lists")
+		return
 	}
+	httpserver.WriteJSON(c, http.StatusOK, lists)
+}
+
+func (h handlers) createList(c *gin.Context) {
+	var d app.ListDraft
+	if !httpserver.DecodeJSON(c, &d, smallBody) {
+		return
+	}
+	list, err := h.w.CreateList(c.Request.Context(), caller(c), d, time.Now())
+	if err != nil {
+		writeError(c, err, "Failed to create the list")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusCreated, list)
+}
+
+func (h handlers) updateList(c *gin.Context) {
+	var d app.ListDraft
+	if !httpserver.DecodeJSON(c, &d, smallBody) {
+		return
+	}
+	list, err := h.w.UpdateList(c.Request.Context(), uid(c), c.Param("id"), d)
+	if err != nil {
+		writeError(c, err, "Failed to update the list")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusOK, list)
+}
+
+func (h handlers) deleteList(c *gin.Context) {
+	if err := h.w.DeleteList(c.Request.Context(), uid(c), c.Param("id")); err != nil {
+		writeError(c, err, "Failed to delete the list")
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h handlers) share(c *gin.Context) {
+	share, err := h.w.Share(c.Request.Context(), caller(c), c.Param("id"))
+	if err != nil {
+		writeError(c, err, "Failed to share the list")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusOK, share)
+}
+
+func (h handlers) unshare(c *gin.Context) {
+	if err := h.w.Unshare(c.Request.Context(), uid(c), c.Param("id")); err != nil {
+		writeError(c, err, "Failed to stop sharing the list")
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h handlers) shared(c *gin.Context) {
+	answerJSON(c, "Failed to open the list", func(ctx context.Context, write func(json.RawMessage)) error {
+		return h.w.Shared(ctx, c.Param("token"), uid(c), write)
+	})
+}
+
+func (h handlers) claim(c *gin.Context) {
+	var req app.ClaimRequest
+	if !httpserver.DecodeJSON(c, &req, smallBody) {
+		return
+	}
+	res, err := h.w.Claim(c.Request.Context(), c.Param("token"), c.Param("itemId"), caller(c), req)
+	if err != nil {
+		writeError(c, err, "Failed to claim the gift")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusOK, res)
+}
+
+func (h handlers) release(c *gin.Context) {
+	if err := h.w.Release(c.Request.Context(), c.Param("token"), c.Param("itemId"), uid(c)); err != nil {
+		writeError(c, err, "Failed to release the gift")
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h handlers) claims(c *gin.Context) {
+	body, err := h.w.Claims(c.Request.Context(), uid(c))
+	if err != nil {
+		writeError(c, err, "Failed to load your gift shopping list")
+		return
+	}
+	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
+}
+
+// statusOf maps app's error kinds to HTTP.
+var statusOf = map[app.Kind]int{
+	app.KindInvalid:     http.StatusUnprocessableEntity,
+	app.KindNotFound:    http.StatusNotFound,
+	app.KindConflict:    http.StatusConflict,
+	app.KindForbidden:   http.StatusForbidden,
+	app.KindTooLarge:    http.StatusRequestEntityTooLarge,
+	app.KindUnsupported: http.StatusUnsupportedMediaType,
+	app.KindUnavailable: http.StatusServiceUnavailable,
+}
+
+// writeError answers an app error. Field errors are the field's own words; the others say
+// what failed, then why: "Failed to delete item: item not found."
+func writeError(c *gin.Context, err error, context string) {
+	e := app.ErrorOf(err)
+	msg := e.Message
+	switch {
+	case e.Fields != nil:
+	case e.Code == "unavailable":
+		httpserver.Logger(c).Error("wishlist request failed", "err", err)
+		msg = context + ": please try again shortly."
+	case e.Code == "media_unavailable":
+		msg = context + ": photos cannot be stored right now. Please try again shortly."
+	default:
+		msg = context + ": " + msg + "."
+	}
+	apierror.AbortFields(c, statusOf[e.Kind], e.Code, msg, e.Fields)
 }

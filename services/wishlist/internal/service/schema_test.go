@@ -28,7 +28,8 @@ func conformsToSchema(t *testing.T, env events.Envelope) {
 		_, here, _, _ := runtime.Caller(0)
 		dir := filepath.Join(filepath.Dir(here), "..", "..", "..", "..", "api", "events")
 		c := jsonschema.NewCompiler()
-		for _, name := range []string{"item.schema.json", "santa-sent.schema.json", "envelope.schema.json"} {
+		for _, name := range []string{"item.schema.json", "santa-sent.schema.json", "item-updated.schema.json",
+			"claim.schema.json", "list-deleted.schema.json", "list-changed.schema.json", "envelope.schema.json"} {
 			doc, err := jsonschema.UnmarshalJSON(mustOpen(t, filepath.Join(dir, name)))
 			if err != nil {
 				t.Fatal(err)

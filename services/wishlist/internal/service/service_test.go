@@ -27,11 +27,11 @@ import (
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 type wishlist struct {
-	t    *testing.T
+	t    testing.TB
 	base string
 }
 
-func start(t *testing.T, dbURL, natsURL string) *wishlist {
+func start(t testing.TB, dbURL, natsURL string) *wishlist {
 	t.Helper()
 	cfg := service.Config{DatabaseURL: dbURL, NATSURL: natsURL, Server: httpserver.Options{Service: "wishlist", Addr: "127.0.0.1:0"}}
 	base, _ := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })

@@ -1,0 +1,87 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// List rules (FAMILY.md "Lists and items").
+const (
+	DefaultListName = "My Wishlist"
+	MaxListsPerUser = 20
+	MaxListName     = 60
+	MsgListName     = "List name must be 1 to 60 characters."
+	MsgRevealAt     = "Please give the reveal date as a date and time, such as 2026-12-26T00:00:00Z."
+)
+
+// List is one of a user's wishlists.
+type List struct {
+	ID        string    `json:"id"`
+	UserID    string    `json:"-"`
+	Name      string    `json:"name"`
+	IsDefault bool      `json:"isDefault"`
+	ItemCount int       `json:"itemCount"`
+	RevealAt  time.Time `json:"revealAt"`
+	Share     *Share    `json:"share"`
+	FamilyIDs []string  `json:"familyIds"`
+	OwnerName string    `json:"-"`
+}
+
+// Share is a list's link. Token is the secret; URL the web page that opens it.
+type Share struct {
+	Token string `json:"token"`
+	URL   string `json:"url"`
+}
+
+// ShareURL is the web page of a share token.
+func ShareURL(token string) string { return "/l/" + token }
+
+// ListDraft is POST /api/lists and PATCH /api/lists/{id}.
+type ListDraft struct {
+	Name      *string  `json:"name"`
+	RevealAt  *string  `json:"revealAt"` // RFC 3339, read by Reveal
+	FamilyIDs []string `json:"familyIds"`
+}
+
+// Reveal reads the reveal date, if the draft has one.
+func (d ListDraft) Reveal() (*time.Time, error) {
+	if d.RevealAt == nil {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(*d.RevealAt))
+	if err != nil {
+		return nil, FieldError("revealAt", MsgRevealAt)
+	}
+	t = t.UTC()
+	return &t, nil
+}
+
+// ErrTooManyLists, ErrDefaultList and ErrListNotFound are the list rules' refusals.
+var (
+	ErrTooManyLists = fmt.Errorf("you have %d lists already; delete one to make another", MaxListsPerUser)
+	ErrDefaultList  = errors.New("your default list cannot be deleted")
+	ErrListNotFound = errors.New("list not found")
+)
+
+// ValidName trims and checks a list name.
+func ValidName(name *string) (string, error) {
+	n := strings.TrimSpace(deref(name))
+	if c := utf8.RuneCountInString(n); c < 1 || c > MaxListName || strings.ContainsRune(n, 0) {
+		return "", FieldError("name", MsgListName)
+	}
+	return n, nil
+}
+
+// DefaultRevealAt is 26 December (UTC) of the coming Christmas: this year's until Boxing Day
+// begins, then next year's.
+func DefaultRevealAt(now time.Time) time.Time {
+	now = now.UTC()
+	day := time.Date(now.Year(), 12, 26, 0, 0, 0, 0, time.UTC)
+	if !now.Before(day) {
+		day = day.AddDate(1, 0, 0)
+	}
+	return day
+}

@@ -1,0 +1,49 @@
+package domain_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
+)
+
+func TestTheDefaultRevealDateIsTheComingBoxingDay(t *testing.T) {
+	for _, c := range []struct{ now, want string }{
+		{"2026-01-01T00:00:00Z", "2026-12-26T00:00:00Z"},
+		{"2026-12-25T23:59:59Z", "2026-12-26T00:00:00Z"},
+		{"2026-12-26T00:00:00Z", "2027-12-26T00:00:00Z"},
+		{"2026-12-31T12:00:00Z", "2027-12-26T00:00:00Z"},
+	} {
+		now, _ := time.Parse(time.RFC3339, c.now)
+		if got := domain.DefaultRevealAt(now).Format(time.RFC3339); got != c.want {
+			t.Errorf("at %s: %s, want %s", c.now, got, c.want)
+		}
+	}
+}
+
+func TestAnEditKeepsWhatItDoesNotSend(t *testing.T) {
+	price, cat := "$5", "Toys"
+	saved := domain.Item{ID: "i", UserID: "u", Name: "Kite", Description: "A kite with a long tail", Price: &price,
+		Category: &cat, Features: []string{"red"}, SearchQuery: "kite", ShoppingURL: domain.ShoppingURL("kite"),
+		ListID: "00000000-0000-4000-8000-000000000001", Priority: 2, Quantity: 1, AIGenerated: true}
+	notes, q := "the big one", 3
+	got, err := domain.Draft{Notes: &notes, Quantity: &q}.Edit(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "Kite" || *got.Price != "$5" || got.Notes != notes || got.Quantity != 3 || got.Priority != 2 ||
+		got.ListID != saved.ListID || !got.AIGenerated || got.ID != "i" || got.UserID != "u" || len(got.Features) != 1 {
+		t.Fatalf("edited: %+v", got)
+	}
+	var cleared domain.Draft
+	if err := cleared.Price.UnmarshalJSON([]byte("null")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := cleared.Edit(saved); got.Price != nil {
+		t.Fatalf("price null did not clear it: %v", *got.Price)
+	}
+	empty := ""
+	if _, err := (domain.Draft{ListID: &empty}).Edit(saved); err == nil {
+		t.Fatal("an empty listId was accepted")
+	}
+}
