@@ -261,7 +261,8 @@ func TestServiceBinariesAreStatic(t *testing.T) {
 			args = append(args, "-o", bin, d.build.Package)
 			cmd := exec.Command("go", args...)
 			cmd.Dir = root
-			cmd.Env = append(append(os.Environ(), d.build.Env...), "GOOS=linux", "GOARCH="+runtime.GOARCH, "GOFLAGS=-buildvcs=false")
+			// The workspace build, as in the image (this module itself runs outside go.work).
+			cmd.Env = append(append(os.Environ(), d.build.Env...), "GOWORK="+filepath.Join(root, "go.work"), "GOOS=linux", "GOARCH="+runtime.GOARCH, "GOFLAGS=-buildvcs=false")
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			start := time.Now()
