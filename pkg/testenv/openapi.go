@@ -110,6 +110,10 @@ func (s *APISpec) ResponseError(req *http.Request, status int, header http.Heade
 		MultiError:            true,
 		ExcludeResponseBody:   body == nil, // a stream that is still open
 	}
+	// The reason and where, not the whole schema: the body is printed below.
+	opts.WithCustomSchemaErrorFunc(func(err *openapi3.SchemaError) string {
+		return fmt.Sprintf("at /%s: %s", strings.Join(err.JSONPointer(), "/"), err.Reason)
+	})
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts},
 		Status:                 status,
