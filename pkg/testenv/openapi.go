@@ -97,6 +97,8 @@ func init() {
 	for _, ct := range []string{"image/jpeg", "image/png"} {
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.FileBodyDecoder)
 	}
+	// kin-openapi checks date and date-time by itself; the spec's ids are uuids too.
+	openapi3.DefineStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC4122))
 }
 
 // ResponseError says how an answer differs from the spec; "" when it matches.

@@ -43,6 +43,8 @@ func TestOpenAPIChecksAnswersAgainstTheSpec(t *testing.T) {
 	}{
 		"missing required field": {"GET", "/api/wishlist", 200, jsonHeader, "[" + strings.Replace(item, `"createdAt"`, `"created"`, 1) + "]"},
 		"wrong type":             {"POST", "/api/wishlist", 201, jsonHeader, strings.Replace(item, `"sentToSanta":false`, `"sentToSanta":"no"`, 1)},
+		"id not a uuid":          {"POST", "/api/wishlist", 201, jsonHeader, strings.Replace(item, `"6b1e0c1e-9a55-4f0e-9d0a-2b7f4b1c9a11"`, `"item-1"`, 1)},
+		"createdAt not a time":   {"POST", "/api/wishlist", 201, jsonHeader, strings.Replace(item, `"2026-11-23T10:00:00Z"`, `"yesterday"`, 1)},
 		"undocumented status":    {"GET", "/api/wishlist", 418, jsonHeader, `{"error":{"code":"teapot","message":"no"}}`},
 		"error without message":  {"DELETE", "/api/wishlist/6b1e0c1e-9a55-4f0e-9d0a-2b7f4b1c9a11", 404, jsonHeader, `{"error":{"code":"not_found"}}`},
 		"undocumented type":      {"GET", "/api/wishlist", 200, http.Header{"Content-Type": {"text/html"}}, "<p>hi</p>"},
