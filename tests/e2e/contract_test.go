@@ -10,6 +10,7 @@ import "testing"
 func TestEveryServicesAnswersMatchTheSpec(t *testing.T) {
 	c, _ := newUser(t, "contract")
 	anon := &client{t: t, base: baseURL(t)}
+	badToken := &client{t: t, base: baseURL(t), token: "not-a-token"}
 	photo := photoDataURL(t)
 	cases := []struct {
 		name    string
@@ -34,6 +35,7 @@ func TestEveryServicesAnswersMatchTheSpec(t *testing.T) {
 		{"vision analyze", c, "POST", "/api/vision/analyze", map[string]any{"image": photo}, 200, false},
 		{"vision analyze, not an image", c, "POST", "/api/vision/analyze", map[string]any{"image": "data:image/jpeg;base64,bm90IGFuIGltYWdl"}, 0, true},
 		{"vision analyze, no image", c, "POST", "/api/vision/analyze", map[string]any{}, 0, true},
+		{"vision analyze, bad token", badToken, "POST", "/api/vision/analyze", map[string]any{"image": photo}, 401, false},
 		{"vision generate", c, "POST", "/api/vision/generate", map[string]any{"image": photo}, 200, false},
 		{"media upload", c, "POST", "/api/media", map[string]any{"dataUrl": photo}, 201, false},
 		{"media upload, not an image", c, "POST", "/api/media", map[string]any{"dataUrl": "data:image/png;base64,bm90IGFuIGltYWdl"}, 0, true},
