@@ -5,6 +5,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 // Conventions is what docs/conventions.md promises about metrics and the environment.
@@ -30,19 +36,23 @@ var (
 	parenthesised = regexp.MustCompile(`\([^)]*\)`)
 )
 
-// ParseConventions reads the "Metrics" section's names and the "Environment" table.
+// ParseConventions reads the "Metrics" section's names and the "Environment" table, with
+// goldmark (CommonMark plus GitHub's tables) doing the Markdown.
 func ParseConventions(md string) (*Conventions, error) {
+	src := []byte(md)
+	doc := goldmark.New(goldmark.WithExtensions(extension.Table)).Parser().Parse(text.NewReader(src))
 	c := &Conventions{Metrics: map[string]bool{}, EnvUsedBy: map[string][]string{}}
 	section := ""
-	for _, line := range strings.Split(md, "\n") {
-		if strings.HasPrefix(line, "## ") {
-			section = strings.ToLower(strings.TrimPrefix(line, "## "))
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			if h.Level == 2 {
+				section = strings.ToLower(inlineText(h, src))
+			}
 			continue
 		}
 		switch {
 		case strings.HasPrefix(section, "metrics"):
-			for _, m := range backticked.FindAllStringSubmatch(line, -1) {
-				tok := m[1]
+			for _, tok := range codeSpans(n, src) {
 				if strings.HasSuffix(tok, "_*") {
 					c.MetricPrefixes = append(c.MetricPrefixes, strings.TrimSuffix(tok, "*"))
 					continue
@@ -51,36 +61,9 @@ func ParseConventions(md string) (*Conventions, error) {
 					c.Metrics[mm[1]] = true
 				}
 			}
-		case section == "environment" && strings.HasPrefix(line, "|"):
-			cells := strings.Split(strings.Trim(line, "|"), "|")
-			if len(cells) < 2 {
-				continue
-			}
-			var vars []string
-			for _, m := range backticked.FindAllStringSubmatch(cells[0], -1) {
-				if envName.MatchString(m[1]) {
-					vars = append(vars, m[1])
-				}
-			}
-			if len(vars) == 0 {
-				continue // header or separator row
-			}
-			var users []string
-			// "gateway (wishlist uses `MEDIA_URL`)": wishlist reads that one variable too.
-			for _, m := range alsoUses.FindAllStringSubmatch(cells[1], -1) {
-				for _, v := range backticked.FindAllStringSubmatch(m[2], -1) {
-					c.EnvUsedBy[v[1]] = append(c.EnvUsedBy[v[1]], strings.ToLower(m[1]))
-				}
-			}
-			usedBy := strings.ToLower(cells[1])
-			usedBy = parenthesised.ReplaceAllString(usedBy, "") // "(dev/test only)"
-			for _, u := range strings.Split(usedBy, ",") {
-				if u = strings.TrimSpace(u); u != "" {
-					users = append(users, u)
-				}
-			}
-			for _, v := range vars {
-				c.EnvUsedBy[v] = append(c.EnvUsedBy[v], users...)
+		case section == "environment":
+			if table, ok := n.(*east.Table); ok {
+				c.addEnvironment(table, src)
 			}
 		}
 	}
@@ -91,6 +74,85 @@ func ParseConventions(md string) (*Conventions, error) {
 		return nil, fmt.Errorf("no variables found in the \"Environment\" table")
 	}
 	return c, nil
+}
+
+// addEnvironment reads the table's rows: the variables (code spans) of the first cell, the
+// services of the second.
+func (c *Conventions) addEnvironment(table *east.Table, src []byte) {
+	for row := table.FirstChild(); row != nil; row = row.NextSibling() {
+		if row.Kind() != east.KindTableRow || row.ChildCount() < 2 {
+			continue // the header row
+		}
+		var vars []string
+		for _, v := range codeSpans(row.FirstChild(), src) {
+			if envName.MatchString(v) {
+				vars = append(vars, v)
+			}
+		}
+		usedBy := inlineText(row.FirstChild().NextSibling(), src)
+		// "gateway (wishlist uses `MEDIA_URL`)": wishlist reads that one variable too.
+		for _, m := range alsoUses.FindAllStringSubmatch(usedBy, -1) {
+			for _, v := range backticked.FindAllStringSubmatch(m[2], -1) {
+				c.EnvUsedBy[v[1]] = append(c.EnvUsedBy[v[1]], strings.ToLower(m[1]))
+			}
+		}
+		var users []string
+		for _, u := range strings.Split(parenthesised.ReplaceAllString(strings.ToLower(usedBy), ""), ",") { // "(dev/test only)"
+			if u = strings.TrimSpace(u); u != "" {
+				users = append(users, u)
+			}
+		}
+		for _, v := range vars {
+			c.EnvUsedBy[v] = append(c.EnvUsedBy[v], users...)
+		}
+	}
+}
+
+// inlineText is a node's text with code spans kept in backticks.
+func inlineText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(m ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch m := m.(type) {
+		case *ast.CodeSpan:
+			b.WriteString("`" + codeSpanText(m, src) + "`")
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			b.Write(m.Value(src))
+			if m.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(m.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+func codeSpanText(cs *ast.CodeSpan, src []byte) string {
+	var b strings.Builder
+	for t := cs.FirstChild(); t != nil; t = t.NextSibling() {
+		if t, ok := t.(*ast.Text); ok {
+			b.Write(t.Value(src))
+		}
+	}
+	return b.String()
+}
+
+// codeSpans returns the text of every code span under n.
+func codeSpans(n ast.Node, src []byte) []string {
+	var out []string
+	_ = ast.Walk(n, func(m ast.Node, entering bool) (ast.WalkStatus, error) {
+		if cs, ok := m.(*ast.CodeSpan); ok && entering {
+			out = append(out, codeSpanText(cs, src))
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
 }
 
 // Documented reports whether name is a documented service metric. Histogram series

@@ -1,104 +1,170 @@
 package chartcheck
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/moby/buildkit/frontend/dockerfile/instructions"
+	"github.com/moby/buildkit/frontend/dockerfile/parser"
+	"github.com/moby/buildkit/frontend/dockerfile/shell"
 )
 
-// Instruction is one Dockerfile instruction with its continuation lines joined.
-type Instruction struct {
-	Cmd  string // upper case: FROM, RUN, COPY, ...
-	Args string
-	Line int
+// Image is what one build target of a Dockerfile is made of, as BuildKit reads it.
+type Image struct {
+	// Stages are all stages of the file, their instructions' arguments expanded with the
+	// build arguments the way BuildKit expands them (RUN lines stay as written: the shell
+	// expands those, see FindGoBuild).
+	Stages []instructions.Stage
+	// Chain is the target stage and the stages it is built FROM, base first; Base is the
+	// external image at its root.
+	Chain []instructions.Stage
+	Base  string
+	// Args are the build arguments the file sees: ARG defaults overridden by the given ones.
+	Args map[string]string
 }
 
-// Stage is a FROM and the instructions after it.
-type Stage struct {
-	Image        string
-	Name         string
-	Instructions []Instruction
-}
-
-// ParseDockerfile reads the instructions of a Dockerfile, stage by stage. It knows line
-// continuations and comments, which is all these Dockerfiles use (no heredocs).
-func ParseDockerfile(src string) ([]Stage, error) {
-	var stages []Stage
-	lines := strings.Split(src, "\n")
-	for i := 0; i < len(lines); i++ {
-		start := i
-		line := strings.TrimSpace(lines[i])
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
-			i++
-			next := strings.TrimSpace(lines[i])
-			if strings.HasPrefix(next, "#") {
-				continue
-			}
-			line = strings.TrimSuffix(line, "\\") + " " + next
-		}
-		cmd, args, _ := strings.Cut(line, " ")
-		in := Instruction{Cmd: strings.ToUpper(cmd), Args: strings.TrimSpace(args), Line: start + 1}
-		if in.Cmd == "FROM" {
-			f := strings.Fields(in.Args)
-			st := Stage{}
-			for j := 0; j < len(f); j++ {
-				switch {
-				case strings.HasPrefix(f[j], "--"):
-				case strings.EqualFold(f[j], "AS") && j+1 < len(f):
-					st.Name = f[j+1]
-					j++
-				case st.Image == "":
-					st.Image = f[j]
-				}
-			}
-			stages = append(stages, st)
-			continue
-		}
-		if len(stages) == 0 {
-			if in.Cmd == "ARG" {
-				continue
-			}
-			return nil, fmt.Errorf("line %d: %s before the first FROM", in.Line, in.Cmd)
-		}
-		stages[len(stages)-1].Instructions = append(stages[len(stages)-1].Instructions, in)
+// ParseDockerfile reads a Dockerfile with BuildKit's own parser and instruction parser (so
+// what `docker build` refuses is an error here too) and resolves a target ("" for the last
+// stage) with the given build arguments.
+func ParseDockerfile(src []byte, target string, buildArgs map[string]string) (*Image, error) {
+	res, err := parser.Parse(bytes.NewReader(src))
+	if err != nil {
+		return nil, err
+	}
+	stages, metaArgs, err := instructions.Parse(res.AST, nil)
+	if err != nil {
+		return nil, err
 	}
 	if len(stages) == 0 {
 		return nil, fmt.Errorf("no FROM")
 	}
-	return stages, nil
+	img := &Image{Args: map[string]string{}}
+	for _, a := range metaArgs {
+		for _, kv := range a.Args {
+			if kv.Value != nil {
+				img.Args[kv.Key] = *kv.Value
+			}
+		}
+	}
+	for k, v := range buildArgs {
+		img.Args[k] = v
+	}
+	lex := shell.NewLex(res.EscapeToken)
+	expand := func(word string) (string, error) {
+		out, _, err := lex.ProcessWord(word, shell.EnvsFromSlice(img.env(nil)))
+		return out, err
+	}
+	for i := range stages {
+		if stages[i].BaseName, err = expand(stages[i].BaseName); err != nil {
+			return nil, err
+		}
+		for _, c := range stages[i].Commands {
+			if _, isRun := c.(*instructions.RunCommand); isRun {
+				continue
+			}
+			if e, ok := c.(instructions.SupportsSingleWordExpansion); ok {
+				if err := e.Expand(expand); err != nil {
+					return nil, fmt.Errorf("%s: %w", c.Name(), err)
+				}
+			}
+		}
+	}
+	img.Stages = stages
+
+	idx := len(stages) - 1
+	if target != "" {
+		if idx = stageIndex(stages, target); idx < 0 {
+			return nil, fmt.Errorf("no stage %q", target)
+		}
+	}
+	for idx >= 0 {
+		img.Chain = append([]instructions.Stage{stages[idx]}, img.Chain...)
+		base := stages[idx].BaseName
+		if idx = stageIndex(stages[:idx], base); idx < 0 {
+			img.Base = base
+		}
+	}
+	return img, nil
+}
+
+func stageIndex(stages []instructions.Stage, name string) int {
+	return slices.IndexFunc(stages, func(s instructions.Stage) bool { return strings.EqualFold(s.Name, name) })
+}
+
+// Stage returns the stage of that name, or nil.
+func (img *Image) Stage(name string) *instructions.Stage {
+	if i := stageIndex(img.Stages, name); i >= 0 {
+		return &img.Stages[i]
+	}
+	return nil
+}
+
+// Commands of the target image, base stage first.
+func (img *Image) Commands() []instructions.Command {
+	var out []instructions.Command
+	for _, st := range img.Chain {
+		out = append(out, st.Commands...)
+	}
+	return out
+}
+
+// env is the build arguments as NAME=value, followed by a stage's ENV settings.
+func (img *Image) env(st *instructions.Stage) []string {
+	var env []string
+	for k, v := range img.Args {
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	if st != nil {
+		for _, c := range st.Commands {
+			if e, ok := c.(*instructions.EnvCommand); ok {
+				for _, kv := range e.Env {
+					env = append(env, kv.Key+"="+kv.Value)
+				}
+			}
+		}
+	}
+	return env
+}
+
+// Line is where a command starts in the Dockerfile.
+func Line(c instructions.Command) int {
+	if l, ok := c.(interface{ Location() []parser.Range }); ok && len(l.Location()) > 0 {
+		return l.Location()[0].Start.Line
+	}
+	return 0
+}
+
+// RunWords splits a RUN (shell form) into words the way the shell will, with the build
+// arguments and the stage's ENV expanded; exec-form RUNs are returned as written.
+func (img *Image) RunWords(st *instructions.Stage, run *instructions.RunCommand) ([]string, error) {
+	if !run.PrependShell {
+		return run.CmdLine, nil
+	}
+	return shell.NewLex('\\').ProcessWords(strings.Join(run.CmdLine, " "), shell.EnvsFromSlice(img.env(st)))
 }
 
 // GoBuild is a `go build` command found in a RUN instruction.
 type GoBuild struct {
-	Env     []string // NAME=value assignments before `go`, and ENV of the stage
+	Env     []string // the build arguments, the stage's ENV, then NAME=value before `go`
 	Flags   []string // everything between `build` and the package
 	Output  string   // the -o value
 	Package string
 }
 
-// FindGoBuild returns the single `go build` of a stage, with the stage's ENV settings.
-func FindGoBuild(st Stage) (*GoBuild, error) {
+// FindGoBuild returns the single `go build` of a stage.
+func (img *Image) FindGoBuild(st *instructions.Stage) (*GoBuild, error) {
 	var found *GoBuild
-	var env []string
-	for _, in := range st.Instructions {
-		if in.Cmd == "ENV" {
-			for _, kv := range strings.Fields(in.Args) {
-				if strings.Contains(kv, "=") {
-					env = append(env, kv)
-				}
-			}
-		}
-		if in.Cmd != "RUN" {
+	for _, c := range st.Commands {
+		run, ok := c.(*instructions.RunCommand)
+		if !ok {
 			continue
 		}
-		words, err := ShellWords(in.Args)
+		words, err := img.RunWords(st, run)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", in.Line, err)
-		}
-		for len(words) > 0 && strings.HasPrefix(words[0], "--") { // RUN --mount=...
-			words = words[1:]
+			return nil, fmt.Errorf("line %d: %w", Line(c), err)
 		}
 		var assign []string
 		for len(words) > 0 && strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "-") {
@@ -109,15 +175,15 @@ func FindGoBuild(st Stage) (*GoBuild, error) {
 			continue
 		}
 		if found != nil {
-			return nil, fmt.Errorf("line %d: a second go build", in.Line)
+			return nil, fmt.Errorf("line %d: a second go build", Line(c))
 		}
-		gb := &GoBuild{Env: append(append([]string(nil), env...), assign...)}
+		gb := &GoBuild{Env: append(img.env(st), assign...)}
 		rest := words[2:]
 		for j := 0; j < len(rest); j++ {
 			w := rest[j]
 			switch {
-			case w == "&&" || w == ";" || w == "|":
-				return nil, fmt.Errorf("line %d: go build must be the whole RUN, found %q", in.Line, w)
+			case w == "&&" || w == ";" || w == "|" || w == "||":
+				return nil, fmt.Errorf("line %d: go build must be the whole RUN, found %q", Line(c), w)
 			case w == "-o" && j+1 < len(rest):
 				gb.Output = rest[j+1]
 				j++
@@ -132,7 +198,7 @@ func FindGoBuild(st Stage) (*GoBuild, error) {
 				}
 			default:
 				if gb.Package != "" {
-					return nil, fmt.Errorf("line %d: more than one package: %s %s", in.Line, gb.Package, w)
+					return nil, fmt.Errorf("line %d: more than one package: %s %s", Line(c), gb.Package, w)
 				}
 				gb.Package = w
 			}
@@ -154,54 +220,4 @@ func EnvValue(env []string, name string) (string, bool) {
 		}
 	}
 	return val, ok
-}
-
-// ShellWords splits a POSIX shell command line into words, honouring single and double quotes
-// and backslashes. Operators such as && come out as words of their own when space-separated.
-func ShellWords(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("unterminated single quote")
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			inWord = true
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.ContainsRune(`"\$`+"`", rune(s[i+1])) {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, fmt.Errorf("unterminated double quote")
-			}
-			inWord = true
-		case c == '\\' && i+1 < len(s):
-			i++
-			cur.WriteByte(s[i])
-			inWord = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
 }

@@ -3,7 +3,6 @@ package chartcheck
 import (
 	"bytes"
 	"debug/elf"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,10 +10,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/moby/buildkit/frontend/dockerfile/instructions"
 	"github.com/moby/patternmatcher"
 	"github.com/moby/patternmatcher/ignorefile"
 )
@@ -47,39 +48,62 @@ func workspaceModules(t *testing.T, root string) (goVersion string, dirs []strin
 	return goVersion, dirs
 }
 
-type parsedDockerfile struct {
-	stages            []Stage
-	build             *GoBuild
-	buildStage, final Stage
+// serviceImage is one service's image as skaffold.yaml builds it: its artifact's Dockerfile,
+// target and build arguments, read by BuildKit's parser.
+type serviceImage struct {
+	*Image
+	file       string
+	build      *GoBuild
+	buildStage *instructions.Stage
 }
 
-func loadDockerfile(t *testing.T, root, svc string) *parsedDockerfile {
+func loadServiceImage(t *testing.T, root, svc string) *serviceImage {
 	t.Helper()
-	rel := filepath.Join("services", svc, "Dockerfile")
+	var art *SkaffoldArtifact
+	for _, a := range loadSkaffold(t, "").Build.Artifacts {
+		if a.Image == "santa-wishlist/"+svc {
+			art = &a
+		}
+	}
+	if art == nil || art.Docker == nil {
+		t.Fatalf("skaffold.yaml: no docker artifact santa-wishlist/%s", svc)
+	}
+	rel := filepath.Join(art.Context, art.Docker.Dockerfile)
 	src, err := os.ReadFile(filepath.Join(root, rel))
 	if err != nil {
 		t.Fatalf("%s: %v", rel, err)
 	}
-	stages, err := ParseDockerfile(string(src))
+	img, err := ParseDockerfile(src, art.Docker.Target, art.Docker.BuildArgs)
 	if err != nil {
-		t.Fatalf("%s: %v", rel, err)
+		t.Fatalf("%s (target %q): %v", rel, art.Docker.Target, err)
 	}
-	p := &parsedDockerfile{stages: stages, final: stages[len(stages)-1]}
-	for _, st := range stages {
-		if gb, err := FindGoBuild(st); err == nil {
-			if p.build != nil {
+	si := &serviceImage{Image: img, file: rel}
+	for i := range img.Stages {
+		if gb, err := img.FindGoBuild(&img.Stages[i]); err == nil {
+			if si.build != nil {
 				t.Fatalf("%s: go build in more than one stage", rel)
 			}
-			p.build, p.buildStage = gb, st
+			si.build, si.buildStage = gb, &img.Stages[i]
+		} else if !strings.HasPrefix(err.Error(), "no go build") {
+			t.Fatalf("%s: %v", rel, err)
 		}
 	}
-	if p.build == nil {
+	if si.build == nil {
 		t.Fatalf("%s: no stage runs go build", rel)
 	}
-	return p
+	return si
 }
 
-// Each service's Dockerfile follows the house pattern: multi-stage, go.work-aware cached module
+func runLine(t *testing.T, img *Image, st *instructions.Stage, run *instructions.RunCommand) string {
+	t.Helper()
+	words, err := img.RunWords(st, run)
+	if err != nil {
+		t.Fatalf("line %d: %v", Line(run), err)
+	}
+	return strings.Join(words, " ")
+}
+
+// Each service's image follows the house pattern: multi-stage, go.work-aware cached module
 // layer, static build, distroless nonroot final image, no HEALTHCHECK (Kubernetes probes).
 func TestDockerfiles(t *testing.T) {
 	root := repoRoot(t)
@@ -87,20 +111,20 @@ func TestDockerfiles(t *testing.T) {
 	goMinor := regexp.MustCompile(`^\d+\.\d+`).FindString(goVersion)
 	for _, svc := range services(t) {
 		t.Run(svc, func(t *testing.T) {
-			d := loadDockerfile(t, root, svc)
-			if len(d.stages) < 2 {
-				t.Fatalf("want a multi-stage build, got %d stage(s)", len(d.stages))
+			d := loadServiceImage(t, root, svc)
+			if len(d.Stages) < 2 {
+				t.Fatalf("want a multi-stage build, got %d stage(s)", len(d.Stages))
 			}
-			if d.final.Image != finalImage {
-				t.Errorf("final image %q, want %q", d.final.Image, finalImage)
+			if d.Base != finalImage {
+				t.Errorf("final image %q, want %q", d.Base, finalImage)
 			}
-			if m := regexp.MustCompile(`^golang:(\d+\.\d+)`).FindStringSubmatch(d.buildStage.Image); m == nil || m[1] != goMinor {
-				t.Errorf("build image %q should be golang:%s (go.work says go %s)", d.buildStage.Image, goMinor, goVersion)
+			if m := regexp.MustCompile(`^golang:(\d+\.\d+)`).FindStringSubmatch(d.buildStage.BaseName); m == nil || m[1] != goMinor {
+				t.Errorf("build image %q should be golang:%s (go.work says go %s)", d.buildStage.BaseName, goMinor, goVersion)
 			}
-			for _, st := range d.stages {
-				for _, in := range st.Instructions {
-					if in.Cmd == "HEALTHCHECK" {
-						t.Errorf("line %d: HEALTHCHECK; Kubernetes probes do that job", in.Line)
+			for _, st := range d.Stages {
+				for _, c := range st.Commands {
+					if _, ok := c.(*instructions.HealthCheckCommand); ok {
+						t.Errorf("line %d: HEALTHCHECK; Kubernetes probes do that job", Line(c))
 					}
 				}
 			}
@@ -109,13 +133,19 @@ func TestDockerfiles(t *testing.T) {
 			// files of the context (so every module go.work lists, wherever it lives); the build
 			// stage copies that, runs `go mod download`, and only then copies the sources.
 			modStage := ""
-			for _, st := range d.stages {
+			for i := range d.Stages {
+				st := &d.Stages[i]
 				var copiesAll, keepsModFiles bool
-				for _, in := range st.Instructions {
-					copiesAll = copiesAll || (in.Cmd == "COPY" && strings.Join(strings.Fields(in.Args), " ") == ". .")
-					keepsModFiles = keepsModFiles || (in.Cmd == "RUN" && strings.Contains(in.Args, "-delete") &&
-						strings.Contains(in.Args, "! -name go.mod") && strings.Contains(in.Args, "! -name go.sum") &&
-						strings.Contains(in.Args, "! -name go.work ") && strings.Contains(in.Args, "! -name go.work.sum"))
+				for _, c := range st.Commands {
+					switch c := c.(type) {
+					case *instructions.CopyCommand:
+						copiesAll = copiesAll || (c.From == "" && slices.Equal(c.SourcePaths, []string{"."}) && c.DestPath == ".")
+					case *instructions.RunCommand:
+						line := runLine(t, d.Image, st, c)
+						keepsModFiles = keepsModFiles || (strings.Contains(line, "-delete") &&
+							strings.Contains(line, "! -name go.mod") && strings.Contains(line, "! -name go.sum") &&
+							strings.Contains(line, "! -name go.work ") && strings.Contains(line, "! -name go.work.sum"))
+					}
 				}
 				if copiesAll && keepsModFiles {
 					modStage = st.Name
@@ -125,14 +155,18 @@ func TestDockerfiles(t *testing.T) {
 				t.Fatal("no stage that keeps only go.work and the go.mod/go.sum files for the module download layer")
 			}
 			fromMods, download, firstSource := -1, -1, -1
-			for i, in := range d.buildStage.Instructions {
-				switch {
-				case in.Cmd == "COPY" && strings.HasPrefix(in.Args, "--from="+modStage+" "):
-					fromMods = i
-				case in.Cmd == "COPY" && firstSource < 0 && !strings.HasPrefix(in.Args, "--from="):
-					firstSource = i
-				case in.Cmd == "RUN" && strings.TrimSpace(in.Args) == "go mod download":
-					download = i
+			for i, c := range d.buildStage.Commands {
+				switch c := c.(type) {
+				case *instructions.CopyCommand:
+					if c.From == modStage {
+						fromMods = i
+					} else if c.From == "" && firstSource < 0 {
+						firstSource = i
+					}
+				case *instructions.RunCommand:
+					if runLine(t, d.Image, d.buildStage, c) == "go mod download" {
+						download = i
+					}
 				}
 			}
 			if fromMods < 0 || download < fromMods || firstSource < download {
@@ -159,29 +193,31 @@ func TestDockerfiles(t *testing.T) {
 				t.Fatal("go build without -o")
 			}
 
-			// The final stage runs that binary as nonroot.
+			// The target image runs that binary as nonroot.
 			var entry, user string
 			copiedBinary := ""
 			exposes8080 := false
-			for _, in := range d.final.Instructions {
-				switch in.Cmd {
-				case "COPY":
-					w := strings.Fields(in.Args)
-					if len(w) == 3 && w[0] == "--from="+d.buildStage.Name && w[1] == b.Output {
-						copiedBinary = w[2]
+			for _, c := range d.Commands() {
+				switch c := c.(type) {
+				case *instructions.CopyCommand:
+					if c.From == d.buildStage.Name && slices.Equal(c.SourcePaths, []string{b.Output}) {
+						copiedBinary = c.DestPath
 					}
-				case "ENTRYPOINT":
-					entry = in.Args
-				case "USER":
-					user = in.Args
-				case "EXPOSE":
-					exposes8080 = exposes8080 || strings.Contains(in.Args, "8080")
+				case *instructions.EntrypointCommand:
+					entry = ""
+					if !c.PrependShell && len(c.CmdLine) == 1 {
+						entry = c.CmdLine[0]
+					}
+				case *instructions.UserCommand:
+					user = c.User
+				case *instructions.ExposeCommand:
+					exposes8080 = exposes8080 || slices.Contains(c.Ports, "8080")
 				}
 			}
 			if copiedBinary == "" {
-				t.Errorf("final stage does not copy %s from the %s stage", b.Output, d.buildStage.Name)
-			} else if entry != fmt.Sprintf(`["%s"]`, copiedBinary) {
-				t.Errorf("ENTRYPOINT %s should exec %s directly (exec form, no shell in distroless)", entry, copiedBinary)
+				t.Errorf("target image does not copy %s from the %s stage", b.Output, d.buildStage.Name)
+			} else if entry != copiedBinary {
+				t.Errorf("ENTRYPOINT %q should exec %s directly (exec form, no shell in distroless)", entry, copiedBinary)
 			}
 			if user != "nonroot:nonroot" && user != "65532:65532" {
 				t.Errorf("USER %q, want nonroot:nonroot", user)
@@ -190,8 +226,11 @@ func TestDockerfiles(t *testing.T) {
 				t.Error("no EXPOSE 8080")
 			}
 
+			web := webStage(d.Image)
 			if svc == "gateway" {
-				checkWebStage(t, d)
+				checkWebStage(t, d.Image, web)
+			} else if web != nil && slices.ContainsFunc(d.Chain, func(st instructions.Stage) bool { return copiesFrom(st, web.Name) }) {
+				t.Errorf("%s's image carries the web app; only the gateway serves it", svc)
 			}
 		})
 	}
@@ -209,38 +248,49 @@ func ldflags(flags []string) string {
 	return ""
 }
 
-// The gateway image carries the web app, built in a node stage with npm ci && npm run build.
-func checkWebStage(t *testing.T, d *parsedDockerfile) {
-	var web *Stage
-	for i := range d.stages {
-		if strings.HasPrefix(d.stages[i].Image, "node:") {
-			web = &d.stages[i]
+func webStage(img *Image) *instructions.Stage {
+	for i := range img.Stages {
+		if strings.HasPrefix(img.Stages[i].BaseName, "node:") {
+			return &img.Stages[i]
 		}
 	}
+	return nil
+}
+
+func copiesFrom(st instructions.Stage, from string) bool {
+	return slices.ContainsFunc(st.Commands, func(c instructions.Command) bool {
+		cp, ok := c.(*instructions.CopyCommand)
+		return ok && cp.From == from
+	})
+}
+
+// The gateway image carries the web app, built in a node stage with npm ci && npm run build.
+func checkWebStage(t *testing.T, img *Image, web *instructions.Stage) {
 	if web == nil {
 		t.Fatal("gateway: no node stage building web/")
 	}
 	var ci, build bool
-	for _, in := range web.Instructions {
-		if in.Cmd == "RUN" {
-			ci = ci || strings.Contains(in.Args, "npm ci")
-			build = build || strings.Contains(in.Args, "npm run build")
+	for _, c := range web.Commands {
+		if run, ok := c.(*instructions.RunCommand); ok {
+			line := runLine(t, img, web, run)
+			ci = ci || strings.Contains(line, "npm ci")
+			build = build || strings.Contains(line, "npm run build")
 		}
 	}
 	if !ci || !build {
 		t.Errorf("gateway: web stage should run npm ci and npm run build (ci=%v build=%v)", ci, build)
 	}
 	var copiesDist, webDir bool
-	for _, in := range d.final.Instructions {
-		if in.Cmd == "COPY" && strings.HasPrefix(in.Args, "--from="+web.Name+" ") && strings.HasSuffix(in.Args, "/dist /app/web") {
-			copiesDist = true
-		}
-		if in.Cmd == "ENV" && strings.Contains(in.Args, "WEB_DIR=/app/web") {
-			webDir = true
+	for _, c := range img.Commands() {
+		switch c := c.(type) {
+		case *instructions.CopyCommand:
+			copiesDist = copiesDist || (c.From == web.Name && slices.Equal(c.SourcePaths, []string{"/web/dist"}) && c.DestPath == "/app/web")
+		case *instructions.EnvCommand:
+			webDir = webDir || slices.ContainsFunc(c.Env, func(kv instructions.KeyValuePair) bool { return kv.Key == "WEB_DIR" && kv.Value == "/app/web" })
 		}
 	}
 	if !copiesDist || !webDir {
-		t.Errorf("gateway: final image should hold web/dist at /app/web with WEB_DIR=/app/web (copy=%v env=%v)", copiesDist, webDir)
+		t.Errorf("gateway: image should hold web/dist at /app/web with WEB_DIR=/app/web (copy=%v env=%v)", copiesDist, webDir)
 	}
 }
 
@@ -251,7 +301,7 @@ func TestServiceBinariesAreStatic(t *testing.T) {
 	out := t.TempDir()
 	for _, svc := range services(t) {
 		t.Run(svc, func(t *testing.T) {
-			d := loadDockerfile(t, root, svc)
+			d := loadServiceImage(t, root, svc)
 			pkgDir := filepath.Join(root, filepath.FromSlash(d.build.Package))
 			if _, err := os.Stat(pkgDir); err != nil {
 				t.Fatalf("%s does not exist yet: the service has no main package to build", d.build.Package)
@@ -261,7 +311,8 @@ func TestServiceBinariesAreStatic(t *testing.T) {
 			args = append(args, "-o", bin, d.build.Package)
 			cmd := exec.Command("go", args...)
 			cmd.Dir = root
-			cmd.Env = append(append(os.Environ(), d.build.Env...), "GOOS=linux", "GOARCH="+runtime.GOARCH, "GOFLAGS=-buildvcs=false")
+			// The workspace build, as in the image (this module itself runs outside go.work).
+			cmd.Env = append(append(os.Environ(), d.build.Env...), "GOWORK="+filepath.Join(root, "go.work"), "GOOS=linux", "GOARCH="+runtime.GOARCH, "GOFLAGS=-buildvcs=false")
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			start := time.Now()
@@ -392,34 +443,31 @@ func TestDockerignore(t *testing.T) {
 	for _, rel := range []string{
 		".git/HEAD", "web/node_modules/react/index.js", "web/dist/index.html", "bin/gateway", ".dev/pg/PG_VERSION",
 		"charts/santa-wishlist/values.yaml", "docs/conventions.md", "deploy/values/prod.yaml",
-		"services/wishlist/internal/app/app_test.go", "pkg/config/config_test.go", "services/gateway/Dockerfile",
+		"services/wishlist/internal/app/app_test.go", "pkg/config/config_test.go", "Dockerfile",
 		"deploy/chartcheck/render_test.go",
 	} {
 		if !excluded(rel) {
 			t.Errorf(".dockerignore lets %s into the build context", rel)
 		}
 	}
-	// Every file a Dockerfile copies from the context exists and is not ignored.
+	// Every file an image copies from the context exists and is not ignored.
 	for _, svc := range services(t) {
-		d := loadDockerfile(t, root, svc)
-		for _, st := range d.stages {
-			for _, in := range st.Instructions {
-				if in.Cmd != "COPY" || strings.Contains(in.Args, "--from=") {
+		d := loadServiceImage(t, root, svc)
+		for _, st := range d.Stages {
+			for _, c := range st.Commands {
+				cp, ok := c.(*instructions.CopyCommand)
+				if !ok || cp.From != "" {
 					continue
 				}
-				words := strings.Fields(in.Args)
-				for _, src := range words[:len(words)-1] {
-					if strings.HasPrefix(src, "--") {
-						continue
-					}
+				for _, src := range cp.SourcePaths {
 					clean := strings.TrimSuffix(src, "/")
 					if clean == "." || strings.ContainsAny(clean, "*?[") {
 						continue // optional globs such as go.sum*
 					}
 					if _, err := os.Stat(filepath.Join(root, clean)); err != nil {
-						t.Errorf("services/%s/Dockerfile line %d copies %s, which does not exist", svc, in.Line, src)
+						t.Errorf("%s line %d (SERVICE=%s) copies %s, which does not exist", d.file, Line(c), svc, src)
 					} else if excluded(clean) {
-						t.Errorf("services/%s/Dockerfile line %d copies %s, which .dockerignore drops", svc, in.Line, src)
+						t.Errorf("%s line %d (SERVICE=%s) copies %s, which .dockerignore drops", d.file, Line(c), svc, src)
 					}
 				}
 			}
@@ -427,16 +475,19 @@ func TestDockerignore(t *testing.T) {
 	}
 }
 
+// BuildKit's parser reads continuations, RUN flags, quoting, ENV and build arguments; the
+// go build is found in the shell line with everything expanded.
 func TestParseGoBuild(t *testing.T) {
-	st, err := ParseDockerfile("FROM golang:1.26 AS b\nENV GOTOOLCHAIN=local\nRUN --mount=type=cache,target=/x \\\n    CGO_ENABLED=0 go build -trimpath -ldflags=\"-s -w\" -o /out/x ./cmd/x\nFROM scratch\n")
+	src := "ARG APP=x\nFROM golang:1.26 AS b\nARG APP\nENV GOTOOLCHAIN=local\nRUN --mount=type=cache,target=/x \\\n    CGO_ENABLED=0 go build -trimpath -ldflags=\"-s -w\" -o /out/$APP ./cmd/${APP}\nFROM scratch AS final\nCOPY --from=b /out/y /y\n"
+	img, err := ParseDockerfile([]byte(src), "", map[string]string{"APP": "y"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gb, err := FindGoBuild(st[0])
+	gb, err := img.FindGoBuild(img.Stage("b"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gb.Output != "/out/x" || gb.Package != "./cmd/x" || ldflags(gb.Flags) != "-s -w" || !contains(gb.Flags, "-trimpath") {
+	if gb.Output != "/out/y" || gb.Package != "./cmd/y" || ldflags(gb.Flags) != "-s -w" || !contains(gb.Flags, "-trimpath") {
 		t.Fatalf("parsed %+v", gb)
 	}
 	if v, _ := EnvValue(gb.Env, "CGO_ENABLED"); v != "0" {
@@ -445,7 +496,26 @@ func TestParseGoBuild(t *testing.T) {
 	if v, _ := EnvValue(gb.Env, "GOTOOLCHAIN"); v != "local" {
 		t.Fatalf("stage ENV not carried: %v", gb.Env)
 	}
-	if _, err := FindGoBuild(Stage{Instructions: []Instruction{{Cmd: "RUN", Args: "go build ./a && go build ./b"}}}); err == nil {
+	if img.Base != "scratch" || len(img.Chain) != 1 || img.Chain[0].Name != "final" {
+		t.Fatalf("target resolved to %q via %d stage(s)", img.Base, len(img.Chain))
+	}
+	chained, err := ParseDockerfile([]byte("FROM golang:1.26 AS b\nRUN go build ./a && go build ./b\n"), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chained.FindGoBuild(&chained.Stages[0]); err == nil {
 		t.Error("a RUN chaining two commands was accepted")
+	}
+	for name, bad := range map[string]string{
+		"unknown instruction": "FROM scratch\nRUNN true\n",
+		"no FROM":             "RUN true\n",
+		"bad flag":            "FROM scratch\nCOPY --frm=x a b\n",
+	} {
+		if _, err := ParseDockerfile([]byte(bad), "", nil); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := ParseDockerfile([]byte(src), "nope", nil); err == nil {
+		t.Error("an unknown target was accepted")
 	}
 }

@@ -1,114 +1,50 @@
 package chartcheck
 
 import (
+	"errors"
 	"fmt"
+	"log/slog"
 	"sort"
 	"strings"
+
+	"github.com/prometheus/common/model"
+	"github.com/prometheus/prometheus/model/rulefmt"
+	"github.com/prometheus/prometheus/promql/parser"
 )
 
-// promqlKeywords are identifiers that are PromQL syntax, never metric names.
-var promqlKeywords = map[string]bool{
-	"and": true, "or": true, "unless": true, "bool": true, "offset": true, "atan2": true,
-	"by": true, "without": true, "on": true, "ignoring": true, "group_left": true, "group_right": true,
-	"inf": true, "nan": true, "start": true, "end": true,
-	// Aggregation operators, which may be followed by "by (...)" before their "(".
-	"sum": true, "min": true, "max": true, "avg": true, "group": true, "stddev": true, "stdvar": true,
-	"count": true, "count_values": true, "bottomk": true, "topk": true, "quantile": true,
-	"limitk": true, "limit_ratio": true,
+// grafanaIntervals are the Grafana variables that stand for a duration; PromQL itself has no
+// variables, so they become a plain duration before Prometheus's parser sees the query. Other
+// variables ($namespace) only appear inside label-matcher strings, where they parse as text.
+var grafanaIntervals = strings.NewReplacer("$__rate_interval", "5m", "$__interval", "1m", "$__range", "1h")
+
+// promql is Prometheus's parser with its default (non-experimental) language.
+var promql = parser.NewParser(parser.Options{})
+
+// LoadRules reads a Prometheus rule file with Prometheus's own rule loader: unknown keys,
+// expressions that do not parse, bad durations, labels and annotation templates are errors,
+// exactly as `promtool check rules` reports them.
+func LoadRules(src []byte) (*rulefmt.RuleGroups, error) {
+	groups, errs := rulefmt.Parse(src, false, model.UTF8Validation, promql, slog.New(slog.DiscardHandler))
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return groups, nil
 }
 
-// labelListKeywords are followed by a parenthesised list of label names.
-var labelListKeywords = map[string]bool{
-	"by": true, "without": true, "on": true, "ignoring": true, "group_left": true, "group_right": true,
-}
-
-// MetricNames returns the metric names a PromQL expression selects. It is a lexer, not a full
-// parser: it skips strings, label matchers ({...}), ranges ([...]), label lists after by,
-// without, on, ignoring and group_*, and function names (an identifier followed by "("). It
-// reports unbalanced brackets and unterminated strings, which catches most broken queries.
+// MetricNames returns the metric names a PromQL expression selects, parsed by Prometheus's
+// own parser (so a query Prometheus would reject is an error here too).
 func MetricNames(expr string) ([]string, error) {
+	ast, err := promql.ParseExpr(grafanaIntervals.Replace(expr))
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w", expr, err)
+	}
 	names := map[string]bool{}
-	var stack []byte
-	isIdentStart := func(c byte) bool { return c == '_' || c == ':' || (c|0x20 >= 'a' && c|0x20 <= 'z') }
-	isIdent := func(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }
-	nextNonSpace := func(i int) (byte, int) {
-		for ; i < len(expr); i++ {
-			if c := expr[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-				return c, i
-			}
+	parser.Inspect(ast, func(node parser.Node, _ []parser.Node) error {
+		if vs, ok := node.(*parser.VectorSelector); ok && vs.Name != "" {
+			names[vs.Name] = true
 		}
-		return 0, i
-	}
-	inside := func(open byte) bool { return len(stack) > 0 && stack[len(stack)-1] == open }
-	skipLabelList := false
-	for i := 0; i < len(expr); i++ {
-		c := expr[i]
-		switch {
-		case c == '"' || c == '\'' || c == '`':
-			j := i + 1
-			for ; j < len(expr) && expr[j] != c; j++ {
-				if expr[j] == '\\' && c != '`' {
-					j++
-				}
-			}
-			if j >= len(expr) {
-				return nil, fmt.Errorf("unterminated string in %q", expr)
-			}
-			i = j
-		case c == '#':
-			for i < len(expr) && expr[i] != '\n' {
-				i++
-			}
-		case c == '(' || c == '{' || c == '[':
-			if c == '(' && skipLabelList {
-				stack = append(stack, 'L')
-				skipLabelList = false
-			} else {
-				stack = append(stack, c)
-			}
-		case c == ')' || c == '}' || c == ']':
-			want := map[byte]byte{')': '(', '}': '{', ']': '['}[c]
-			if len(stack) == 0 {
-				return nil, fmt.Errorf("unbalanced %q in %q", c, expr)
-			}
-			top := stack[len(stack)-1]
-			if top != want && !(top == 'L' && c == ')') {
-				return nil, fmt.Errorf("unbalanced %q in %q", c, expr)
-			}
-			stack = stack[:len(stack)-1]
-		case c == '$': // a Grafana variable such as $__rate_interval
-			for i+1 < len(expr) && isIdent(expr[i+1]) {
-				i++
-			}
-		case c >= '0' && c <= '9', c == '.':
-			for i+1 < len(expr) && (isIdent(expr[i+1]) || expr[i+1] == '.') {
-				i++ // numbers and durations such as 5m, 1e3, 0x1f
-			}
-		case isIdentStart(c):
-			j := i
-			for j < len(expr) && isIdent(expr[j]) {
-				j++
-			}
-			word := expr[i:j]
-			i = j - 1
-			if inside('{') || inside('L') || inside('[') {
-				continue // label names, label lists, durations
-			}
-			next, _ := nextNonSpace(j)
-			lower := strings.ToLower(word)
-			if labelListKeywords[lower] {
-				skipLabelList = next == '('
-				continue
-			}
-			if promqlKeywords[lower] || next == '(' {
-				continue
-			}
-			names[word] = true
-		}
-	}
-	if len(stack) > 0 {
-		return nil, fmt.Errorf("unclosed %q in %q", stack[len(stack)-1], expr)
-	}
+		return nil
+	})
 	out := make([]string, 0, len(names))
 	for n := range names {
 		out = append(out, n)

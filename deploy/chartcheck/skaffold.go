@@ -2,17 +2,20 @@ package chartcheck
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
+	"sync"
 
+	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"sigs.k8s.io/yaml"
 )
 
-// SkaffoldConfig is the part of the skaffold/v4beta13 schema this repository uses, with the
-// schema's field names. Decoding is strict, so a misspelt or misplaced key fails the check
-// (the Skaffold module itself is not available from the Go proxy to decode with).
+// SkaffoldConfig is a typed view of the part of skaffold.yaml the checks read, with the
+// schema's field names. Skaffold's own JSON schema decides what is valid (LoadSkaffold); this
+// view only reads.
 type SkaffoldConfig struct {
 	APIVersion  string                `json:"apiVersion"`
 	Kind        string                `json:"kind"`
@@ -94,29 +97,68 @@ type SkaffoldActivation struct {
 type SkaffoldPatch struct {
 	Op    string          `json:"op"`
 	Path  string          `json:"path"`
+	From  string          `json:"from,omitempty"`
 	Value json.RawMessage `json:"value,omitempty"`
 }
 
-func strictJSON(js []byte, into any) error {
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.DisallowUnknownFields()
-	return dec.Decode(into)
+// SkaffoldSchemaVersion is the apiVersion of the schema file chartcheck validates against.
+const SkaffoldSchemaVersion = "skaffold/v4beta13"
+
+//go:embed schemas/skaffold-v4beta13.json
+var skaffoldSchemaJSON []byte
+
+// skaffoldSchema is Skaffold's own published schema, compiled once.
+var skaffoldSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(skaffoldSchemaJSON))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("skaffold.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("skaffold.json")
+})
+
+// validateSkaffold checks a skaffold.yaml document (as JSON) against Skaffold's schema and
+// decodes it into the typed view the checks read.
+func validateSkaffold(js []byte) (*SkaffoldConfig, error) {
+	sch, err := skaffoldSchema()
+	if err != nil {
+		return nil, fmt.Errorf("skaffold schema: %w", err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+	if err != nil {
+		return nil, err
+	}
+	if err := sch.Validate(inst); err != nil {
+		return nil, err
+	}
+	var cfg SkaffoldConfig
+	if err := json.Unmarshal(js, &cfg); err != nil {
+		return nil, err
+	}
+	if cfg.APIVersion != SkaffoldSchemaVersion {
+		return nil, fmt.Errorf("apiVersion %q, but chartcheck holds the schema of %s (deploy/chartcheck/schemas)", cfg.APIVersion, SkaffoldSchemaVersion)
+	}
+	return &cfg, nil
 }
 
-// LoadSkaffold decodes skaffold.yaml strictly and returns the effective configuration for a
-// profile ("" for none): the profile's patches applied the way Skaffold applies them (RFC 6902
-// on the document), then its portForward appended.
+// LoadSkaffold validates skaffold.yaml against Skaffold's published JSON schema and returns
+// the effective configuration for a profile ("" for none): the profile's patches applied the
+// way Skaffold applies them (RFC 6902 on the document, by a JSON Patch library), the result
+// validated again, then the profile's portForward appended.
 func LoadSkaffold(src []byte, profile string) (*SkaffoldConfig, error) {
 	js, err := yaml.YAMLToJSONStrict(src)
 	if err != nil {
 		return nil, err
 	}
-	var base SkaffoldConfig
-	if err := strictJSON(js, &base); err != nil {
+	base, err := validateSkaffold(js)
+	if err != nil {
 		return nil, fmt.Errorf("skaffold.yaml: %w", err)
 	}
 	if profile == "" {
-		return &base, nil
+		return base, nil
 	}
 	var p *SkaffoldProfile
 	for i := range base.Profiles {
@@ -127,141 +169,30 @@ func LoadSkaffold(src []byte, profile string) (*SkaffoldConfig, error) {
 	if p == nil {
 		return nil, fmt.Errorf("no profile %q", profile)
 	}
-	var doc any
-	if err := json.Unmarshal(js, &doc); err != nil {
-		return nil, err
-	}
-	for _, patch := range p.Patches {
-		if doc, err = applyPatch(doc, patch); err != nil {
-			return nil, fmt.Errorf("profile %s: patch %s %s: %w", profile, patch.Op, patch.Path, err)
-		}
-	}
-	patched, err := json.Marshal(doc)
+	patched, err := applyPatches(js, p.Patches)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("profile %s: %w", profile, err)
 	}
-	var out SkaffoldConfig
-	if err := strictJSON(patched, &out); err != nil {
+	out, err := validateSkaffold(patched)
+	if err != nil {
 		return nil, fmt.Errorf("profile %s after patches: %w", profile, err)
 	}
 	out.PortForward = append(out.PortForward, p.PortForward...)
-	return &out, nil
+	return out, nil
 }
 
-// applyPatch applies one add, remove or replace operation (JSON Pointer paths, "-" appends).
-func applyPatch(doc any, p SkaffoldPatch) (any, error) {
-	if !strings.HasPrefix(p.Path, "/") {
-		return nil, fmt.Errorf("path must start with /")
+// applyPatches applies JSON Patch operations (add, remove, replace, ...; "-" appends) to a
+// JSON document.
+func applyPatches(doc []byte, patches []SkaffoldPatch) ([]byte, error) {
+	ops, err := json.Marshal(patches)
+	if err != nil {
+		return nil, err
 	}
-	var value any
-	if p.Op == "add" || p.Op == "replace" {
-		if len(p.Value) == 0 {
-			return nil, fmt.Errorf("no value")
-		}
-		if err := json.Unmarshal(p.Value, &value); err != nil {
-			return nil, err
-		}
+	patch, err := jsonpatch.DecodePatch(ops)
+	if err != nil {
+		return nil, err
 	}
-	tokens := strings.Split(p.Path[1:], "/")
-	for i := range tokens {
-		tokens[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(tokens[i])
-	}
-	parent := doc
-	for _, t := range tokens[:len(tokens)-1] {
-		switch node := parent.(type) {
-		case map[string]any:
-			next, ok := node[t]
-			if !ok {
-				return nil, fmt.Errorf("no %q", t)
-			}
-			parent = next
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(node) {
-				return nil, fmt.Errorf("no index %q", t)
-			}
-			parent = node[i]
-		default:
-			return nil, fmt.Errorf("cannot descend into %q", t)
-		}
-	}
-	last := tokens[len(tokens)-1]
-	switch node := parent.(type) {
-	case map[string]any:
-		_, exists := node[last]
-		switch p.Op {
-		case "add":
-			node[last] = value
-		case "replace":
-			if !exists {
-				return nil, fmt.Errorf("replace of missing %q", last)
-			}
-			node[last] = value
-		case "remove":
-			if !exists {
-				return nil, fmt.Errorf("remove of missing %q", last)
-			}
-			delete(node, last)
-		default:
-			return nil, fmt.Errorf("unsupported op %q", p.Op)
-		}
-		return doc, nil
-	case []any:
-		idx := len(node)
-		if last != "-" {
-			i, err := strconv.Atoi(last)
-			if err != nil || i < 0 || i > len(node) {
-				return nil, fmt.Errorf("bad index %q", last)
-			}
-			idx = i
-		}
-		var updated []any
-		switch p.Op {
-		case "add":
-			updated = append(append(append([]any{}, node[:idx]...), value), node[idx:]...)
-		case "replace", "remove":
-			if idx >= len(node) {
-				return nil, fmt.Errorf("no index %q", last)
-			}
-			updated = append([]any{}, node[:idx]...)
-			if p.Op == "replace" {
-				updated = append(updated, value)
-			}
-			updated = append(updated, node[idx+1:]...)
-		default:
-			return nil, fmt.Errorf("unsupported op %q", p.Op)
-		}
-		return setAt(doc, tokens[:len(tokens)-1], updated)
-	}
-	return nil, fmt.Errorf("cannot apply to %T", parent)
-}
-
-// setAt replaces the node at the token path (used for slices, which cannot be changed in place).
-func setAt(doc any, tokens []string, value any) (any, error) {
-	if len(tokens) == 0 {
-		return value, nil
-	}
-	switch node := doc.(type) {
-	case map[string]any:
-		child, err := setAt(node[tokens[0]], tokens[1:], value)
-		if err != nil {
-			return nil, err
-		}
-		node[tokens[0]] = child
-		return node, nil
-	case []any:
-		i, err := strconv.Atoi(tokens[0])
-		if err != nil || i < 0 || i >= len(node) {
-			return nil, fmt.Errorf("no index %q", tokens[0])
-		}
-		child, err := setAt(node[i], tokens[1:], value)
-		if err != nil {
-			return nil, err
-		}
-		node[i] = child
-		return node, nil
-	}
-	return nil, fmt.Errorf("cannot descend into %T", doc)
+	return patch.Apply(doc)
 }
 
 // SanitizeImageName is how Skaffold turns an artifact's image name into the suffix of its

@@ -2,6 +2,7 @@ package chartcheck
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -79,8 +80,13 @@ func TestSkaffoldConfig(t *testing.T) {
 					t.Errorf("services/%s has no skaffold artifact santa-wishlist/%s", svc, svc)
 					continue
 				}
-				if a.Context != "." || a.Docker == nil || a.Docker.Dockerfile != "services/"+svc+"/Dockerfile" {
-					t.Errorf("artifact %s should build services/%s/Dockerfile with the repository root as context, got context %q %+v", a.Image, svc, a.Context, a.Docker)
+				// One Dockerfile for every service: SERVICE picks it, the gateway has its own target.
+				wantTarget := "service"
+				if svc == "gateway" {
+					wantTarget = "gateway"
+				}
+				if a.Context != "." || a.Docker == nil || a.Docker.Dockerfile != "Dockerfile" || a.Docker.Target != wantTarget || a.Docker.BuildArgs["SERVICE"] != svc {
+					t.Errorf("artifact %s should build the root Dockerfile (context ., target %s, SERVICE=%s), got context %q %+v", a.Image, wantTarget, svc, a.Context, a.Docker)
 				}
 			}
 			if cfg.Deploy.Helm == nil || len(cfg.Deploy.Helm.Releases) != 1 {
@@ -231,27 +237,45 @@ func checkSkaffoldRender(t *testing.T, root string, cfg *SkaffoldConfig, digest 
 }
 
 func TestSkaffoldPatches(t *testing.T) {
-	doc := map[string]any{"a": []any{"x", "y"}, "m": map[string]any{"k": "v"}}
-	var err error
-	var out any = doc
-	for _, p := range []SkaffoldPatch{
+	doc := []byte(`{"a":["x","y"],"m":{"k":"v"}}`)
+	out, err := applyPatches(doc, []SkaffoldPatch{
 		{Op: "add", Path: "/a/-", Value: []byte(`"z"`)},
 		{Op: "remove", Path: "/a/0"},
 		{Op: "replace", Path: "/m/k", Value: []byte(`"w"`)},
 		{Op: "add", Path: "/m/a.b", Value: []byte(`1`)},
-	} {
-		if out, err = applyPatch(out, p); err != nil {
-			t.Fatalf("%+v: %v", p, err)
-		}
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	got := fmt.Sprint(out)
-	if got != "map[a:[y z] m:map[a.b:1 k:w]]" {
-		t.Fatalf("patched to %s", got)
+	var got any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := applyPatch(out, SkaffoldPatch{Op: "remove", Path: "/a/5"}); err == nil {
+	if fmt.Sprint(got) != "map[a:[y z] m:map[a.b:1 k:w]]" {
+		t.Fatalf("patched to %s", out)
+	}
+	if _, err := applyPatches(out, []SkaffoldPatch{{Op: "remove", Path: "/a/5"}}); err == nil {
 		t.Error("removing a missing index succeeded")
 	}
-	if _, err := LoadSkaffold([]byte("apiVersion: skaffold/v4beta13\nkind: Config\nbuild: {artifacts: [{image: x, contxt: .}]}\ndeploy: {}\n"), ""); err == nil {
-		t.Error("a misspelt skaffold key was accepted")
+	// Skaffold's schema, not a home-made struct, rejects what Skaffold would.
+	for name, bad := range map[string]string{
+		"misspelt key":   "apiVersion: skaffold/v4beta13\nkind: Config\nbuild: {artifacts: [{image: x, contxt: .}]}\ndeploy: {}\n",
+		"wrong type":     "apiVersion: skaffold/v4beta13\nkind: Config\nbuild: {local: {concurrency: two}, artifacts: [{image: x}]}\n",
+		"no image":       "apiVersion: skaffold/v4beta13\nkind: Config\nbuild: {artifacts: [{context: .}]}\n",
+		"misplaced key":  "apiVersion: skaffold/v4beta13\nkind: Config\ndeploy: {helm: {releases: [{name: s, chartPath: c, target: x}]}}\n",
+		"other version":  "apiVersion: skaffold/v4beta11\nkind: Config\n",
+		"duplicate keys": "apiVersion: skaffold/v4beta13\nkind: Config\nkind: Config\n",
+	} {
+		if _, err := LoadSkaffold([]byte(bad), ""); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := LoadSkaffold([]byte("apiVersion: skaffold/v4beta13\nkind: Config\nbuild: {artifacts: [{image: x, docker: {dockerfile: D, target: t, buildArgs: {A: b}}}]}\n"), ""); err != nil {
+		t.Errorf("a valid config was refused: %v", err)
+	}
+	// A profile whose patches leave an invalid document fails too.
+	bad := "apiVersion: skaffold/v4beta13\nkind: Config\nbuild: {artifacts: [{image: x}]}\nprofiles: [{name: p, patches: [{op: add, path: /build/artifacts/0/contxt, value: .}]}]\n"
+	if _, err := LoadSkaffold([]byte(bad), "p"); err == nil {
+		t.Error("a profile patch adding an unknown key was accepted")
 	}
 }

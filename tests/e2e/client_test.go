@@ -35,27 +35,25 @@ func newUser(t *testing.T, prefix string) (*client, testenv.Session) {
 	return &client{t: t, base: baseURL(t), token: s.IDToken}, s
 }
 
+// api is the shared test client for this user: their token on every request, and every
+// answer checked against api/openapi.yaml for its method and path.
+func (c *client) api() *testenv.Client {
+	hc := testenv.NewClient(c.t, c.base)
+	hc.Spec = testenv.OpenAPI(c.t)
+	if c.token != "" {
+		hc.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	return hc
+}
+
 func (c *client) do(method, path string, body []byte, headers ...string) (int, []byte, http.Header) {
 	c.t.Helper()
 	var r io.Reader
 	if body != nil {
 		r = bytes.NewReader(body)
 	}
-	req, _ := http.NewRequest(method, c.base+path, r)
-	req.Header.Set("Content-Type", "application/json")
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b, resp.Header
+	resp := c.api().Do(method, path, r, append([]string{"Content-Type", "application/json"}, headers...)...)
+	return resp.Status, resp.Body, resp.Header
 }
 
 func (c *client) json(method, path string, v any, headers ...string) (int, []byte) {

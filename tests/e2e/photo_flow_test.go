@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/santa-wishlist/santa/pkg/testenv"
 )
 
 type liveEvent struct{ Event, Data string }
@@ -33,6 +35,7 @@ func (c *client) stream(t *testing.T) <-chan liveEvent {
 	if resp.StatusCode != 200 {
 		t.Fatalf("stream: %d", resp.StatusCode)
 	}
+	testenv.OpenAPI(t).CheckResponse(t, req, resp.StatusCode, resp.Header, nil) // status and headers; the body stays open
 	out := make(chan liveEvent, 64)
 	go func() {
 		defer resp.Body.Close()
@@ -100,7 +103,11 @@ func TestAPhotoItemIsStoredServedCountedAndCleanedUp(t *testing.T) {
 	if it.ImageURL == nil || !strings.HasPrefix(*it.ImageURL, "/media/") || strings.Contains(string(body), "base64") {
 		t.Fatalf("the image must be stored, not kept as a data URL: %s", body)
 	}
-	img, err := http.Get(c.base + *it.ImageURL)
+	code, _, hdr := c.do("GET", *it.ImageURL, nil)
+	if code != 200 || hdr.Get("Content-Type") != "image/jpeg" || hdr.Get("ETag") == "" {
+		t.Fatalf("image served: %d %v", code, hdr)
+	}
+	img, err := http.Get(c.base + *it.ImageURL) // and without a token, as an <img> asks
 	if err != nil {
 		t.Fatal(err)
 	}

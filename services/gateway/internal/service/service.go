@@ -13,6 +13,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/redisclient"
 	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
 	"github.com/santa-wishlist/santa/services/gateway/internal/ports"
@@ -122,14 +123,10 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	})
 	srv.AddReadinessCheck("redis", func(ctx context.Context) error { return rdb.Ping(ctx).Err() })
 	srv.OnShutdown(func(context.Context) error { return rdb.Close() })
-	syncCtx, stopSync := context.WithCancel(context.Background())
-	syncDone := make(chan struct{})
-	go func() {
-		defer close(syncDone)
-		limiter.Run(syncCtx, cfg.LimitSync, throttledWarning(logger, "rate limit counts could not reach Redis; limits hold per gateway until it answers"))
-	}()
-	// Registered after Redis's close, so it runs before it: the last counts still get there.
-	srv.OnShutdown(func(context.Context) error { stopSync(); <-syncDone; return nil })
+	// Registered after Redis's close, so it stops before it: the last counts still get there.
+	srv.OnShutdown(lifecycle.Go(func(ctx context.Context) {
+		limiter.Run(ctx, cfg.LimitSync, throttledWarning(logger, "rate limit counts could not reach Redis; limits hold per gateway until it answers"))
+	}))
 	return srv, nil
 }
 

@@ -144,23 +144,12 @@ func (r response) stored(t *testing.T) app.Stored {
 
 func (h *harness) do(method, path string, body io.Reader, header map[string]string) response {
 	h.t.Helper()
-	req, err := http.NewRequest(method, h.url+path, body)
-	if err != nil {
-		h.t.Fatal(err)
-	}
+	var pairs []string
 	for k, v := range header {
-		req.Header.Set(k, v)
+		pairs = append(pairs, k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		h.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return response{resp.StatusCode, resp.Header, data}
+	r := testenv.NewClient(h.t, h.url).Do(method, path, body, pairs...)
+	return response{r.Status, r.Header, r.Body}
 }
 
 // multipartUpload posts a file as the browser would, with a name and type it chose.

@@ -10,11 +10,10 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/nats-io/nats.go"
-
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
@@ -82,20 +81,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		nc.Close()
 		return nil, err
 	}
-	srv.AddReadinessCheck("nats", func(context.Context) error {
-		if s := nc.Status(); s != nats.CONNECTED {
-			return fmt.Errorf("nats is %s", s)
-		}
-		return nil
-	})
+	srv.AddReadinessCheck("nats", lifecycle.NATSReady(nc))
 	// Run calls these in reverse: stop taking events, then close the connection.
-	srv.OnShutdown(func(context.Context) error {
-		if err := nc.Drain(); err != nil {
-			nc.Close()
-			return err
-		}
-		return nil
-	})
+	srv.OnShutdown(lifecycle.DrainNATS(nc))
 	srv.OnShutdown(func(context.Context) error { consumer.Stop(); return nil })
 	return srv, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/postgres"
 	"github.com/santa-wishlist/santa/services/notification/internal/adapters"
@@ -77,16 +78,11 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	// reconnect, to another replica, with Last-Event-ID.
 	ports.Routes(srv.Engine, hub, notices, ctx.Done())
 	srv.AddReadinessCheck("postgres", notices.Ping)
-	srv.AddReadinessCheck("nats", func(context.Context) error {
-		if !nc.IsConnected() {
-			return errNATSDown
-		}
-		return nil
-	})
+	srv.AddReadinessCheck("nats", lifecycle.NATSReady(nc))
 	// Run calls these in reverse: stop consuming (the event in hand finishes), then close
 	// NATS, then the pool the handler was using.
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
-	srv.OnShutdown(func(context.Context) error { return nc.Drain() })
+	srv.OnShutdown(lifecycle.DrainNATS(nc))
 	srv.OnShutdown(func(context.Context) error { _ = fanSub.Unsubscribe(); consumer.Stop(); return nil })
 	return srv, nil
 }

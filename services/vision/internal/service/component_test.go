@@ -104,26 +104,15 @@ func (r response) apiError(t *testing.T) apierror.Detail {
 
 func (h *harness) do(method, path, contentType string, body io.Reader, header map[string]string) response {
 	h.t.Helper()
-	req, err := http.NewRequest(method, h.url+path, body)
-	if err != nil {
-		h.t.Fatal(err)
-	}
+	var pairs []string
 	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
+		pairs = append(pairs, "Content-Type", contentType)
 	}
 	for k, v := range header {
-		req.Header.Set(k, v)
+		pairs = append(pairs, k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		h.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	return response{resp.StatusCode, resp.Header, data}
+	r := testenv.NewClient(h.t, h.url).Do(method, path, body, pairs...)
+	return response{r.Status, r.Header, r.Body}
 }
 
 // upload posts the image as the browser's form would, with a file name and type of its

@@ -6,11 +6,10 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/nats-io/nats.go"
-
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/outbox"
 	"github.com/santa-wishlist/santa/pkg/postgres"
@@ -64,24 +63,10 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	ports.Routes(srv.Engine, app.New(repo, images))
 	srv.AddReadinessCheck("postgres", repo.Ping)
 
-	// The relay's context ends only at shutdown, after in-flight requests finished.
-	relayCtx, stopRelay := context.WithCancel(context.Background())
-	relay := outbox.NewRelay(pool, js, srv.Registry, logger)
-	relayDone := make(chan struct{})
-	go func() {
-		defer close(relayDone)
-		relay.Run(relayCtx)
-	}()
+	// The relay runs until shutdown, after in-flight requests finished; Run calls these in
+	// reverse: stop the relay, drain NATS, close the pool.
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
-	srv.OnShutdown(func(context.Context) error { return drain(nc) })
-	srv.OnShutdown(func(context.Context) error { stopRelay(); <-relayDone; return nil })
+	srv.OnShutdown(lifecycle.DrainNATS(nc))
+	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).Run))
 	return srv, nil
-}
-
-func drain(nc *nats.Conn) error {
-	if err := nc.Drain(); err != nil {
-		nc.Close()
-		return err
-	}
-	return nil
 }

@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,23 +39,17 @@ func start(t testing.TB, dbURL, natsURL string) *wishlist {
 
 func (w *wishlist) call(method, path, uid string, body any) (int, []byte) {
 	w.t.Helper()
-	var r io.Reader
-	if body != nil {
-		raw, _ := json.Marshal(body)
-		r = bytes.NewReader(raw)
-	}
-	req, _ := http.NewRequest(method, w.base+path, r)
-	req.Header.Set("Content-Type", "application/json")
+	c := testenv.NewClient(w.t, w.base)
 	if uid != "" {
-		req.Header.Set(auth.HeaderUserID, uid)
+		c.Header.Set(auth.HeaderUserID, uid)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		w.t.Fatal(err)
+	var r testenv.Response
+	if body != nil {
+		r = c.JSON(method, path, body)
+	} else {
+		r = c.Do(method, path, nil, "Content-Type", "application/json")
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	return r.Status, r.Body
 }
 
 func (w *wishlist) add(uid, name string) string {

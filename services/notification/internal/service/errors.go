@@ -1,5 +1,0 @@
-package service
-
-import "errors"
-
-var errNATSDown = errors.New("not connected to NATS")
