@@ -8,6 +8,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
 )
 
@@ -42,6 +43,7 @@ type Deps struct {
 	WebDir      string
 	WebConfig   WebConfig
 	Registry    prometheus.Registerer
+	Streams     StreamConfig
 }
 
 // Routes registers the public API and the web app.
@@ -88,7 +90,10 @@ func Routes(r *gin.Engine, d Deps) {
 	r.HEAD("/media/*key", media)
 
 	notification := forward(d.Upstreams.Notification, true)
-	r.GET("/api/notifications/stream", with(signedIn, notification)...)
+	// A stream is admitted (503 past the pod's ceiling or in a reconnect storm) before its
+	// token is verified, so refusing costs next to nothing; see streams.go.
+	r.GET("/api/notifications/stream", httpserver.NewStreamGate(d.Registry, d.Streams.StreamLimits).Admit(),
+		d.Verifier.Authenticate(true), rateLimitStreamOpens(d.Limiter, d.Limits.PerUser, d.Streams.OpensPerIP, refused), notification)
 	r.GET("/api/notifications", with(signedIn, notification)...)
 
 	r.NoRoute(webApp(d.WebDir))
