@@ -82,13 +82,44 @@ func (g *StreamGate) Admit() gin.HandlerFunc {
 			g.refuse(c, "full")
 			return
 		}
-		defer g.open.Add(-1)
+		held := &heldStream{gate: g}
+		defer held.end(false)
 		if !g.opens.Allow() {
 			g.refuse(c, "storm")
 			return
 		}
+		c.Set(heldStreamKey, held)
 		c.Next()
 	}
+}
+
+const heldStreamKey = "httpserver.stream"
+
+// heldStream is one admitted stream's place under the ceiling.
+type heldStream struct {
+	gate *StreamGate
+	kept atomic.Bool // the handler handed the stream on; KeepStreamOpen's func ends it
+	done atomic.Bool
+}
+
+func (h *heldStream) end(handedOn bool) {
+	if h.kept.Load() != handedOn || !h.done.CompareAndSwap(false, true) {
+		return
+	}
+	h.gate.open.Add(-1)
+}
+
+// KeepStreamOpen is for a handler that hands its stream to another goroutine and returns (a
+// hijacked connection): the stream keeps its place under the ceiling, and in
+// live_streams_open, until the returned function is called.
+func KeepStreamOpen(c *gin.Context) (end func()) {
+	v, ok := c.Get(heldStreamKey)
+	if !ok {
+		return func() {}
+	}
+	h := v.(*heldStream)
+	h.kept.Store(true)
+	return func() { h.end(true) }
 }
 
 func (g *StreamGate) refuse(c *gin.Context, reason string) {

@@ -125,6 +125,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		WebConfig:   cfg.WebConfig,
 		Registry:    srv.Registry,
 		Streams:     cfg.Streams,
+		Lifetime:    ctx,
 	})
 	srv.AddReadinessCheck("redis", func(ctx context.Context) error { return rdb.Ping(ctx).Err() })
 	srv.OnShutdown(func(context.Context) error { return rdb.Close() })
