@@ -6,12 +6,13 @@ GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
 HELM ?= $(HOME)/.cache/santa/bin/helm
 
-.PHONY: dev test bench web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
+.PHONY: dev test bench bench-streams web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
 	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it)"
 	@echo "make test        every test, on real PostgreSQL, Redis, NATS, MinIO and the Auth emulator"
 	@echo "make bench       load benchmarks against the running test stack (prints figures)"
+	@echo "make bench-streams  8,000 live streams: memory per stream, fan-out, reconnect drill"
 	@echo "make web-budget  gzipped JavaScript on / and a Lighthouse run"
 
 dev: web
@@ -31,6 +32,10 @@ go-test:
 
 bench:
 	deploy/local/bench.sh
+
+# 8,000 live streams: memory per stream per service, fan-out, and the reconnect drill.
+bench-streams:
+	deploy/local/bench.sh streams reconnect
 
 web-budget: web
 	STACK=test $(STACK) start

@@ -9,4 +9,11 @@ export STACK=test RATE_LIMIT_IP_PER_MINUTE=100000000 RATE_LIMIT_USER_PER_MINUTE=
 deploy/local/stack.sh start
 trap 'deploy/local/stack.sh stop' EXIT
 go build -o .dev/test/bench ./tests/cmd/bench
-BENCH_PID_DIR="$ROOT/.dev/test" .dev/test/bench
+# With arguments, each is a scenario run against the same stack (make bench-streams:
+# `streams reconnect`); live streams need a socket each, on both ends.
+ulimit -n 20000 2>/dev/null || true
+if [ $# -eq 0 ]; then
+  BENCH_PID_DIR="$ROOT/.dev/test" .dev/test/bench
+else
+  for scenario in "$@"; do BENCH_PID_DIR="$ROOT/.dev/test" .dev/test/bench "$scenario"; done
+fi

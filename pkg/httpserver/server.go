@@ -39,7 +39,15 @@ type Options struct {
 	// IdleMemoryRelease is how long requests must pause before the memory they left behind
 	// is returned to the system; 0 leaves it to the Go runtime.
 	IdleMemoryRelease time.Duration
+	// CleartextHTTP2 also accepts HTTP/2 without TLS (prior knowledge, as in h2c) next to
+	// HTTP/1.1: the gateway multiplexes every live stream it forwards on a few such
+	// connections instead of holding one connection per stream.
+	CleartextHTTP2 bool
 }
+
+// maxStreamsPerConnection lets a cleartext HTTP/2 connection carry many live streams (Go's
+// default is 250), so thousands of them need only a handful of connections.
+const maxStreamsPerConnection = 1000
 
 // Server wraps a gin engine with the shared middleware and lifecycle.
 type Server struct {
@@ -163,6 +171,12 @@ func (s *Server) Run(ctx context.Context) error {
 		Handler:           s.Engine,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
+	}
+	if s.opts.CleartextHTTP2 {
+		srv.Protocols = new(http.Protocols)
+		srv.Protocols.SetHTTP1(true)
+		srv.Protocols.SetUnencryptedHTTP2(true)
+		srv.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: maxStreamsPerConnection}
 	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(s.listener) }()

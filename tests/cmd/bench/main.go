@@ -16,6 +16,18 @@ import (
 
 func main() {
 	cfg := loadConfig()
+	// `bench streams` and `bench reconnect` run one live-stream scenario instead (make bench-streams).
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "streams":
+			runStreams(cfg)
+		case "reconnect":
+			runReconnect(cfg)
+		default:
+			log.Fatalf("unknown scenario %q (streams, reconnect)", os.Args[1])
+		}
+		return
+	}
 	ctx := context.Background()
 
 	log.Printf("signing up %d users and giving each %d items", cfg.Users, cfg.ItemsPerUser)

@@ -2,10 +2,12 @@ package ports
 
 import (
 	"errors"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strconv"
 	"sync"
 	"time"
 
@@ -25,7 +27,28 @@ var sharedTransport = &http.Transport{
 	IdleConnTimeout:     90 * time.Second,
 }
 
-// copyBuffers lends the proxy its body copy buffers: without a pool, every proxied request
+// streamTransport carries live streams to the notification service as HTTP/2 without TLS
+// (the service accepts it next to HTTP/1.1): thousands of streams share a few connections,
+// where HTTP/1.1 held one connection, two goroutines and 8 KB of buffers per stream. A
+// connection that stops answering is found by a ping and closed, so its streams end and their
+// devices reconnect instead of waiting on a dead socket.
+var streamTransport = func() *http.Transport {
+	t := &http.Transport{
+		Proxy:           nil,
+		DialContext:     (&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		IdleConnTimeout: 90 * time.Second,
+		HTTP2:           &http.HTTP2Config{SendPingTimeout: 20 * time.Second, PingTimeout: 10 * time.Second},
+	}
+	t.Protocols = new(http.Protocols)
+	t.Protocols.SetUnencryptedHTTP2(true)
+	return t
+}()
+
+// streamBuffers lend a stream its copy buffer, which it holds for as long as it is open: a
+// notice is a few hundred bytes, so 1 KB does (a longer backlog page takes a few reads).
+var streamBuffers = &bufferPool{pool: sync.Pool{New: func() any { b := make([]byte, 1<<10); return &b }}}
+
+// copyBuffers lend the proxy its body copy buffers: without a pool, every proxied request
 // allocated a fresh 32 KB one, and the garbage collector then ran several times as often.
 var copyBuffers = &bufferPool{pool: sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}}
 
@@ -69,11 +92,20 @@ func forward(target string, streaming bool) gin.HandlerFunc {
 			if r.Context().Err() != nil {
 				return // the client went away
 			}
+			if streaming {
+				// The notification service is restarting or full of reconnections: the device
+				// comes back later, as it does for the service's own 503s.
+				w.Header().Set("Retry-After", strconv.Itoa(2+rand.IntN(3)))
+				writeJSONError(w, http.StatusServiceUnavailable, "unavailable", "Live updates are restarting. Trying again shortly.")
+				return
+			}
 			writeJSONError(w, http.StatusBadGateway, "upstream_unavailable", "This feature is not available right now. Please try again shortly.")
 		},
 	}
 	if streaming {
 		proxy.FlushInterval = -1 // Server-Sent Events must not wait in a buffer
+		proxy.Transport = streamTransport
+		proxy.BufferPool = streamBuffers
 	}
 	return func(c *gin.Context) {
 		r := c.Request.WithContext(withClientIP(c.Request.Context(), c.ClientIP()))

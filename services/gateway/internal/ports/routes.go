@@ -1,6 +1,7 @@
 package ports
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
 )
 
@@ -42,6 +44,9 @@ type Deps struct {
 	WebDir      string
 	WebConfig   WebConfig
 	Registry    prometheus.Registerer
+	Streams     StreamConfig
+	// Lifetime ends when the gateway shuts down; the live streams it relays end with it.
+	Lifetime context.Context
 }
 
 // Routes registers the public API and the web app.
@@ -89,7 +94,10 @@ func Routes(r *gin.Engine, d Deps) {
 	r.HEAD("/media/*key", media)
 
 	notification := forward(d.Upstreams.Notification, true)
-	r.GET("/api/notifications/stream", with(signedIn, notification)...)
+	// A stream is admitted (503 past the pod's ceiling or in a reconnect storm) before its
+	// token is verified, so refusing costs next to nothing; see streams.go.
+	r.GET("/api/notifications/stream", httpserver.NewStreamGate(d.Registry, d.Streams.StreamLimits).Admit(),
+		d.Verifier.Authenticate(true), rateLimitStreamOpens(d.Limiter, d.Limits.PerUser, d.Streams.OpensPerIP, refused), relayStream(d.Lifetime, d.Upstreams.Notification))
 	r.GET("/api/notifications", with(signedIn, notification)...)
 
 	r.NoRoute(webApp(d.WebDir))

@@ -32,6 +32,7 @@ type Config struct {
 	Limits         ports.RateLimits
 	LimitSync      time.Duration // how often rate limit counts go to Redis
 	TrustedProxies []string
+	Streams        ports.StreamConfig
 }
 
 // LoadConfig reads and checks the environment.
@@ -54,6 +55,10 @@ func LoadConfig(env *config.Env) Config {
 			PerUser: int64(env.Int("RATE_LIMIT_USER_PER_MINUTE", 240)),
 		},
 		LimitSync: env.Duration("RATE_LIMIT_SYNC_INTERVAL", adapters.DefaultSyncInterval),
+		Streams: ports.StreamConfig{
+			StreamLimits: httpserver.StreamLimitsFromEnv(env),
+			OpensPerIP:   int64(env.Int("RATE_LIMIT_STREAM_OPENS_IP_PER_MINUTE", 20000)),
+		},
 	}
 	if p := env.String("TRUSTED_PROXIES", ""); p != "" {
 		cfg.TrustedProxies = strings.Split(p, ",")
@@ -120,6 +125,8 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		WebDir:      cfg.WebDir,
 		WebConfig:   cfg.WebConfig,
 		Registry:    srv.Registry,
+		Streams:     cfg.Streams,
+		Lifetime:    ctx,
 	})
 	srv.AddReadinessCheck("redis", func(ctx context.Context) error { return rdb.Ping(ctx).Err() })
 	srv.OnShutdown(func(context.Context) error { return rdb.Close() })

@@ -2,10 +2,9 @@
 package ports
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -23,40 +22,23 @@ import (
 // Heartbeat keeps idle streams alive through proxies that close quiet connections.
 var Heartbeat = 15 * time.Second
 
-const (
-	// pageSize bounds one read of a user's notices; a device far behind gets several pages.
-	pageSize = 200
-	// listSize is how many notices GET /api/notifications returns.
-	listSize = 50
-)
-
-// Notices is what the handlers read.
-type Notices interface {
-	// After returns the user's notices with a seq above after, oldest first.
-	After(ctx context.Context, userID string, after int64, limit int) ([]domain.Notice, error)
-	// Latest returns the user's newest notices, newest first.
-	Latest(ctx context.Context, userID string, limit int) ([]domain.Notice, error)
-	// Position returns the user's newest seq and current wishlist count.
-	Position(ctx context.Context, userID string) (seq int64, count int, err error)
-}
-
-// Routes registers the stream and the list. Open streams end when shutdown is closed.
-func Routes(r gin.IRouter, hub *app.Hub, notices Notices, shutdown <-chan struct{}) {
-	h := handlers{hub: hub, notices: notices, shutdown: shutdown}
+// Routes registers the stream and the list. gate admits streams (503 past the pod's ceiling or
+// in a reconnect storm); open streams end when shutdown is closed.
+func Routes(r gin.IRouter, feed *app.Feed, gate *httpserver.StreamGate, shutdown <-chan struct{}) {
+	h := handlers{feed: feed, shutdown: shutdown}
 	api := r.Group("/api", auth.FromGatewayHeaders(true))
-	api.GET("/notifications/stream", h.stream)
+	api.GET("/notifications/stream", gate.Admit(), h.stream)
 	api.GET("/notifications", h.list)
 }
 
 type handlers struct {
-	hub      *app.Hub
-	notices  Notices
+	feed     *app.Feed
 	shutdown <-chan struct{}
 }
 
 func (h handlers) list(c *gin.Context) {
 	u, _ := auth.UserFrom(c)
-	list, err := h.notices.Latest(c.Request.Context(), u.UID, listSize)
+	list, err := h.feed.Latest(c.Request.Context(), u.UID)
 	if err != nil {
 		httpserver.Logger(c).Error("list notices", "err", err)
 		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notifications cannot be loaded right now.")
@@ -82,11 +64,7 @@ func lastEventID(c *gin.Context) (id int64, resuming bool, err error) {
 	return id, true, nil
 }
 
-// stream is the Server-Sent Events endpoint. The order of work is what makes it gap-free:
-// subscribe to the wake-ups first, then read the position and the backlog, then on each
-// wake-up send what PostgreSQL has above the last seq sent. A notice stored while the backlog
-// is read rings the doorbell, so it is sent next; one already in the backlog is not above the
-// last seq sent, so it is not sent twice.
+// stream is the Server-Sent Events endpoint; app.Feed decides what to send and when.
 func (h handlers) stream(c *gin.Context) {
 	u, _ := auth.UserFrom(c)
 	log := httpserver.Logger(c)
@@ -103,73 +81,53 @@ func (h handlers) stream(c *gin.Context) {
 		return
 	default:
 	}
-	sub, err := h.hub.Subscribe(u.UID)
-	if errors.Is(err, app.ErrTooManyStreams) {
+	ctx := c.Request.Context()
+	cur, err := h.feed.Open(ctx, u.UID, resume, resuming)
+	switch {
+	case errors.Is(err, app.ErrTooManyStreams):
 		apierror.Abort(c, http.StatusTooManyRequests, "too_many_streams", "Too many devices are listening at once. Close one and try again.")
 		return
-	}
-	defer h.hub.Unsubscribe(sub)
-
-	ctx := c.Request.Context()
-	latest, count, err := h.notices.Position(ctx, u.UID)
-	if err != nil {
+	case err != nil:
 		log.Error("stream position", "err", err)
+		c.Header("Retry-After", "2")
 		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are not available right now.")
 		return
 	}
-	// A fresh device starts from now: the hello count covers the past. A resuming one starts
-	// where it stopped, unless its id is above this user's newest, which cannot be one of
-	// theirs (a forged header, a database restored from a backup): then from now as well.
-	sent := latest
-	if resuming && resume <= latest {
-		sent = resume
-	}
+	defer h.feed.Close(cur)
 
 	w := c.Writer
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("Connection", "keep-alive")
 	w.Header().Set("X-Accel-Buffering", "no") // nginx-style proxies must not buffer the stream
 	w.WriteHeader(http.StatusOK)
-	hello, _ := json.Marshal(map[string]int{"count": count})
 	// hello has no id: it must not move the client's Last-Event-ID.
-	if writeEvent(w, 0, domain.EventHello, hello) != nil {
+	if writeEvent(w, 0, domain.EventHello, []byte(`{"count":`+strconv.Itoa(cur.Count)+`}`)) != nil {
 		return
 	}
 	w.Flush()
-	// behind: PostgreSQL may hold notices above sent that no wake-up will announce (the
-	// backlog of a resuming device, the rest of a full page).
-	behind := sent < latest
-	if behind {
-		sub.Ring() // the backlog goes out the same way as live notices
-	}
 
 	ping := time.NewTicker(Heartbeat)
 	defer ping.Stop()
 	for {
 		select {
-		case <-sub.Wake():
-			if !behind && sub.Latest() <= sent {
-				continue // announced again, or already sent
-			}
-			page, err := h.notices.After(ctx, u.UID, sent, pageSize)
+		case <-cur.Wake():
+			page, err := h.feed.Next(ctx, cur)
 			if err != nil {
 				// The client reconnects with Last-Event-ID and gets the rest then.
 				log.Warn("stream read failed; ending the stream", "err", err)
 				return
 			}
+			if len(page) == 0 {
+				continue
+			}
 			for _, n := range page {
 				if writeEvent(w, n.Seq, n.Event, n.Data) != nil {
 					return
 				}
-				sent = n.Seq
 			}
 			w.Flush()
-			if behind = len(page) == pageSize; behind {
-				sub.Ring()
-			}
 		case <-ping.C:
-			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
+			if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
 				return
 			}
 			w.Flush()

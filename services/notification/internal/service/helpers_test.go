@@ -79,6 +79,7 @@ type stream struct {
 type streamOpts struct {
 	lastEventID string // sent as the Last-Event-ID header
 	queryID     string // sent as ?lastEventId=
+	client      *http.Client
 }
 
 // openStream connects a device of uid and parses its events into C, which is closed when the
@@ -129,7 +130,11 @@ func get(t *testing.T, base, path, uid string, opts streamOpts) (*http.Response,
 	if opts.lastEventID != "" {
 		req.Header.Set("Last-Event-ID", opts.lastEventID)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := http.DefaultClient
+	if opts.client != nil {
+		client = opts.client
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

@@ -25,17 +25,22 @@ type Config struct {
 	DatabaseURL string
 	NATSURL     string
 	Server      httpserver.Options
+	Streams     httpserver.StreamLimits
 	// RetryBackOff overrides the consumer's redelivery waits (tests make them short).
 	RetryBackOff []time.Duration
 }
 
 // LoadConfig reads and checks the environment.
 func LoadConfig(env *config.Env) Config {
-	return Config{
+	cfg := Config{
 		DatabaseURL: env.Required("DATABASE_URL"),
 		NATSURL:     env.Required("NATS_URL"),
 		Server:      httpserver.OptionsFromEnv(env, "notification", "8084"),
+		Streams:     httpserver.StreamLimitsFromEnv(env),
 	}
+	// The gateway forwards every live stream over a few HTTP/2 connections.
+	cfg.Server.CleartextHTTP2 = true
+	return cfg
 }
 
 // Build connects, migrates, starts the consumer and the fan-out, and returns the server. Open
@@ -76,7 +81,11 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	// The server's shutdown waits for every handler, and a stream never ends by itself, so
 	// streams end when ctx does (SIGTERM, the moment readiness starts failing); their devices
 	// reconnect, to another replica, with Last-Event-ID.
-	ports.Routes(srv.Engine, hub, notices, ctx.Done())
+	streams := cfg.Streams
+	if streams.Max == 0 { // a Config built in code, not from the environment
+		streams = httpserver.DefaultStreamLimits
+	}
+	ports.Routes(srv.Engine, app.NewFeed(hub, notices), httpserver.NewStreamGate(srv.Registry, streams), ctx.Done())
 	srv.AddReadinessCheck("postgres", notices.Ping)
 	srv.AddReadinessCheck("nats", lifecycle.NATSReady(nc))
 	// Run calls these in reverse: stop consuming (the event in hand finishes), then close

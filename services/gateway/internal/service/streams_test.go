@@ -1,0 +1,203 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/services/gateway/internal/ports"
+)
+
+// liveUpstream stands in for the notification service: it speaks HTTP/2 without TLS next to
+// HTTP/1.1, as the real one does, holds every stream open until its client leaves, and
+// counts the connections the gateway opened to it.
+type liveUpstream struct {
+	mu     sync.Mutex
+	protos []int
+	users  []string
+	conns  int
+	server *httptest.Server
+}
+
+func newLiveUpstream(t *testing.T) *liveUpstream {
+	u := &liveUpstream{}
+	u.server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u.mu.Lock()
+		u.protos = append(u.protos, r.ProtoMajor)
+		u.users = append(u.users, r.Header.Get(auth.HeaderUserID))
+		u.mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write([]byte("event: hello\ndata: {\"count\":0}\n\n"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	u.server.Config.Protocols = new(http.Protocols)
+	u.server.Config.Protocols.SetHTTP1(true)
+	u.server.Config.Protocols.SetUnencryptedHTTP2(true)
+	u.server.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			u.mu.Lock()
+			u.conns++
+			u.mu.Unlock()
+		}
+	}
+	u.server.Start()
+	t.Cleanup(u.server.Close)
+	return u
+}
+
+// openStream opens a live stream through the gateway; the stream stays open until the test
+// ends.
+func (g *gateway) openStream(token string) *http.Response {
+	g.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	g.t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", g.base+"/api/notifications/stream", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	// A transport of its own: every device has its own connection.
+	resp, err := (&http.Client{Transport: &http.Transport{}}).Do(req)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	g.t.Cleanup(func() { resp.Body.Close() })
+	if resp.StatusCode == http.StatusOK {
+		buf := make([]byte, 64)
+		if n, _ := resp.Body.Read(buf); !strings.Contains(string(buf[:n]), "hello") {
+			g.t.Fatalf("no hello: %q", buf[:n])
+		}
+	}
+	return resp
+}
+
+func (g *gateway) metric(name string) string {
+	g.t.Helper()
+	body := readBody(g.do("GET", "/metrics", "", nil))
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(line, name+" ") {
+			return strings.TrimPrefix(line, name+" ")
+		}
+	}
+	return ""
+}
+
+func signedUp(t *testing.T, prefix string) (uid, token string) {
+	t.Helper()
+	s := testenv.SignUp(t, testenv.UniqueEmail(prefix), "secret123", "")
+	return s.UID, s.IDToken
+}
+
+func TestStreamsShareOneHTTP2ConnectionAndStopAtThePodsCeiling(t *testing.T) {
+	live := newLiveUpstream(t)
+	t.Setenv("NOTIFICATION_URL", live.server.URL)
+	t.Setenv("MAX_STREAMS", "4")
+	g := startGateway(t, newUpstream(t), roomy, "")
+
+	var uids []string
+	for i := 0; i < 4; i++ {
+		uid, token := signedUp(t, "streamer")
+		uids = append(uids, uid)
+		if resp := g.openStream(token); resp.StatusCode != http.StatusOK {
+			t.Fatalf("stream %d: %d %s", i, resp.StatusCode, readBody(resp))
+		}
+	}
+	live.mu.Lock()
+	protos, users, conns := live.protos, live.users, live.conns
+	live.mu.Unlock()
+	if conns != 1 || len(protos) != 4 || fmt.Sprint(users) != fmt.Sprint(uids) {
+		t.Fatalf("%d connections for %d streams (users %v)", conns, len(protos), users)
+	}
+	for _, p := range protos {
+		if p != 2 {
+			t.Fatalf("a stream reached notification over HTTP/%d", p)
+		}
+	}
+	if got := g.metric("live_streams_open"); got != "4" {
+		t.Fatalf("live_streams_open %q", got)
+	}
+
+	// The fifth is refused before its token is even read, and told when to come back.
+	_, token := signedUp(t, "one-too-many")
+	resp := g.openStream(token)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(readBody(resp), `"code":"busy"`) {
+		t.Fatalf("past the ceiling: %d %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if got := g.metric(`live_streams_refused_total{reason="full"}`); got != "1" {
+		t.Fatalf("refusals counted %q", got)
+	}
+}
+
+func TestAStormOfStreamOpensIsShedWith503(t *testing.T) {
+	live := newLiveUpstream(t)
+	t.Setenv("NOTIFICATION_URL", live.server.URL)
+	t.Setenv("STREAM_OPENS_PER_SECOND", "1")
+	t.Setenv("STREAM_OPEN_BURST", "2")
+	g := startGateway(t, newUpstream(t), roomy, "")
+
+	var tokens []string
+	for i := 0; i < 5; i++ {
+		_, token := signedUp(t, "storm")
+		tokens = append(tokens, token)
+	}
+	codes := map[int]int{}
+	for _, token := range tokens {
+		resp := g.openStream(token)
+		codes[resp.StatusCode]++
+		if resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") == "" {
+			t.Fatal("a shed open without Retry-After")
+		}
+	}
+	// Two in the burst (a third may get the token refilled meanwhile); the rest shed.
+	if codes[http.StatusOK] < 2 || codes[http.StatusOK] > 3 || codes[http.StatusServiceUnavailable] != 5-codes[http.StatusOK] {
+		t.Fatalf("answers %v", codes)
+	}
+	if got := g.metric(`live_streams_refused_total{reason="storm"}`); got == "" || got == "0" {
+		t.Fatalf("storm refusals %q", got)
+	}
+}
+
+func TestAHouseholdBehindOneAddressOpensAllItsStreams(t *testing.T) {
+	live := newLiveUpstream(t)
+	t.Setenv("NOTIFICATION_URL", live.server.URL)
+	// One person's requests from an address are limited to 3 a minute here; stream opens have
+	// an allowance of their own, for many people behind one address.
+	g := startGateway(t, newUpstream(t), ports.RateLimits{PerIP: 3, PerUser: 10000}, "")
+	for i := 0; i < 8; i++ {
+		_, token := signedUp(t, "household")
+		if resp := g.openStream(token); resp.StatusCode != http.StatusOK {
+			t.Fatalf("device %d of the household: %d %s", i, resp.StatusCode, readBody(resp))
+		}
+	}
+	// The streams did not use up the address's allowance for everything else.
+	_, token := signedUp(t, "household-reader")
+	for i := 0; i < 3; i++ {
+		if resp := g.do("GET", "/api/wishlist", token, nil); resp.StatusCode != http.StatusOK {
+			t.Fatalf("list %d: %d", i, resp.StatusCode)
+		}
+	}
+	if resp := g.do("GET", "/api/wishlist", token, nil); resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("the per-address limit still holds for other requests: %d", resp.StatusCode)
+	}
+}
+
+func TestStreamsWhileNotificationIsDownAre503WithRetryAfter(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	t.Setenv("NOTIFICATION_URL", "http://"+addr)
+	g := startGateway(t, newUpstream(t), roomy, "")
+	_, token := signedUp(t, "while-down")
+	resp := g.openStream(token)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("notification away: %d %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), readBody(resp))
+	}
+}
