@@ -12,7 +12,8 @@ func TestOpenAPIChecksAnswersAgainstTheSpec(t *testing.T) {
 	jsonHeader := http.Header{"Content-Type": {"application/json"}}
 	item := `{"id":"6b1e0c1e-9a55-4f0e-9d0a-2b7f4b1c9a11","name":"Snow Globe","description":"A glass globe","price":null,` +
 		`"imageUrl":null,"category":"Home","features":[],"searchQuery":"Snow Globe","shoppingUrl":"https://x/?q=Snow+Globe",` +
-		`"aiGenerated":false,"sentToSanta":false,"createdAt":"2026-11-23T10:00:00Z"}`
+		`"aiGenerated":false,"sentToSanta":false,"createdAt":"2026-11-23T10:00:00Z",` +
+		`"listId":"0d4c6a8e-1f2b-4c3d-8e9f-a1b2c3d4e5f6","priority":2,"quantity":1,"notes":""}`
 	req := func(method, path string) *http.Request {
 		r, err := http.NewRequest(method, "http://127.0.0.1:18080"+path, nil)
 		if err != nil {
