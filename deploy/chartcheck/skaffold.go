@@ -2,9 +2,11 @@ package chartcheck
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -104,12 +106,34 @@ type SkaffoldPatch struct {
 // SkaffoldSchemaVersion is the apiVersion of the schema file chartcheck validates against.
 const SkaffoldSchemaVersion = "skaffold/v4beta13"
 
-//go:embed schemas/skaffold-v4beta13.json
-var skaffoldSchemaJSON []byte
+// skaffoldModule is the Skaffold release whose published schema file is the reference; the
+// module comes through the Go module proxy like any dependency (about 43 MB, cached once), so no
+// copy of Skaffold's file lives in this repository. Importing the module's
+// pkg/skaffold/schema package instead would link Docker, buildpacks and ~200 more modules.
+const skaffoldModule = "github.com/GoogleContainerTools/skaffold/v2@v2.16.1"
 
-// skaffoldSchema is Skaffold's own published schema, compiled once.
+// skaffoldSchemaFile is where that release keeps the schema of SkaffoldSchemaVersion.
+const skaffoldSchemaFile = "docs-v2/content/en/schemas/v4beta13.json"
+
+// skaffoldSchema is Skaffold's own published schema, fetched and compiled once.
 var skaffoldSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(skaffoldSchemaJSON))
+	out, err := exec.Command("go", "mod", "download", "-json", skaffoldModule).Output()
+	if err != nil {
+		return nil, fmt.Errorf("go mod download %s: %w", skaffoldModule, err)
+	}
+	var mod struct{ Dir, Error string }
+	if err := json.Unmarshal(out, &mod); err != nil {
+		return nil, fmt.Errorf("go mod download %s: %w", skaffoldModule, err)
+	}
+	if mod.Error != "" {
+		return nil, fmt.Errorf("go mod download %s: %s", skaffoldModule, mod.Error)
+	}
+	f, err := os.Open(filepath.Join(mod.Dir, skaffoldSchemaFile))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
 	if err != nil {
 		return nil, err
 	}
