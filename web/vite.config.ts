@@ -82,5 +82,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // The default 5 s is too short for user-event typing when the shared 2-core CI machine is busy.
+    testTimeout: 20_000,
   },
 });

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router';
 import { makeStore } from './app/store';
+import { FeatureBridges } from './app/FeatureBridges';
 import { makeRouter } from './app/router';
 import { startAuth } from './features/auth/bootstrap';
 import { markStandalone } from './lib/standalone';
@@ -19,7 +20,9 @@ void startAuth(store.dispatch);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <FeatureBridges>
+        <RouterProvider router={router} />
+      </FeatureBridges>
     </Provider>
   </StrictMode>,
 );

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { avatarLetter, menuName, type CurrentUser } from '../features/auth/slice';
+import { avatarLetter, menuName, type CurrentUser } from '../lib/session';
 import { LogOutIcon } from './icons';
 
 interface AvatarMenuProps {

@@ -8,8 +8,8 @@ import { Spinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
 import { takeRedirectAfterLogin } from '../../../lib/redirectAfterLogin';
 import { usePageTitle } from '../../../lib/usePageTitle';
-import { showToast } from '../../shell/slice';
-import { selectAuthLoading, selectAuthUnavailableReason, selectCurrentUser } from '../slice';
+import { showToast } from '../../../app/shell/notices';
+import { selectAuthLoading, selectAuthUnavailableReason, selectCurrentUser } from '../../../lib/session';
 import { useAuthActions } from '../useAuthActions';
 import { GoogleLogo } from './GoogleLogo';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { factsFor, type FactMode } from '../facts';
+import { factsFor, type FactMode } from '../../../lib/facts';
 
 export const FACT_ROTATE_MS = 8000;
 

@@ -4,12 +4,12 @@ import { useAppSelector } from '../../../app/hooks';
 import { Field } from '../../../components/Field';
 import { ImageIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/Spinner';
-import { useToast } from '../../../components/toast/useToast';
+import { useToast } from '../../../app/shell/notices';
 import { errorMessage, fieldErrors } from '../../../lib/apiError';
 import { imageFileToDataUrl } from '../../../lib/imageFile';
 import { uuid } from '../../../lib/ids';
 import { usePageTitle } from '../../../lib/usePageTitle';
-import { selectCurrentUser } from '../../auth/slice';
+import { selectCurrentUser } from '../../../lib/session';
 import { useAddWishlistItemMutation } from '../api';
 import { CATEGORIES } from '../types';
 import {

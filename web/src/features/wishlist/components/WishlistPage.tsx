@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { CameraIcon, GiftIcon, PencilIcon, PlusIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
-import { useToast } from '../../../components/toast/useToast';
+import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useDeleteWishlistItemMutation, useGetWishlistQuery } from '../api';
