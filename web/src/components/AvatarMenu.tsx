@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { avatarLetter, menuName, type CurrentUser } from '../lib/session';
 import { LogOutIcon } from './icons';
+import './AvatarMenu.css';
 
 interface AvatarMenuProps {
   user: CurrentUser;

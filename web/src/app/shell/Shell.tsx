@@ -11,6 +11,7 @@ import { ShellToast } from './ShellToast';
 import { Toaster } from './Toaster';
 import { useDailyBackground } from './useDailyBackground';
 import { usePageEvents } from './usePageEvents';
+import './shell.css';
 
 /** The app frame around every screen (SPEC 'Shared shell'); it wires the features together. */
 export function Shell() {

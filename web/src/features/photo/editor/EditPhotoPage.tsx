@@ -1,7 +1,8 @@
 import { lazy, Suspense, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ArrowLeftIcon, TrashIcon } from '../../../components/icons';
-import { PageSpinner, Spinner } from '../../../components/Spinner';
+import { BusyButton } from '../../../components/BusyButton';
+import { PageSpinner } from '../../../components/Spinner';
 import { useToast } from '../../../app/shell/notices';
 import { readCapturedImage, readScanResult } from '../flow';
 import { usePageTitle } from '../../../lib/usePageTitle';
@@ -90,21 +91,15 @@ export default function EditPhotoPage() {
         <h1 id="editor-title" className="editor-bar__title">
           Decorate
         </h1>
-        <button
-          type="button"
+        <BusyButton
           className="button button--primary button--small"
           onClick={() => void next()}
-          disabled={processing}
-          aria-busy={processing}
+          busy={processing}
+          busyLabel="Processing"
+          busyText="Processing..."
         >
-          {processing ? (
-            <>
-              <Spinner size="small" label="Processing" /> Processing...
-            </>
-          ) : (
-            'Next'
-          )}
-        </button>
+          Next
+        </BusyButton>
       </div>
 
       {scan && (

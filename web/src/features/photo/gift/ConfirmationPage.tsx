@@ -23,8 +23,8 @@ export default function ConfirmationPage() {
 
   return (
     <section className="page page--narrow confirmation-page" aria-labelledby="confirmation-title">
-      <div className="card confirmation-card">
-        <span className="confirmation-card__icon" aria-hidden="true">
+      <div className="card empty-state confirmation-card">
+        <span className="empty-state__icon" aria-hidden="true">
           <GiftIcon size={44} />
         </span>
         <h1 id="confirmation-title" className="page__title confirmation-card__title">

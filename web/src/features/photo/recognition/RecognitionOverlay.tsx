@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
+import { BusyButton } from '../../../components/BusyButton';
 import { Dialog } from '../../../components/Dialog';
 import { CloseIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/Spinner';
@@ -92,21 +93,15 @@ export function RecognitionOverlay({ image }: Props) {
         actions={
           <>
             {!result && (
-              <button
-                type="button"
+              <BusyButton
                 className="button button--primary button--block"
                 onClick={() => void runAnalysis()}
-                disabled={analyzing}
-                aria-busy={analyzing}
+                busy={analyzing}
+                busyLabel="Analyzing"
+                busyText="Analyzing..."
               >
-                {analyzing ? (
-                  <>
-                    <Spinner size="small" label="Analyzing" /> Analyzing...
-                  </>
-                ) : (
-                  'Analyze Image'
-                )}
-              </button>
+                Analyze Image
+              </BusyButton>
             )}
             {result && (
               <button

@@ -12,8 +12,8 @@ export default function SharedGiftPage() {
   usePageTitle(`${name}: a Christmas wish`);
   return (
     <section className="page page--narrow" aria-labelledby="shared-title">
-      <div className="card shared-gift">
-        <span className="shared-gift__icon" aria-hidden="true">
+      <div className="card empty-state">
+        <span className="empty-state__icon" aria-hidden="true">
           <GiftIcon size={44} />
         </span>
         <p className="muted">Someone would really love this for Christmas</p>

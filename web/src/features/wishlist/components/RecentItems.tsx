@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { CategoryIcon } from '../../../components/CategoryIcon';
 import { useGetRecentWishlistQuery } from '../api';
+import './wishlist.css';
 
 /** The signed-in user's latest wishes (GET /api/wishlist/recent, up to 5). */
 export function RecentItems() {

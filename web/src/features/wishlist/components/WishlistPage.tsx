@@ -9,6 +9,7 @@ import { usePageTitle } from '../../../lib/usePageTitle';
 import { useDeleteWishlistItemMutation, useGetWishlistQuery } from '../api';
 import { categoryOf, type WishlistItem } from '../types';
 import { WishlistItemCard } from './WishlistItemCard';
+import './wishlist.css';
 
 export const ALL_ITEMS = 'All Items';
 export const REMOVE_CONFIRMATION = 'Are you sure you want to remove this item from your wishlist?';
