@@ -13,7 +13,8 @@ export function withAnalysisDefaults(raw: Partial<ProductAnalysis> | null | unde
     searchQuery: raw?.searchQuery?.trim() || raw?.name?.trim() || 'gift item',
     approximatePrice: raw?.approximatePrice?.trim() || null,
     features: Array.isArray(raw?.features) ? raw.features.filter((f) => typeof f === 'string' && f.trim()) : [],
-    source: raw?.source,
+    // An answer that does not say it came from the model is not shown as one.
+    source: raw?.source ?? 'fallback',
   };
 }
 

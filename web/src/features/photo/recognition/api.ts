@@ -1,16 +1,8 @@
 import { api } from '../../../app/api';
+import type { GeneratedEntry, GeneratedGift, ProductAnalysis } from '../../../lib/wishlistItem';
 
-/** POST /api/vision/analyze's answer (SPEC 3 'Product analysis result', without the image). */
-export interface ProductAnalysis {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  searchQuery: string;
-  approximatePrice?: string | null;
-  features: string[];
-  source?: 'gemini' | 'fallback';
-}
+/** POST /api/vision/analyze's answer (api/openapi.yaml, generated). */
+export type { ProductAnalysis };
 
 export interface AnalyzeRequest {
   /** data:image/...;base64,... */
@@ -28,14 +20,7 @@ export interface GenerateRequest {
 }
 
 /** POST /api/vision/generate's answer; `estimatedPrice` and `category` only in item mode. */
-export interface GeneratedItem {
-  name: string;
-  description: string;
-  price: string;
-  estimatedPrice?: string;
-  category?: string;
-  source?: 'gemini' | 'fallback';
-}
+export type GeneratedItem = GeneratedGift & Partial<Pick<GeneratedEntry, 'estimatedPrice' | 'category'>>;
 
 /**
  * The AI calls, made by the vision service (the Gemini key never reaches the browser). They
