@@ -7,6 +7,7 @@ import { FeatureBridges } from './app/FeatureBridges';
 import { makeRouter } from './app/router';
 import { startAuth } from './features/auth/bootstrap';
 import { markStandalone } from './lib/standalone';
+import { startTheme } from './lib/theme';
 import { preloadSounds } from './lib/sounds';
 import { registerServiceWorker } from './lib/serviceWorker';
 import './index.css';
@@ -15,6 +16,7 @@ const store = makeStore();
 const router = makeRouter();
 
 markStandalone();
+startTheme();
 void startAuth(store.dispatch);
 
 createRoot(document.getElementById('root')!).render(

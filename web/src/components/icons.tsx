@@ -144,3 +144,5 @@ export function SantaIcon({ size = 96, ...rest }: IconProps) {
     </svg>
   );
 }
+
+export const MoonIcon = pathIcon('M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5z');
