@@ -62,7 +62,9 @@ stack-stop:
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
+# Go: gofmt and go vet. Web: ESLint with the import boundaries (web/eslint.config.js), no warnings.
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	go vet $(GO_PACKAGES)
 	cd deploy/chartcheck && GOWORK=off go vet ./...
+	cd web && { [ -x node_modules/.bin/eslint ] || PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci; } && npm run lint

@@ -82,7 +82,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
-    // Room for the 5 s lazy-screen wait in src/test/setup.ts on a busy machine.
-    testTimeout: 20000,
+    // The default 5 s is too short for user-event typing when the shared 2-core CI machine is busy.
+    testTimeout: 20_000,
   },
 });

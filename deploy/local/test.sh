@@ -50,6 +50,10 @@ go_tests 2>&1 | tee "$RESULTS/go.log" | grep -E '^(ok|FAIL|panic:|---)|^\s+--- F
 if [ "${PIPESTATUS[0]}" = 0 ]; then record go-test ok; else record go-test FAILED; fi
 
 if [ -f web/package.json ]; then
+  step "web lint (ESLint: typescript-eslint, React hooks, import boundaries)"
+  # node_modules from before ESLint was added lacks it: install what the lock file names.
+  (cd web && { [ -x node_modules/.bin/eslint ] || PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci; } && npm run lint 2>&1) | tee "$RESULTS/eslint.log"
+  if [ "${PIPESTATUS[0]}" = 0 ]; then record web-lint ok; else record web-lint FAILED; fi
   step "web unit tests (Vitest)"
   (cd web && npm test 2>&1) | tee "$RESULTS/vitest.log"
   if [ "${PIPESTATUS[0]}" = 0 ]; then record web-unit ok; else record web-unit FAILED; fi

@@ -3,9 +3,11 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router';
 import { makeStore } from './app/store';
+import { FeatureBridges } from './app/FeatureBridges';
 import { makeRouter } from './app/router';
 import { startAuth } from './features/auth/bootstrap';
 import { markStandalone } from './lib/standalone';
+import { startTheme } from './lib/theme';
 import { preloadSounds } from './lib/sounds';
 import { registerServiceWorker } from './lib/serviceWorker';
 import './index.css';
@@ -14,12 +16,15 @@ const store = makeStore();
 const router = makeRouter();
 
 markStandalone();
+startTheme();
 void startAuth(store.dispatch);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <FeatureBridges>
+        <RouterProvider router={router} />
+      </FeatureBridges>
     </Provider>
   </StrictMode>,
 );

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { authLoading, json, mockFetch, renderRoutes, signedIn, signedOut, TEST_USER } from '../test/utils';
-import { emitShowSantaAnimation, emitShowToast, emitUpdateWishlistCount } from '../lib/events';
+import { PAGE_EVENTS } from '../lib/events';
 import { routes } from './router';
 
 // The login screen starts the Firebase SDK; these tests are about routing and the shell.
@@ -9,6 +9,11 @@ vi.mock('../features/auth/bootstrap', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../features/auth/bootstrap')>()),
   loadFirebase: vi.fn(() => Promise.resolve()),
 }));
+
+/** SPEC 3's page-wide events, sent the way a page script would. */
+function pageEvent(name: string, detail?: unknown) {
+  window.dispatchEvent(new CustomEvent(name, { detail }));
+}
 
 function renderApp(path: string, state = signedOut()) {
   return renderRoutes(routes, { initialEntry: path, preloadedState: state });
@@ -118,12 +123,14 @@ describe('shell', () => {
     expect(screen.getByText('No email provided')).toBeInTheDocument();
   });
 
-  it('counts the wishlist in the badge and follows update-wishlist-count', async () => {
-    mockFetch(() => json([{ id: '1' }, { id: '2' }]));
+  it('counts the cached wishlist in the badge; update-wishlist-count refreshes it from the server', async () => {
+    let items = [{ id: '1' }, { id: '2' }];
+    mockFetch(() => json(items));
     renderApp('/', signedIn());
     expect(await screen.findByTestId('wishlist-count')).toHaveTextContent('2');
-    act(() => emitUpdateWishlistCount(5));
-    expect(screen.getByTestId('wishlist-count')).toHaveTextContent('5');
+    items = [1, 2, 3, 4, 5].map((n) => ({ id: String(n) }));
+    act(() => pageEvent(PAGE_EVENTS.updateWishlistCount, 5));
+    await waitFor(() => expect(screen.getByTestId('wishlist-count')).toHaveTextContent('5'));
     expect(screen.getByRole('link', { name: 'Wishlist, 5 items' })).toBeInTheDocument();
   });
 
@@ -131,7 +138,7 @@ describe('shell', () => {
     renderApp('/');
     vi.useFakeTimers();
     try {
-      act(() => emitShowToast('Added to Wishlist'));
+      act(() => pageEvent(PAGE_EVENTS.showToast, 'Added to Wishlist'));
       expect(screen.getByTestId('shell-toast')).toHaveTextContent('Added to Wishlist');
       act(() => vi.advanceTimersByTime(2900));
       expect(screen.getByTestId('shell-toast')).toBeInTheDocument();
@@ -147,7 +154,7 @@ describe('shell', () => {
     renderApp('/');
     vi.useFakeTimers();
     try {
-      act(() => emitShowSantaAnimation());
+      act(() => pageEvent(PAGE_EVENTS.showSantaAnimation));
       const overlay = screen.getByTestId('santa-overlay');
       expect(within(overlay).getByText('Ho Ho Ho!')).toBeInTheDocument();
       expect(within(overlay).getByText('Santa received your gift request!')).toBeInTheDocument();

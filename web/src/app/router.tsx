@@ -1,8 +1,8 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { Shell } from '../components/Shell';
+import { Shell } from './shell/Shell';
 import { PageSpinner } from '../components/Spinner';
 import { RequireAuth } from '../features/auth/components/RequireAuth';
-import HomePage from '../features/home/components/HomePage';
+import HomePage from './routes/HomePage';
 
 type PageModule = { default: React.ComponentType };
 
@@ -21,14 +21,14 @@ export const routes: RouteObject[] = [
       { path: 'firebase-login', ...lazyPage(() => import('../features/auth/components/LoginPage')) },
       { path: 'login', ...lazyPage(() => import('../features/auth/components/LoginPage')) },
       { path: 'firebase-debug', ...lazyPage(() => import('../features/auth/components/FirebaseDebugPage')) },
-      { path: 'camera', ...lazyPage(() => import('../features/camera/CameraPage')) },
+      { path: 'camera', ...lazyPage(() => import('../features/photo/camera/CameraPage')) },
       { path: 'scan', element: <Navigate to="/camera?mode=scan" replace /> },
-      { path: 'edit-photo', ...lazyPage(() => import('../features/editor/EditPhotoPage')) },
-      { path: 'gift-options', ...lazyPage(() => import('../features/gift/GiftOptionsPage')) },
-      { path: 'confirmation', ...lazyPage(() => import('../features/gift/ConfirmationPage')) },
-      { path: 'share-options', ...lazyPage(() => import('../features/share/ShareOptionsPage')) },
-      { path: 'image-recognition', ...lazyPage(() => import('../features/recognition/ImageRecognitionPage')) },
-      { path: 'share/:slug', ...lazyPage(() => import('../features/share/SharedGiftPage')) },
+      { path: 'edit-photo', ...lazyPage(() => import('../features/photo/editor/EditPhotoPage')) },
+      { path: 'gift-options', ...lazyPage(() => import('../features/photo/gift/GiftOptionsPage')) },
+      { path: 'confirmation', ...lazyPage(() => import('../features/photo/gift/ConfirmationPage')) },
+      { path: 'share-options', ...lazyPage(() => import('../features/photo/share/ShareOptionsPage')) },
+      { path: 'image-recognition', ...lazyPage(() => import('../features/photo/recognition/ImageRecognitionPage')) },
+      { path: 'share/:slug', ...lazyPage(() => import('../features/photo/share/SharedGiftPage')) },
       {
         element: <RequireAuth />,
         children: [
@@ -36,7 +36,7 @@ export const routes: RouteObject[] = [
           { path: 'text-prompt', ...lazyPage(() => import('../features/wishlist/components/AddItemPage')) },
         ],
       },
-      { path: '*', ...lazyPage(() => import('../features/misc/NotFoundPage')) },
+      { path: '*', ...lazyPage(() => import('./routes/NotFoundPage')) },
     ],
   },
 ];

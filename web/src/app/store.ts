@@ -1,8 +1,8 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { api } from './api';
-import { authReducer } from '../features/auth/slice';
-import { shellReducer } from '../features/shell/slice';
+import { authReducer } from '../lib/session';
+import { shellReducer } from './shell/slice';
 
 const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,

@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { avatarLetter, menuName, type CurrentUser } from '../features/auth/slice';
-import { LogOutIcon } from './icons';
+import { avatarLetter, menuName, type CurrentUser } from '../lib/session';
+import { chooseTheme, useTheme } from '../lib/theme';
+import { LogOutIcon, MoonIcon } from './icons';
+import './AvatarMenu.css';
 
 interface AvatarMenuProps {
   user: CurrentUser;
@@ -14,6 +16,7 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
   const name = menuName(user);
+  const theme = useTheme();
 
   useEffect(() => {
     if (!open) return;
@@ -57,6 +60,15 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
             <p className="avatar-menu__name">{name}</p>
             <p className="avatar-menu__email">{user.email || 'No email provided'}</p>
           </div>
+          <button
+            type="button"
+            role="menuitemcheckbox"
+            aria-checked={theme === 'dark'}
+            className="avatar-menu__item"
+            onClick={() => chooseTheme(theme === 'dark' ? 'light' : 'dark')}
+          >
+            <MoonIcon size={18} /> Dark mode
+          </button>
           <button
             type="button"
             role="menuitem"

@@ -34,3 +34,29 @@ export function Field({ label, error, hint, optional, children }: FieldProps) {
     </div>
   );
 }
+
+type InputProps = Omit<React.InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'className'>;
+
+interface TextFieldProps extends Omit<FieldProps, 'children'>, InputProps {
+  value: string;
+  onValue: (value: string) => void;
+}
+
+/** A Field holding one text input (`type`, `autoComplete`, `placeholder`… pass through). */
+export function TextField({ label, error, hint, optional, value, onValue, ...input }: TextFieldProps) {
+  return (
+    <Field label={label} error={error} hint={hint} optional={optional}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          className="input"
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          value={value}
+          onChange={(e) => onValue(e.target.value)}
+          {...input}
+        />
+      )}
+    </Field>
+  );
+}

@@ -1,18 +1,18 @@
 import { Link } from 'react-router';
-import { useAppSelector } from '../app/hooks';
-import { selectAuthLoading, selectCurrentUser } from '../features/auth/slice';
-import { useAuthActions } from '../features/auth/useAuthActions';
-import { useWishlistCount } from '../features/wishlist/useWishlistCount';
+import type { CurrentUser } from '../lib/session';
 import { AvatarMenu } from './AvatarMenu';
 import { BagIcon, SantaIcon } from './icons';
 
+interface HeaderProps {
+  user: CurrentUser | null;
+  /** Before the first auth report: a placeholder instead of 'Log In'. */
+  authPending: boolean;
+  wishlistCount: number;
+  onLogout: () => void;
+}
+
 /** The sticky Santa-red header: logo, wishlist bag with its count, avatar menu or Log In. */
-export function Header() {
-  const user = useAppSelector(selectCurrentUser);
-  const loading = useAppSelector(selectAuthLoading);
-  const initialized = useAppSelector((s) => s.auth.initialized);
-  const count = useWishlistCount();
-  const { logout } = useAuthActions();
+export function Header({ user, authPending, wishlistCount: count, onLogout }: HeaderProps) {
   const bagLabel = count === 1 ? 'Wishlist, 1 item' : `Wishlist, ${count} items`;
 
   return (
@@ -32,8 +32,8 @@ export function Header() {
             )}
           </Link>
           {user ? (
-            <AvatarMenu user={user} onLogout={() => void logout()} />
-          ) : !initialized && loading ? (
+            <AvatarMenu user={user} onLogout={onLogout} />
+          ) : authPending ? (
             <span className="app-header__placeholder" aria-hidden="true" />
           ) : (
             <Link to="/firebase-login" className="button button--light button--small">

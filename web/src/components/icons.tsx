@@ -23,12 +23,20 @@ function Svg({ size = 24, children, ...rest }: IconProps) {
   );
 }
 
-export const HomeIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M3 11.5 12 4l9 7.5" />
-    <path d="M5.5 10v9.5h5V14h3v5.5h5V10" />
-  </Svg>
-);
+/** An icon drawn with paths only. */
+function pathIcon(...paths: string[]) {
+  return function PathIcon(p: IconProps) {
+    return (
+      <Svg {...p}>
+        {paths.map((d) => (
+          <path key={d} d={d} />
+        ))}
+      </Svg>
+    );
+  };
+}
+
+export const HomeIcon = pathIcon('M3 11.5 12 4l9 7.5', 'M5.5 10v9.5h5V14h3v5.5h5V10');
 
 export const CameraIcon = (p: IconProps) => (
   <Svg {...p}>
@@ -37,12 +45,7 @@ export const CameraIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const BagIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M5 8h14l-1 12H6L5 8z" />
-    <path d="M9 10V7a3 3 0 0 1 6 0v3" />
-  </Svg>
-);
+export const BagIcon = pathIcon('M5 8h14l-1 12H6L5 8z', 'M9 10V7a3 3 0 0 1 6 0v3');
 
 export const ListIcon = (p: IconProps) => (
   <Svg {...p}>
@@ -53,31 +56,13 @@ export const ListIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const BarcodeIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M4 6v12M7 6v12M10 6v12M14 6v12M17 6v12M20 6v12" />
-  </Svg>
-);
+export const BarcodeIcon = pathIcon('M4 6v12M7 6v12M10 6v12M14 6v12M17 6v12M20 6v12');
 
-export const PencilIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M4 20h4L19 9l-4-4L4 16v4z" />
-    <path d="M13.5 6.5l4 4" />
-  </Svg>
-);
+export const PencilIcon = pathIcon('M4 20h4L19 9l-4-4L4 16v4z', 'M13.5 6.5l4 4');
 
-export const PlusIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M12 5v14M5 12h14" />
-  </Svg>
-);
+export const PlusIcon = pathIcon('M12 5v14M5 12h14');
 
-export const TrashIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M4 7h16M10 11v6M14 11v6" />
-    <path d="M6 7l1 13h10l1-13M9 7V4h6v3" />
-  </Svg>
-);
+export const TrashIcon = pathIcon('M4 7h16M10 11v6M14 11v6', 'M6 7l1 13h10l1-13M9 7V4h6v3');
 
 export const CartIcon = (p: IconProps) => (
   <Svg {...p}>
@@ -87,18 +72,9 @@ export const CartIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const CloseIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M6 6l12 12M18 6 6 18" />
-  </Svg>
-);
+export const CloseIcon = pathIcon('M6 6l12 12M18 6 6 18');
 
-export const LogOutIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M10 4H5v16h5" />
-    <path d="M15 8l4 4-4 4M19 12H9" />
-  </Svg>
-);
+export const LogOutIcon = pathIcon('M10 4H5v16h5', 'M15 8l4 4-4 4M19 12H9');
 
 export const GiftIcon = (p: IconProps) => (
   <Svg {...p}>
@@ -116,19 +92,9 @@ export const ImageIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const SnowflakeIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M12 2v20M3.3 7l17.4 10M3.3 17 20.7 7" />
-    <path d="M9.5 3.5 12 6l2.5-2.5M9.5 20.5 12 18l2.5 2.5" />
-  </Svg>
-);
+export const SnowflakeIcon = pathIcon('M12 2v20M3.3 7l17.4 10M3.3 17 20.7 7', 'M9.5 3.5 12 6l2.5-2.5M9.5 20.5 12 18l2.5 2.5');
 
-export const AlertIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M12 3 2 20h20L12 3z" />
-    <path d="M12 10v4M12 17.5v.01" />
-  </Svg>
-);
+export const AlertIcon = pathIcon('M12 3 2 20h20L12 3z', 'M12 10v4M12 17.5v.01');
 
 export const LockIcon = (p: IconProps) => (
   <Svg {...p}>
@@ -137,11 +103,7 @@ export const LockIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const ArrowLeftIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M19 12H5M11 6l-6 6 6 6" />
-  </Svg>
-);
+export const ArrowLeftIcon = pathIcon('M19 12H5M11 6l-6 6 6 6');
 
 /* Category icons (SPEC: electronics, clothing, toys, home, books, other). */
 export const ElectronicsIcon = (p: IconProps) => (
@@ -151,11 +113,7 @@ export const ElectronicsIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const ClothingIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M8 3 3 6l2 4 2-1v12h10V9l2 1 2-4-5-3a4 4 0 0 1-8 0z" />
-  </Svg>
-);
+export const ClothingIcon = pathIcon('M8 3 3 6l2 4 2-1v12h10V9l2 1 2-4-5-3a4 4 0 0 1-8 0z');
 
 export const ToysIcon = (p: IconProps) => (
   <Svg {...p}>
@@ -166,20 +124,9 @@ export const ToysIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const HomeGoodsIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M5 11h14v5H5z" />
-    <path d="M3 11a2 2 0 0 1 4 0M17 11a2 2 0 0 1 4 0M3 11v7h18v-7M6 18v2M18 18v2" />
-    <path d="M6 11V7a2 2 0 0 1 2-2h8a2 2 0 0 1 2 2v4" />
-  </Svg>
-);
+export const HomeGoodsIcon = pathIcon('M5 11h14v5H5z', 'M3 11a2 2 0 0 1 4 0M17 11a2 2 0 0 1 4 0M3 11v7h18v-7M6 18v2M18 18v2', 'M6 11V7a2 2 0 0 1 2-2h8a2 2 0 0 1 2 2v4');
 
-export const BookIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M4 5.5A2.5 2.5 0 0 1 6.5 3H20v15H6.5A2.5 2.5 0 0 0 4 20.5z" />
-    <path d="M4 20.5A2.5 2.5 0 0 0 6.5 23H20v-5" />
-  </Svg>
-);
+export const BookIcon = pathIcon('M4 5.5A2.5 2.5 0 0 1 6.5 3H20v15H6.5A2.5 2.5 0 0 0 4 20.5z', 'M4 20.5A2.5 2.5 0 0 0 6.5 23H20v-5');
 
 /** Santa's face, filled: used on the overlay and the logo. */
 export function SantaIcon({ size = 96, ...rest }: IconProps) {
@@ -197,3 +144,5 @@ export function SantaIcon({ size = 96, ...rest }: IconProps) {
     </svg>
   );
 }
+
+export const MoonIcon = pathIcon('M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5z');

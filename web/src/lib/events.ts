@@ -1,6 +1,6 @@
 /**
- * Page-wide events (SPEC section 3). Any part of the app, including code that is not
- * React (the photo flow, the live-update stream), can talk to the shell through these.
+ * SPEC 3's page-wide events. The app's own code never sends them (it dispatches the shell's
+ * Redux actions); the shell only listens, so a page script or a test can still reach it.
  */
 export const PAGE_EVENTS = {
   showToast: 'show-toast',
@@ -10,22 +10,6 @@ export const PAGE_EVENTS = {
 } as const;
 
 export type PageEventName = (typeof PAGE_EVENTS)[keyof typeof PAGE_EVENTS];
-
-export function emitShowToast(message: string): void {
-  window.dispatchEvent(new CustomEvent(PAGE_EVENTS.showToast, { detail: message }));
-}
-
-export function emitShowSantaAnimation(): void {
-  window.dispatchEvent(new CustomEvent(PAGE_EVENTS.showSantaAnimation));
-}
-
-export function emitUpdateWishlistCount(count: number): void {
-  window.dispatchEvent(new CustomEvent(PAGE_EVENTS.updateWishlistCount, { detail: count }));
-}
-
-export function emitBackgroundThemeLoaded(url: string): void {
-  window.dispatchEvent(new CustomEvent(PAGE_EVENTS.backgroundThemeLoaded, { detail: { url } }));
-}
 
 /** Subscribes to a page event; returns the unsubscribe function. */
 export function onPageEvent<T = unknown>(name: PageEventName, handler: (detail: T) => void): () => void {

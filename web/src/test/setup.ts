@@ -2,8 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// Routes load their screens lazily; on a busy 2-core CI machine the first import of a chunk
-// can take longer than Testing Library's default 1 s wait, which made findBy* flaky.
+// findBy/waitFor give up after 1 s by default; on the shared 2-core CI machine a busy moment is
+// longer than that. The assertions are the same, they only wait longer.
 configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {

@@ -3,9 +3,10 @@ import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { makeStore, type AppStore, type RootState } from '../app/store';
-import type { AuthUser } from '../features/auth/slice';
-import { Toaster } from '../components/toast/Toaster';
-import { ShellToast } from '../components/toast/ShellToast';
+import type { AuthUser } from '../lib/session';
+import { FeatureBridges } from '../app/FeatureBridges';
+import { Toaster } from '../app/shell/Toaster';
+import { ShellToast } from '../app/shell/ShellToast';
 
 export const TEST_USER: AuthUser = {
   uid: 'uid-123',
@@ -67,7 +68,9 @@ export function renderRoutes(
   });
   const result = render(
     <Provider store={store}>
-      <RouterProvider router={router} />
+      <FeatureBridges>
+        <RouterProvider router={router} />
+      </FeatureBridges>
       {withToasts && (
         <>
           <Toaster />

@@ -3,7 +3,7 @@ import type { AppDispatch } from '../../app/store';
 import { api } from '../../app/api';
 import { setTokenProvider } from '../../lib/authToken';
 import { safeGet, safeRemove, safeSet } from '../../lib/storage';
-import { authStateChanged, authUnavailable, type AuthUser } from './slice';
+import { authStateChanged, authUnavailable, type AuthUser } from '../../lib/session';
 import type { PublicConfig } from './firebase';
 
 /**

@@ -1,8 +1,8 @@
 import { useCallback, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
-import { showToast } from '../shell/slice';
-import { authActionFinished, authActionStarted, authStateChanged } from './slice';
+import { showToast } from '../../app/shell/notices';
+import { authActionFinished, authActionStarted, authStateChanged } from '../../lib/session';
 import { DEBUG_REDIRECT_MS, describeAuthError, stripProviderPrefix } from './authErrors';
 import { loadFirebase, toAuthUser } from './bootstrap';
 

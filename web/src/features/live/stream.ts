@@ -1,4 +1,4 @@
-import { SseParser, type ServerEvent } from '../notifications/sse';
+import { SseParser, type ServerEvent } from './sse';
 
 export const LIVE_STREAM_URL = '/api/notifications/stream';
 export const INITIAL_BACKOFF_MS = 1000;

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
 import { usePageTitle } from '../../../lib/usePageTitle';
-import { selectAuthUnavailableReason, selectCurrentUser } from '../slice';
+import { selectAuthUnavailableReason, selectCurrentUser } from '../../../lib/session';
 
 interface ConfigSummary {
   projectId: string;

@@ -2,16 +2,17 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { loadFirebase } from '../bootstrap';
-import { Field } from '../../../components/Field';
+import { TextField } from '../../../components/Field';
 import { SantaIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
 import { takeRedirectAfterLogin } from '../../../lib/redirectAfterLogin';
 import { usePageTitle } from '../../../lib/usePageTitle';
-import { showToast } from '../../shell/slice';
-import { selectAuthLoading, selectAuthUnavailableReason, selectCurrentUser } from '../slice';
+import { showToast } from '../../../app/shell/notices';
+import { selectAuthLoading, selectAuthUnavailableReason, selectCurrentUser } from '../../../lib/session';
 import { useAuthActions } from '../useAuthActions';
 import { GoogleLogo } from './GoogleLogo';
+import './login.css';
 
 type Tab = 'signin' | 'signup';
 
@@ -125,18 +126,7 @@ function SignInPanel({ busy }: { busy: boolean }) {
       <form className="form" onSubmit={onReset} noValidate aria-label="Reset password">
         <h2 className="form__title">Reset your password</h2>
         <p className="muted">Enter your email and we will send you instructions to choose a new password.</p>
-        <Field label="Email">
-          {({ id }) => (
-            <input
-              id={id}
-              type="email"
-              className="input"
-              autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField label="Email" type="email" autoComplete="email" value={email} onValue={setEmail} />
         <button type="submit" className="button button--primary button--block" disabled={busy || pending !== ''}>
           {pending === 'reset' && <Spinner size="small" label="Sending" />}
           Send Reset Instructions
@@ -150,30 +140,8 @@ function SignInPanel({ busy }: { busy: boolean }) {
 
   return (
     <form className="form" onSubmit={onSignIn} noValidate aria-label="Sign in">
-      <Field label="Email">
-        {({ id }) => (
-          <input
-            id={id}
-            type="email"
-            className="input"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Password">
-        {({ id }) => (
-          <input
-            id={id}
-            type="password"
-            className="input"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField label="Email" type="email" autoComplete="email" value={email} onValue={setEmail} />
+      <TextField label="Password" type="password" autoComplete="current-password" value={password} onValue={setPassword} />
       <button type="button" className="button button--link form__forgot" onClick={() => setMode('reset')}>
         Forgot Password?
       </button>
@@ -181,18 +149,9 @@ function SignInPanel({ busy }: { busy: boolean }) {
         {pending === 'email' && <Spinner size="small" label="Signing in" />}
         Sign In with Email
       </button>
-      <div className="divider" aria-hidden="true">
-        <span>or</span>
-      </div>
-      <button
-        type="button"
-        className="button button--outline button--block"
-        onClick={onGoogle}
-        disabled={busy || pending !== ''}
-      >
-        {pending === 'google' ? <Spinner size="small" label="Signing in" /> : <GoogleLogo />}
+      <OrWithGoogle onClick={onGoogle} disabled={busy || pending !== ''} pending={pending === 'google'} spinnerLabel="Signing in">
         Sign In with Google
-      </button>
+      </OrWithGoogle>
     </form>
   );
 }
@@ -221,59 +180,39 @@ function SignUpPanel({ busy }: { busy: boolean }) {
 
   return (
     <form className="form" onSubmit={onSignUp} noValidate aria-label="Sign up">
-      <Field label="Display Name" optional>
-        {({ id }) => (
-          <input
-            id={id}
-            type="text"
-            className="input"
-            autoComplete="nickname"
-            value={displayName}
-            onChange={(e) => setDisplayName(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Email">
-        {({ id }) => (
-          <input
-            id={id}
-            type="email"
-            className="input"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Password" hint="Password must be at least 6 characters">
-        {({ id, describedBy }) => (
-          <input
-            id={id}
-            type="password"
-            className="input"
-            autoComplete="new-password"
-            aria-describedby={describedBy}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField label="Display Name" optional type="text" autoComplete="nickname" value={displayName} onValue={setDisplayName} />
+      <TextField label="Email" type="email" autoComplete="email" value={email} onValue={setEmail} />
+      <TextField label="Password" hint="Password must be at least 6 characters" type="password" autoComplete="new-password" value={password} onValue={setPassword} />
       <button type="submit" className="button button--primary button--block" disabled={busy || pending !== ''}>
         {pending === 'email' && <Spinner size="small" label="Creating account" />}
         Create Account
       </button>
+      <OrWithGoogle onClick={onGoogle} disabled={busy || pending !== ''} pending={pending === 'google'} spinnerLabel="Signing up">
+        Sign Up with Google
+      </OrWithGoogle>
+    </form>
+  );
+}
+
+interface OrWithGoogleProps {
+  onClick: () => void;
+  disabled: boolean;
+  pending: boolean;
+  spinnerLabel: string;
+  children: string;
+}
+
+/** The 'or' divider and the Google button under both forms. */
+function OrWithGoogle({ onClick, disabled, pending, spinnerLabel, children }: OrWithGoogleProps) {
+  return (
+    <>
       <div className="divider" aria-hidden="true">
         <span>or</span>
       </div>
-      <button
-        type="button"
-        className="button button--outline button--block"
-        onClick={onGoogle}
-        disabled={busy || pending !== ''}
-      >
-        {pending === 'google' ? <Spinner size="small" label="Signing up" /> : <GoogleLogo />}
-        Sign Up with Google
+      <button type="button" className="button button--outline button--block" onClick={onClick} disabled={disabled}>
+        {pending ? <Spinner size="small" label={spinnerLabel} /> : <GoogleLogo />}
+        {children}
       </button>
-    </form>
+    </>
   );
 }

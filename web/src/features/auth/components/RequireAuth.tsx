@@ -4,7 +4,7 @@ import { Dialog } from '../../../components/Dialog';
 import { LockIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
 import { rememberRedirectAfterLogin } from '../../../lib/redirectAfterLogin';
-import { selectAuthLoading, selectCurrentUser } from '../slice';
+import { selectAuthLoading, selectCurrentUser } from '../../../lib/session';
 
 /** Guards /wishlist and /text-prompt: spinner while auth loads, then the sign-in dialog. */
 export function RequireAuth() {

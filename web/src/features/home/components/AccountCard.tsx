@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Snowfall } from '../../../components/Snowfall';
-import type { CurrentUser } from '../../auth/slice';
+import type { CurrentUser } from '../../../lib/session';
+import './home.css';
 
 /** The call-to-action card: log in when signed out, go to the wishlist when signed in (10 flakes). */
 export function AccountCard({ user, loading }: { user: CurrentUser | null; loading: boolean }) {

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { BarcodeIcon, CameraIcon, ListIcon, PencilIcon } from '../../../components/icons';
+import './home.css';
 
 const TILES = [
   { to: '/camera', label: 'Take Photo of your gift', Icon: CameraIcon, tone: 'red' },

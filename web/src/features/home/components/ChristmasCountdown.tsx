@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { daysUntilChristmas } from '../../../lib/christmas';
 import { Snowfall } from '../../../components/Snowfall';
+import './home.css';
 
 /** Days until Christmas morning, with snow falling on the card (20 flakes). */
 export function ChristmasCountdown() {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { factsFor, type FactMode } from '../facts';
+import { factsFor, type FactMode } from '../../../lib/facts';
+import './home.css';
 
 export const FACT_ROTATE_MS = 8000;
 

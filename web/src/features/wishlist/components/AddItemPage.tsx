@@ -1,48 +1,27 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
-import { Field } from '../../../components/Field';
+import { Field, TextField } from '../../../components/Field';
 import { ImageIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/Spinner';
-import { useToast } from '../../../components/toast/useToast';
+import { useToast } from '../../../app/shell/notices';
 import { errorMessage, fieldErrors } from '../../../lib/apiError';
 import { imageFileToDataUrl } from '../../../lib/imageFile';
 import { uuid } from '../../../lib/ids';
 import { usePageTitle } from '../../../lib/usePageTitle';
-import { selectCurrentUser } from '../../auth/slice';
+import { selectCurrentUser } from '../../../lib/session';
 import { useAddWishlistItemMutation } from '../api';
 import { CATEGORIES } from '../types';
 import {
   EMPTY_ADD_ITEM,
-  isValidImageUrl,
   toNewItem,
   validateAddItem,
   type AddItemErrors,
   type AddItemValues,
 } from '../validation';
+import { usePreviewUrl } from '../hooks/usePreviewUrl';
 
 const FIELD_ORDER: (keyof AddItemValues)[] = ['name', 'description', 'category', 'price', 'searchQuery', 'imageUrl'];
-const PREVIEW_DELAY_MS = 600;
-
-/** The URL to preview: valid ones only, and typed URLs only once typing pauses. */
-function usePreviewUrl(imageUrl: string): string {
-  const [preview, setPreview] = useState('');
-  useEffect(() => {
-    const url = imageUrl.trim();
-    if (!url || !isValidImageUrl(url)) {
-      setPreview('');
-      return;
-    }
-    if (url.startsWith('data:')) {
-      setPreview(url);
-      return;
-    }
-    const timer = setTimeout(() => setPreview(url), PREVIEW_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [imageUrl]);
-  return preview;
-}
-
 /** /text-prompt: add a gift to the wishlist by describing it. */
 export default function AddItemPage() {
   usePageTitle('Add to Wishlist');
@@ -65,6 +44,15 @@ export default function AddItemPage() {
     if (submitted) setErrors(validateAddItem(next));
     else if (errors[key]) setErrors((e) => ({ ...e, [key]: validateAddItem(next)[key] }));
   }
+
+  /** What each text input of the form shares: its value, its error and how it changes. */
+  const bind = (key: 'name' | 'price' | 'searchQuery' | 'imageUrl') => ({
+    name: key,
+    error: errors[key],
+    value: values[key],
+    onValue: (value: string) => set(key, value),
+    autoComplete: 'off',
+  });
 
   function onBlur(key: keyof AddItemValues) {
     if (!values[key]) return; // an untouched empty field is not an error until submit
@@ -146,22 +134,12 @@ export default function AddItemPage() {
         </h1>
         <p className="muted">Describe the gift you are wishing for.</p>
         <form ref={form} className="form" onSubmit={onSubmit} noValidate>
-          <Field label="Gift Name" error={errors.name}>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                name="name"
-                className="input"
-                placeholder="e.g. Remote control racing car"
-                autoComplete="off"
-                aria-invalid={invalid}
-                aria-describedby={describedBy}
-                value={values.name}
-                onChange={(e) => set('name', e.target.value)}
-                onBlur={() => onBlur('name')}
-              />
-            )}
-          </Field>
+          <TextField
+            label="Gift Name"
+            placeholder="e.g. Remote control racing car"
+            {...bind('name')}
+            onBlur={() => onBlur('name')}
+          />
           <Field label="Description" error={errors.description}>
             {({ id, describedBy, invalid }) => (
               <textarea
@@ -198,42 +176,14 @@ export default function AddItemPage() {
               </select>
             )}
           </Field>
-          <Field label="Price (estimate)" error={errors.price} optional>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                name="price"
-                className="input"
-                placeholder="e.g. $49.99"
-                inputMode="text"
-                autoComplete="off"
-                aria-invalid={invalid}
-                aria-describedby={describedBy}
-                value={values.price}
-                onChange={(e) => set('price', e.target.value)}
-              />
-            )}
-          </Field>
-          <Field
+          <TextField label="Price (estimate)" optional placeholder="e.g. $49.99" inputMode="text" {...bind('price')} />
+          <TextField
             label="Search Keywords"
-            error={errors.searchQuery}
             optional
             hint="Words a shop search should use. Leave blank to use the gift name."
-          >
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                name="searchQuery"
-                className="input"
-                autoComplete="off"
-                aria-invalid={invalid}
-                aria-describedby={describedBy}
-                value={values.searchQuery}
-                onChange={(e) => set('searchQuery', e.target.value)}
-                onBlur={() => onBlur('searchQuery')}
-              />
-            )}
-          </Field>
+            {...bind('searchQuery')}
+            onBlur={() => onBlur('searchQuery')}
+          />
           {fromDevice ? (
             <div className="field">
               <p className="field__label">Item Image</p>
@@ -245,23 +195,14 @@ export default function AddItemPage() {
               </p>
             </div>
           ) : (
-            <Field label="Item Image URL" error={errors.imageUrl} optional>
-              {({ id, describedBy, invalid }) => (
-                <input
-                  id={id}
-                  name="imageUrl"
-                  type="url"
-                  className="input"
-                  placeholder="https://…"
-                  autoComplete="off"
-                  aria-invalid={invalid}
-                  aria-describedby={describedBy}
-                  value={values.imageUrl}
-                  onChange={(e) => set('imageUrl', e.target.value)}
-                  onBlur={() => onBlur('imageUrl')}
-                />
-              )}
-            </Field>
+            <TextField
+              label="Item Image URL"
+              optional
+              type="url"
+              placeholder="https://…"
+              {...bind('imageUrl')}
+              onBlur={() => onBlur('imageUrl')}
+            />
           )}
           <div className="file-picker">
             <input id="item-image-file" type="file" accept="image/*" className="file-picker__input" onChange={onFile} />

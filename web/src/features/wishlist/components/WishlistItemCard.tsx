@@ -4,6 +4,7 @@ import { CartIcon, TrashIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/Spinner';
 import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
 import { categoryOf, type WishlistItem } from '../types';
+import './wishlist.css';
 
 interface Props {
   item: WishlistItem;

@@ -14,7 +14,7 @@ function item(id: string, name: string, category: string | null, extra: Partial<
     category,
     features: [],
     searchQuery: name.toLowerCase(),
-    shoppingUrl: null,
+    shoppingUrl: '',
     aiGenerated: false,
     sentToSanta: false,
     createdAt: '2026-12-01T10:00:00Z',

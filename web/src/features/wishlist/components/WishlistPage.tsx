@@ -3,12 +3,13 @@ import { Link } from 'react-router';
 import { CameraIcon, GiftIcon, PencilIcon, PlusIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
 import { Tabs } from '../../../components/Tabs';
-import { useToast } from '../../../components/toast/useToast';
+import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useDeleteWishlistItemMutation, useGetWishlistQuery } from '../api';
 import { categoryOf, type WishlistItem } from '../types';
 import { WishlistItemCard } from './WishlistItemCard';
+import './wishlist.css';
 
 export const ALL_ITEMS = 'All Items';
 export const REMOVE_CONFIRMATION = 'Are you sure you want to remove this item from your wishlist?';

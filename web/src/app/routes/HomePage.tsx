@@ -1,0 +1,26 @@
+import { useAppSelector } from '../hooks';
+import { usePageTitle, APP_NAME } from '../../lib/usePageTitle';
+import { selectAuthLoading, selectCurrentUser } from '../../lib/session';
+import { AccountCard } from '../../features/home/components/AccountCard';
+import { ActionTiles } from '../../features/home/components/ActionTiles';
+import { ChristmasCountdown } from '../../features/home/components/ChristmasCountdown';
+import { FactCard } from '../../features/home/components/FactCard';
+import { RecentItems } from '../../features/wishlist/components/RecentItems';
+
+/** / : composed here because it shows two features (home's cards, the wishlist's recent items): countdown, a 'Did You Know?' fact, the four tiles and the account card. */
+export default function HomePage() {
+  usePageTitle(APP_NAME);
+  const user = useAppSelector(selectCurrentUser);
+  const loading = useAppSelector(selectAuthLoading);
+  const initialized = useAppSelector((s) => s.auth.initialized);
+
+  return (
+    <div className="page home">
+      <ChristmasCountdown />
+      <FactCard />
+      <ActionTiles />
+      <AccountCard user={user} loading={!initialized && loading} />
+      {user && <RecentItems />}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { Outlet, ScrollRestoration } from 'react-router';
+import { BottomNav } from '../../components/BottomNav';
+import { Header } from '../../components/Header';
+import { useAuthActions } from '../../features/auth/useAuthActions';
+import { useLiveUpdates } from '../../features/live/useLiveUpdates';
+import { useWishlistCount } from '../../features/wishlist/hooks/useWishlistCount';
+import { selectAuthLoading, selectCurrentUser } from '../../lib/session';
+import { useAppSelector } from '../hooks';
+import { SantaOverlay } from './SantaOverlay';
+import { ShellToast } from './ShellToast';
+import { Toaster } from './Toaster';
+import { useDailyBackground } from './useDailyBackground';
+import { usePageEvents } from './usePageEvents';
+import './shell.css';
+
+/** The app frame around every screen (SPEC 'Shared shell'); it wires the features together. */
+export function Shell() {
+  usePageEvents();
+  useDailyBackground();
+  const wishlistCount = useWishlistCount();
+  useLiveUpdates(wishlistCount);
+  const backgroundUrl = useAppSelector((s) => s.shell.backgroundUrl);
+  const user = useAppSelector(selectCurrentUser);
+  const loading = useAppSelector(selectAuthLoading);
+  const initialized = useAppSelector((s) => s.auth.initialized);
+  const { logout } = useAuthActions();
+
+  return (
+    <div className="app" style={{ '--app-background': `url("${backgroundUrl}")` } as React.CSSProperties}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header
+        user={user}
+        authPending={!initialized && loading}
+        wishlistCount={wishlistCount}
+        onLogout={() => void logout()}
+      />
+      <main id="main" className="app-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <BottomNav />
+      <Toaster />
+      <ShellToast />
+      <SantaOverlay />
+      <ScrollRestoration />
+    </div>
+  );
+}

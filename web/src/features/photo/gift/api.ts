@@ -1,0 +1,38 @@
+import { api } from '../../../app/api';
+import { uuid } from '../../../lib/ids';
+import type { WishlistItem } from '../../../lib/wishlistItem';
+
+/** The gift as the gift options screen has it (SPEC 3 'Wishlist item as sent from the gift options screen'). */
+export interface SantaRequest {
+  name: string;
+  description: string;
+  price: string;
+  imageUrl: string;
+  idempotencyKey?: string;
+}
+
+/**
+ * POST /api/santa: saves the gift unless it is already on the wishlist, marks it sent to Santa,
+ * and every open device of the user hears about it on the live stream.
+ */
+export const giftApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    sendToSanta: build.mutation<WishlistItem, SantaRequest>({
+      query: ({ idempotencyKey, ...body }) => ({
+        url: '/api/santa',
+        method: 'POST',
+        body,
+        headers: { 'Idempotency-Key': idempotencyKey ?? uuid() },
+      }),
+      invalidatesTags: (_result, error) =>
+        error
+          ? []
+          : [
+              { type: 'Wishlist', id: 'LIST' },
+              { type: 'Wishlist', id: 'RECENT' },
+            ],
+    }),
+  }),
+});
+
+export const { useSendToSantaMutation } = giftApi;

@@ -1,0 +1,40 @@
+import { api } from '../../../app/api';
+import type { GeneratedEntry, GeneratedGift, ProductAnalysis } from '../../../lib/wishlistItem';
+
+/** POST /api/vision/analyze's answer (api/openapi.yaml, generated). */
+export type { ProductAnalysis };
+
+export interface AnalyzeRequest {
+  /** data:image/...;base64,... */
+  image: string;
+  prompt?: string;
+}
+
+export type GenerateMode = 'gift' | 'item';
+
+export interface GenerateRequest {
+  prompt: string;
+  mode: GenerateMode;
+  /** The edited photo as a data URL. */
+  image?: string;
+}
+
+/** POST /api/vision/generate's answer; `estimatedPrice` and `category` only in item mode. */
+export type GeneratedItem = GeneratedGift & Partial<Pick<GeneratedEntry, 'estimatedPrice' | 'category'>>;
+
+/**
+ * The AI calls, made by the vision service (the Gemini key never reaches the browser). They
+ * work signed out too; signed in, the base query adds the ID token and the per-user quota applies.
+ */
+export const visionApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    analyzeImage: build.mutation<ProductAnalysis, AnalyzeRequest>({
+      query: (body) => ({ url: '/api/vision/analyze', method: 'POST', body }),
+    }),
+    generateItem: build.mutation<GeneratedItem, GenerateRequest>({
+      query: (body) => ({ url: '/api/vision/generate', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const { useAnalyzeImageMutation, useGenerateItemMutation } = visionApi;

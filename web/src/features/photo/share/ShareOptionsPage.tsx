@@ -1,0 +1,134 @@
+import { useEffect, useId, useState } from 'react';
+import { Link, Navigate } from 'react-router';
+import { ArrowLeftIcon } from '../../../components/icons';
+import { useToast } from '../../../app/shell/notices';
+import { dataUrlToFile } from '../../../lib/dataUrl';
+import { readEditedImage, shareItemName } from '../flow';
+import { usePageTitle } from '../../../lib/usePageTitle';
+import { shareLink, shareSlug, shareTargets, shareText, type ShareTarget } from './shareLinks';
+import './share.css';
+
+export const DEFAULT_SHARE_MESSAGE = 'I would really love this for Christmas';
+
+/** /share-options (SPEC 'Share options'), with real sharing. */
+export default function ShareOptionsPage() {
+  usePageTitle('Share Gift Idea');
+  const [image] = useState(readEditedImage);
+  const [name] = useState(shareItemName);
+  const [message, setMessage] = useState(DEFAULT_SHARE_MESSAGE);
+  const [canNativeShare, setCanNativeShare] = useState(false);
+  const toast = useToast();
+  const messageId = useId();
+
+  useEffect(() => {
+    setCanNativeShare(typeof navigator.share === 'function');
+  }, []);
+
+  if (!image) return <Navigate to="/gift-options" replace />;
+  const imageUrl = image;
+  const link = shareLink(window.location.origin, name);
+  const targets = shareTargets(message, name, link);
+
+  async function copyLink() {
+    try {
+      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(link);
+      toast({ title: 'Link Copied', description: 'Shareable link copied to clipboard' });
+    } catch (err) {
+      console.warn('copy failed', err);
+      toast({ title: 'Copy Failed', description: 'Could not copy link to clipboard', variant: 'destructive' });
+    }
+  }
+
+  async function nativeShare() {
+    const data: ShareData = { title: name, text: shareText(message, name), url: link };
+    try {
+      const file = dataUrlToFile(imageUrl, `${shareSlug(name)}.jpg`);
+      if (navigator.canShare?.({ files: [file] })) data.files = [file];
+    } catch {
+      /* share without the photo */
+    }
+    try {
+      await navigator.share(data);
+    } catch (err) {
+      // Closing the share sheet is not an error worth a message.
+      if (err instanceof DOMException && err.name === 'AbortError') return;
+      toast({ title: 'Sharing failed', description: 'Try one of the apps below or copy the link.', variant: 'destructive' });
+    }
+  }
+
+  return (
+    <section className="page page--narrow share-page" aria-labelledby="share-title">
+      <div className="share-bar">
+        <Link to="/gift-options" className="button button--outline button--small">
+          <ArrowLeftIcon size={18} /> Back
+        </Link>
+        <h1 id="share-title" className="share-bar__title">
+          Share Gift Idea
+        </h1>
+      </div>
+
+      <article className="card share-card">
+        <img className="share-card__image" src={imageUrl} alt={`Photo of ${name}`} />
+        <h2 className="share-card__name" data-testid="share-name">
+          {name}
+        </h2>
+        <p className="muted">From my wishlist</p>
+        <label className="field__label" htmlFor={messageId}>
+          Message
+        </label>
+        <textarea
+          id={messageId}
+          className="textarea share-card__message"
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          rows={2}
+          maxLength={280}
+        />
+      </article>
+
+      {canNativeShare && (
+        <button type="button" className="button button--primary button--block" onClick={() => void nativeShare()}>
+          Share...
+        </button>
+      )}
+
+      <nav className="share-targets" aria-label="Share to">
+        {targets.map((t) => (
+          <ShareTargetLink key={t.id} target={t} />
+        ))}
+      </nav>
+
+      <div className="card share-link">
+        <label className="field__label" htmlFor={`${messageId}-link`}>
+          Shareable link
+        </label>
+        <div className="share-link__row">
+          <input id={`${messageId}-link`} className="input share-link__input" value={link} readOnly onFocus={(e) => e.target.select()} />
+          <button type="button" className="button button--primary button--small" onClick={() => void copyLink()}>
+            Copy Link
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ShareTargetLink({ target }: { target: ShareTarget }) {
+  const external = target.id !== 'sms';
+  return (
+    <a
+      className={`share-target share-target--${target.id}`}
+      href={target.href}
+      target={external ? '_blank' : undefined}
+      rel={external ? 'noopener noreferrer' : undefined}
+      data-testid={`share-${target.id}`}
+    >
+      <span className="share-target__icon" aria-hidden="true">
+        {target.label.charAt(0)}
+      </span>
+      <span>{target.label}</span>
+      {external && <span className="visually-hidden"> (opens in a new tab)</span>}
+    </a>
+  );
+}

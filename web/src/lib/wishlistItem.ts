@@ -1,0 +1,24 @@
+import type { components } from './api/schema';
+
+/**
+ * The wishlist item, shared by every feature that shows or saves one (the wishlist, the photo
+ * flow, the live stream's refresh). The shapes come from api/openapi.yaml through
+ * `npm run gen:api` (./api/schema.ts): a field added there reaches every use here.
+ */
+type Schemas = components['schemas'];
+
+/** A wishlist item as the gateway answers it. */
+export type WishlistItem = Schemas['Item'];
+
+/** What POST /api/wishlist accepts; the form, the photo flow and gift options send subsets. */
+export type NewWishlistItem = Schemas['ItemDraft'] & Required<Pick<Schemas['ItemDraft'], 'name' | 'description'>>;
+
+/** POST /api/vision/analyze's answer (SPEC 3 'Product analysis result', without the image). */
+export type ProductAnalysis = Schemas['ProductAnalysis'];
+
+/** POST /api/vision/generate's answers: gift mode, and item mode with estimatedPrice and category. */
+export type GeneratedGift = Schemas['GiftItem'];
+export type GeneratedEntry = Schemas['WishlistEntry'];
+
+/** The error body of every 4xx/5xx answer. */
+export type ApiErrorBody = Schemas['Error'];
