@@ -32,15 +32,15 @@ func TestCheckDigitRules(t *testing.T) {
 		raw  string
 		want error
 	}{
-		{"3017624010702", lookup.ErrCodeCheckDigit},  // EAN-13, last digit off by one
-		{"885909950806", lookup.ErrCodeCheckDigit},   // UPC-A
-		{"96385075", lookup.ErrCodeCheckDigit},       // neither EAN-8 nor UPC-E
-		{"21234565", lookup.ErrCodeCheckDigit},       // UPC-E needs number system 0 or 1
-		{"301762401070A", lookup.ErrCodeNotDigits},   // letters
-		{"12345", lookup.ErrCodeLength},              // too short
-		{"30176240107011", lookup.ErrCodeLength},     // 14 digits
-		{"", lookup.ErrCodeLength},                   // nothing
-		{"３０１７６２４０１０７０１", lookup.ErrCodeNotDigits}, // full-width digits are not ASCII digits
+		{"3017624010702", lookup.ErrCodeCheckDigit}, // EAN-13, last digit off by one
+		{"885909950806", lookup.ErrCodeCheckDigit},  // UPC-A
+		{"96385075", lookup.ErrCodeCheckDigit},      // neither EAN-8 nor UPC-E
+		{"21234565", lookup.ErrCodeCheckDigit},      // UPC-E needs number system 0 or 1
+		{"301762401070A", lookup.ErrCodeNotDigits},  // letters
+		{"12345", lookup.ErrCodeLength},             // too short
+		{"30176240107011", lookup.ErrCodeLength},    // 14 digits
+		{"", lookup.ErrCodeLength},                  // nothing
+		{"３０１７６２４０１０７０１", lookup.ErrCodeNotDigits},  // full-width digits are not ASCII digits
 	}
 	for _, c := range bad {
 		if _, err := lookup.ParseBarcode(c.raw); !errors.Is(err, c.want) {
