@@ -22,14 +22,60 @@ const LookupCacheHeader = "X-Lookup-Cache"
 type Lookups struct {
 	App      *app.Service
 	Barcodes *lookup.Barcodes
+	Links    *lookup.Links
 }
 
 // RegisterLookupRoutes adds:
 //
 //	POST /api/lookup/barcode  {code}: the product a barcode names (visitors too)
+//	POST /api/lookup/url      {url}: a wishlist item filled from a shop's page (signed in)
 func RegisterLookupRoutes(r gin.IRouter, l Lookups) {
-	g := r.Group("/api/lookup", auth.FromGatewayHeaders(false))
-	g.POST("/barcode", l.barcode)
+	r.POST("/api/lookup/barcode", auth.FromGatewayHeaders(false), l.barcode)
+	r.POST("/api/lookup/url", auth.FromGatewayHeaders(true), l.link)
+}
+
+type linkRequest struct {
+	URL string `json:"url"`
+}
+
+func (l Lookups) link(c *gin.Context) {
+	var req linkRequest
+	if !httpserver.DecodeJSON(c, &req, 8<<10) {
+		return
+	}
+	user, _ := auth.UserFrom(c)
+	// What the link alone refuses costs no quota and makes no connection.
+	u, err := l.Links.CheckURL(req.URL)
+	if err == nil {
+		err = l.App.TakeLookup(c.Request.Context(), caller(c))
+	}
+	var item lookup.LinkItem
+	if err == nil {
+		item, err = l.Links.Import(c.Request.Context(), user, u)
+	}
+	var (
+		refused *lookup.RefusedError
+		failed  *lookup.FetchError
+	)
+	switch {
+	case err == nil:
+		c.JSON(http.StatusOK, item)
+	case errors.As(err, &refused):
+		status := http.StatusBadRequest
+		if refused.Code == "no_product_on_page" || refused.Code == "not_a_page" || refused.Code == "too_many_redirects" {
+			status = http.StatusUnprocessableEntity
+		}
+		apierror.AbortFields(c, status, refused.Code, refused.Message, map[string]string{"url": refused.Message})
+	case errors.As(err, &failed):
+		status := http.StatusBadGateway
+		if failed.Timeout {
+			status = http.StatusGatewayTimeout
+		}
+		httpserver.Logger(c).Info("shop page not fetched", "status", failed.Status, "detail", failed.Detail)
+		apierror.Abort(c, status, "page_unavailable", failed.Error())
+	default:
+		lookupFail(c, err)
+	}
 }
 
 type barcodeRequest struct {

@@ -4,7 +4,9 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -41,6 +43,10 @@ type LookupConfig struct {
 	BreakerOpenFor  time.Duration
 	// PerMinute are our own request rates per database (Open Facts, UPCitemdb).
 	OpenFactsPerMinute, UPCitemdbPerMinute float64
+	// Fetch bounds the shop-page fetcher of POST /api/lookup/url.
+	Fetch lookup.FetchConfig
+	// MediaURL is the media service, where imported pictures are stored.
+	MediaURL string
 }
 
 // LookupDefaults are the real databases and their published limits.
@@ -56,6 +62,7 @@ func LookupDefaults() LookupConfig {
 		BreakerOpenFor:       30 * time.Second,
 		OpenFactsPerMinute:   100,
 		UPCitemdbPerMinute:   6,
+		Fetch:                lookup.FetchDefaults(),
 	}
 }
 
@@ -91,6 +98,16 @@ func LoadConfig(env *config.Env) Config {
 	}
 	if l.FoundTTL <= 0 || l.MissTTL <= 0 {
 		env.Problem("LOOKUP_CACHE_TTL and LOOKUP_NOT_FOUND_TTL must be positive")
+	}
+	l.MediaURL = env.String("MEDIA_URL", "")
+	// Test stacks only (the chart cannot set it): exact ip:port pairs of a local "shop".
+	for _, pair := range strings.Fields(strings.ReplaceAll(env.String("LOOKUP_FETCH_TEST_ALLOW", ""), ",", " ")) {
+		ap, err := netip.ParseAddrPort(pair)
+		if err != nil {
+			env.Problem("LOOKUP_FETCH_TEST_ALLOW takes exact ip:port pairs (test stacks only), got %q", pair)
+			continue
+		}
+		l.Fetch.TestAllow = append(l.Fetch.TestAllow, ap)
 	}
 	cfg.App.DailyBudget = env.Int("GEMINI_DAILY_BUDGET", d.DailyBudget)
 	cfg.App.LookupPerUser = env.Int("LOOKUP_DAILY_QUOTA_PER_USER", d.LookupPerUser)
@@ -139,7 +156,19 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	srv := httpserver.New(cfg.Server)
 	svc := app.New(model, store, store, cfg.App, app.NewMetrics(srv.Registry), logger)
 	ports.RegisterRoutes(srv.Engine, svc)
-	ports.RegisterLookupRoutes(srv.Engine, ports.Lookups{App: svc, Barcodes: newBarcodes(cfg.Lookup, store, srv.Registry, logger)})
+	if len(cfg.Lookup.Fetch.TestAllow) > 0 {
+		logger.Warn("LOOKUP_FETCH_TEST_ALLOW is set: the link importer may reach these local addresses (test stacks only)",
+			"pairs", fmt.Sprint(cfg.Lookup.Fetch.TestAllow))
+	}
+	var images lookup.ImageStore
+	if cfg.Lookup.MediaURL != "" {
+		images = adapters.NewMedia(cfg.Lookup.MediaURL)
+	}
+	ports.RegisterLookupRoutes(srv.Engine, ports.Lookups{
+		App:      svc,
+		Barcodes: newBarcodes(cfg.Lookup, store, srv.Registry, logger),
+		Links:    lookup.NewLinks(lookup.NewFetcher(cfg.Lookup.Fetch), images, logger),
+	})
 	srv.AddReadinessCheck("redis", store.Ping)
 	srv.OnShutdown(func(context.Context) error { return store.Close() })
 	return srv, nil
