@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,5 +80,22 @@ func TestBarcodeLookupsHaveADailyQuotaButCacheHitsAreFree(t *testing.T) {
 	// The AI's own quota is a separate count.
 	if r := h.postJSON("/api/vision/generate", map[string]string{"prompt": "a red bike", "mode": "gift"}, ip); r.status != 200 {
 		t.Fatalf("AI after the lookup quota: %d %s", r.status, r.body)
+	}
+}
+
+func TestASpentGeminiBudgetIsA429ThatSaysSo(t *testing.T) {
+	h := start(t, func(c *service.Config) { c.App.DailyBudget = 1 })
+	first := h.postJSON("/api/vision/generate", map[string]string{"prompt": "a red bike", "mode": "gift"}, map[string]string{"X-Real-IP": "203.0.113.1"})
+	if first.status != 200 {
+		t.Fatalf("first call: %d %s", first.status, first.body)
+	}
+	r := h.postJSON("/api/vision/generate", map[string]string{"prompt": "a blue kite", "mode": "gift"}, map[string]string{"X-Real-IP": "198.51.100.2"})
+	e := r.apiError(t)
+	if r.status != 429 || e.Code != "ai_budget_spent" || !strings.Contains(e.Message, "for everyone") || r.header.Get("Retry-After") == "" {
+		t.Fatalf("another visitor after the budget: %d %s", r.status, r.body)
+	}
+	m := h.do("GET", "/metrics", "", nil, nil)
+	if !strings.Contains(string(m.body), "gemini_daily_budget_used 1") || !strings.Contains(string(m.body), "gemini_daily_budget_limit 1") {
+		t.Errorf("budget gauges missing from /metrics")
 	}
 }
