@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The local stack: installs what is missing, reuses PostgreSQL, Redis and NATS when they answer
 # on their standard ports (starting private ones when they do not), starts MinIO, the Firebase
-# Auth emulator and a fake Gemini, and runs the five services.
+# Auth emulator, a fake Gemini and fake product databases, and runs the five services.
 #
 #   stack.sh install         install tools into ~/.cache/santa (idempotent)
 #   stack.sh up              everything in the foreground with prefixed logs (make dev); Ctrl-C stops it
