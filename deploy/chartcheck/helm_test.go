@@ -54,6 +54,8 @@ func TestSchemaRejectsUnknownKeysAndWrongTypes(t *testing.T) {
 		{"value outside its enum", "config.logLevel=verbose", "logLevel"},
 		{"unknown dependency in uses", "services.vision.uses={redis,kafka}", "uses"},
 		{"malformed quantity", "services.media.tmpSizeLimit=lots", "tmpSizeLimit"},
+		// The link importer's allowance of local addresses exists for test stacks only.
+		{"test-only SSRF allowance", "services.vision.env.LOOKUP_FETCH_TEST_ALLOW=10.0.0.5:80", "env"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

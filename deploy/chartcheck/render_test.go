@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -306,14 +307,14 @@ func TestNetworkPolicies(t *testing.T) {
 		"gateway":      {"ns:ingress-nginx/ingress-nginx"},
 		"wishlist":     {"gateway"},
 		"vision":       {"gateway"},
-		"media":        {"gateway", "wishlist"},
+		"media":        {"gateway", "vision", "wishlist"},
 		"notification": {"gateway"},
 	}
 	// Egress peers besides DNS, per service, with in-chart dependencies (default values).
 	wantEgress := map[string][]string{
 		"gateway":      {"wishlist", "vision", "media", "notification", "redis", "ipBlock:0.0.0.0/0"},
 		"wishlist":     {"media", "postgresql", "nats"},
-		"vision":       {"redis", "ipBlock:0.0.0.0/0"},
+		"vision":       {"media", "redis", "ipBlock:0.0.0.0/0"},
 		"media":        {"nats", "minio"},
 		"notification": {"postgresql", "nats"},
 	}
@@ -358,8 +359,26 @@ func TestNetworkPolicies(t *testing.T) {
 				}
 				to = append(to, names...)
 				for _, n := range names {
-					if strings.HasPrefix(n, "ipBlock:") && (len(rule.Ports) != 1 || rule.Ports[0].Port.IntValue() != 443) {
-						t.Errorf("%s: %s reaches the internet on more than HTTPS", set, svc)
+					if !strings.HasPrefix(n, "ipBlock:") {
+						continue
+					}
+					// Only vision fetches product data and shop pages (HTTP and HTTPS); the
+					// gateway fetches Google's token keys over HTTPS; nobody else goes out.
+					var ports []string
+					for _, p := range rule.Ports {
+						ports = append(ports, p.Port.String())
+					}
+					wantPorts := "443"
+					if svc == "vision" {
+						wantPorts = "80,443"
+					}
+					if strings.Join(ports, ",") != wantPorts {
+						t.Errorf("%s: %s reaches the internet on ports %v, want %s", set, svc, ports, wantPorts)
+					}
+					for _, private := range []string{"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16"} {
+						if !slices.Contains(rule.To[0].IPBlock.Except, private) {
+							t.Errorf("%s: %s's internet egress does not except %s", set, svc, private)
+						}
 					}
 				}
 			}
@@ -463,21 +482,31 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"MINIO_ENDPOINT": true, "MINIO_ACCESS_KEY": true, "MINIO_SECRET_KEY": true, "MINIO_BUCKET": true, "MINIO_USE_SSL": true,
 	}
 	leftOptional := map[string]string{
-		"FIREBASE_AUTH_EMULATOR_HOST": "set only with authEmulator.enabled",
-		"GEMINI_API_KEY":              "set when a key is given (secrets)",
-		"GEMINI_MODEL":                "set when gemini.model is given",
-		"GEMINI_BASE_URL":             "set when gemini.baseUrl is given",
-		"GEMINI_TIMEOUT":              "service default",
-		"VISION_DAILY_QUOTA_PER_USER": "service default",
-		"VISION_DAILY_QUOTA_PER_IP":   "service default",
-		"VISION_CACHE_TTL":            "service default",
-		"RATE_LIMIT_IP_PER_MINUTE":    "service default",
-		"RATE_LIMIT_USER_PER_MINUTE":  "service default",
-		"REDIS_KEY_PREFIX":            "service default",
-		"RATE_LIMIT_SYNC_INTERVAL":    "service default",
-		"GODEBUG":                     "the images set it (Dockerfiles)",
-		"TRUSTED_PROXIES":             "cluster-specific: prod.yaml shows it under services.gateway.env",
-		"PPROF_ADDR":                  "the profiler stays off in the cluster",
+		"FIREBASE_AUTH_EMULATOR_HOST":  "set only with authEmulator.enabled",
+		"GEMINI_API_KEY":               "set when a key is given (secrets)",
+		"GEMINI_MODEL":                 "set when gemini.model is given",
+		"GEMINI_BASE_URL":              "set when gemini.baseUrl is given",
+		"GEMINI_TIMEOUT":               "service default",
+		"VISION_DAILY_QUOTA_PER_USER":  "service default",
+		"VISION_DAILY_QUOTA_PER_IP":    "service default",
+		"VISION_CACHE_TTL":             "service default",
+		"GEMINI_DAILY_BUDGET":          "service default",
+		"LOOKUP_OPENFOODFACTS_URL":     "service default (the real database)",
+		"LOOKUP_OPENPRODUCTSFACTS_URL": "service default (the real database)",
+		"LOOKUP_UPCITEMDB_URL":         "service default (the real database)",
+		"LOOKUP_TIMEOUT":               "service default",
+		"LOOKUP_CACHE_TTL":             "service default",
+		"LOOKUP_NOT_FOUND_TTL":         "service default",
+		"LOOKUP_DAILY_QUOTA_PER_USER":  "service default",
+		"LOOKUP_DAILY_QUOTA_PER_IP":    "service default",
+		"LOOKUP_FETCH_TEST_ALLOW":      "test stacks only: the schema refuses it",
+		"RATE_LIMIT_IP_PER_MINUTE":     "service default",
+		"RATE_LIMIT_USER_PER_MINUTE":   "service default",
+		"REDIS_KEY_PREFIX":             "service default",
+		"RATE_LIMIT_SYNC_INTERVAL":     "service default",
+		"GODEBUG":                      "the images set it (Dockerfiles)",
+		"TRUSTED_PROXIES":              "cluster-specific: prod.yaml shows it under services.gateway.env",
+		"PPROF_ADDR":                   "the profiler stays off in the cluster",
 	}
 	for v := range conv.EnvUsedBy {
 		if !chartSets[v] && leftOptional[v] == "" {

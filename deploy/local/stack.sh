@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The local stack: installs what is missing, reuses PostgreSQL, Redis and NATS when they answer
 # on their standard ports (starting private ones when they do not), starts MinIO, the Firebase
-# Auth emulator and a fake Gemini, and runs the five services.
+# Auth emulator, a fake Gemini and fake product databases, and runs the five services.
 #
 #   stack.sh install         install tools into ~/.cache/santa (idempotent)
 #   stack.sh up              everything in the foreground with prefixed logs (make dev); Ctrl-C stops it
@@ -38,6 +38,7 @@ NATS_URL=${NATS_URL:-nats://127.0.0.1:4222}
 MINIO_ADDR=127.0.0.1:9000
 EMULATOR_HOST=127.0.0.1:9099
 FAKE_GEMINI_ADDR=127.0.0.1:8095
+FAKE_PRODUCTS_ADDR=127.0.0.1:8096
 
 log() { printf '\033[1;32m[stack]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[stack]\033[0m %s\n' "$*" >&2; exit 1; }
@@ -145,6 +146,17 @@ start_fake_gemini() {
   wait_port $FAKE_GEMINI_ADDR "fake Gemini" 20
 }
 
+# Fake Open Food Facts, Open Products Facts and UPCitemdb for the barcode lookup (issue 15).
+start_fake_products() {
+  answers $FAKE_PRODUCTS_ADDR && return
+  [ -f "$ROOT/services/vision/cmd/fakeproducts/main.go" ] || return 0
+  log "starting the fake product databases on $FAKE_PRODUCTS_ADDR (no internet here)"
+  go build -o "$ROOT/.dev/fakeproducts" ./services/vision/cmd/fakeproducts
+  FAKE_PRODUCTS_ADDR=$FAKE_PRODUCTS_ADDR nohup "$ROOT/.dev/fakeproducts" > "$ROOT/.dev/fakeproducts.log" 2>&1 &
+  echo $! > "$ROOT/.dev/fakeproducts.pid"
+  wait_port $FAKE_PRODUCTS_ADDR "fake product databases" 20
+}
+
 ensure_database() {
   psql "$PG_URL_ADMIN" -qtAc "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'" | grep -q 1 ||
     psql "$PG_URL_ADMIN" -qc "CREATE DATABASE $DB_NAME" >/dev/null
@@ -152,7 +164,7 @@ ensure_database() {
 
 deps() {
   cd "$ROOT"
-  start_postgres; start_redis; start_nats; start_minio; start_emulator; start_fake_gemini
+  start_postgres; start_redis; start_nats; start_minio; start_emulator; start_fake_gemini; start_fake_products
   command -v psql >/dev/null || apt_install postgresql-client
   ensure_database
 }
@@ -177,6 +189,12 @@ MEDIA_URL=http://127.0.0.1:$((PORT_BASE + 3))
 NOTIFICATION_URL=http://127.0.0.1:$((PORT_BASE + 4))
 GEMINI_API_KEY=${GEMINI_API_KEY:-fake-dev-key}
 GEMINI_BASE_URL=${GEMINI_BASE_URL:-$([ -n "${GEMINI_API_KEY:-}" ] || echo "http://$FAKE_GEMINI_ADDR")}
+LOOKUP_OPENFOODFACTS_URL=http://$FAKE_PRODUCTS_ADDR/openfoodfacts
+LOOKUP_OPENPRODUCTSFACTS_URL=http://$FAKE_PRODUCTS_ADDR/openproductsfacts
+LOOKUP_UPCITEMDB_URL=http://$FAKE_PRODUCTS_ADDR/upcitemdb
+# Test-only: the link importer may reach this one local "shop" (the e2e suite's), although
+# loopback is refused everywhere else; the chart has no way to set it.
+LOOKUP_FETCH_TEST_ALLOW=127.0.0.3:$((PORT_BASE + 9))
 MINIO_ENDPOINT=$MINIO_ADDR
 MINIO_ACCESS_KEY=santa
 MINIO_SECRET_KEY=santa-secret-key
@@ -246,7 +264,7 @@ stop_services() { # by pid file: only what this stack started
 
 stop_deps() { # only what this script started
   local f
-  for f in minio auth-emulator fakegemini nats; do
+  for f in minio auth-emulator fakegemini fakeproducts nats; do
     [ -f "$ROOT/.dev/$f.pid" ] && { kill "$(cat "$ROOT/.dev/$f.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/$f.pid"; }
   done
   [ -f "$ROOT/.dev/redis.pid" ] && { kill "$(cat "$ROOT/.dev/redis.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/redis.pid"; }

@@ -123,6 +123,22 @@ one has no peers (then no egress is allowed to it: give external.peers).
 {{- end -}}
 
 {{/* Egress rule for HTTPS to the internet (Gemini, Google's token keys). */}}
+{{/* Internet egress for the one service that fetches product data and shop pages (vision):
+HTTP and HTTPS to the same addresses as santa.httpsEgress. The service itself refuses private
+addresses at dial time too; this is the network's second line. */}}
+{{- define "santa.internetEgress" -}}
+- to:
+    - ipBlock:
+        cidr: {{ .Values.networkPolicy.internetHttps.cidr }}
+        {{- with .Values.networkPolicy.internetHttps.except }}
+        except:
+          {{- toYaml . | nindent 10 }}
+        {{- end }}
+  ports:
+    - {protocol: TCP, port: 80}
+    - {protocol: TCP, port: 443}
+{{- end -}}
+
 {{- define "santa.httpsEgress" -}}
 - to:
     - ipBlock:

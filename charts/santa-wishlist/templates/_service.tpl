@@ -151,7 +151,9 @@ from secrets.existingSecret or the Secret made from secrets.*.
 {{- end }}
 {{- end }}
 {{- end }}
-{{- if or (has "gemini" .svc.uses) (has "firebase" .svc.uses) }}
+{{- if has "internet" .svc.uses }}
+{{ include "santa.internetEgress" $root }}
+{{- else if or (has "gemini" .svc.uses) (has "firebase" .svc.uses) }}
 {{ include "santa.httpsEgress" $root }}
 {{- end }}
 {{- if and (has "firebase" .svc.uses) $v.authEmulator.enabled }}

@@ -87,6 +87,11 @@ func Routes(r *gin.Engine, d Deps) {
 	vision := forward(d.Upstreams.Vision, false)
 	r.POST("/api/vision/analyze", with(anyone, photo, vision)...)
 	r.POST("/api/vision/generate", with(anyone, photo, vision)...)
+	// Product lookups reach the internet from vision (issue 15): a barcode for anyone, like
+	// the AI calls, with vision's daily lookup quotas behind the per-IP limit.
+	r.POST("/api/lookup/barcode", with(anyone, small, vision)...)
+	// A shop link is imported for a signed-in user only: its picture is stored as theirs.
+	r.POST("/api/lookup/url", with(signedIn, small, vision)...)
 
 	media := forward(d.Upstreams.Media, false)
 	r.POST("/api/media", with(signedIn, photo, once, media)...)

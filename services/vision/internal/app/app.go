@@ -69,6 +69,12 @@ type Config struct {
 	CacheTTL                      time.Duration
 	// QuotaPerUser and QuotaPerIP are model calls per UTC day; 0 turns a quota off.
 	QuotaPerUser, QuotaPerIP int
+	// DailyBudget is the model calls per UTC day for everyone together (what the Gemini
+	// bill allows); 0 turns it off.
+	DailyBudget int
+	// LookupPerUser and LookupPerIP are barcode and link lookups that reach the internet per
+	// UTC day (cache hits are free); 0 turns one off.
+	LookupPerUser, LookupPerIP int
 }
 
 // Defaults are the settings used unless the environment says otherwise.
@@ -82,21 +88,35 @@ func Defaults() Config {
 		CacheTTL:       24 * time.Hour,
 		QuotaPerUser:   50,
 		QuotaPerIP:     100,
+		DailyBudget:    5000,
+		LookupPerUser:  200,
+		LookupPerIP:    400,
 	}
 }
 
-// QuotaExceeded is a caller who has used up a daily quota.
+// QuotaExceeded is a caller who has used up a daily quota, or the AI's global budget that
+// everyone shares (Scope "global").
 type QuotaExceeded struct {
 	Scope      string
 	Limit      int
 	RetryAfter time.Duration
+	// Lookup is true for the product lookup quotas, false for AI calls.
+	Lookup bool
 }
 
 func (e *QuotaExceeded) Error() string {
-	if e.Scope == "user" {
+	switch {
+	case e.Scope == "global":
+		return "Santa's AI helper has used all of today's requests for everyone. Please try again tomorrow; you can still add the gift by hand."
+	case e.Lookup && e.Scope == "user":
+		return fmt.Sprintf("You have used all %d product lookups for today. Please try again tomorrow or add the gift by hand.", e.Limit)
+	case e.Lookup:
+		return fmt.Sprintf("All %d product lookups for today from your network have been used. Please try again tomorrow or add the gift by hand.", e.Limit)
+	case e.Scope == "user":
 		return fmt.Sprintf("You have used all %d AI requests for today. Please try again tomorrow.", e.Limit)
+	default:
+		return fmt.Sprintf("All %d AI requests for today from your network have been used. Please try again tomorrow.", e.Limit)
 	}
-	return fmt.Sprintf("All %d AI requests for today from your network have been used. Please try again tomorrow.", e.Limit)
 }
 
 // ErrQuotaUnavailable means the quota could not be checked; no call is made unchecked.
@@ -296,17 +316,34 @@ func (s *Service) countFailure(kind domain.Kind, err error) {
 	s.metrics.Failures.WithLabelValues(string(kind), reason).Inc()
 }
 
-// take counts the call against the caller's daily quotas.
+// take counts the call against the caller's daily quotas and the global daily budget.
 func (s *Service) take(ctx context.Context, caller Caller) error {
+	return s.takeCounters(ctx, caller, "", s.cfg.QuotaPerUser, s.cfg.QuotaPerIP, s.cfg.DailyBudget)
+}
+
+// TakeLookup counts one product lookup that reaches the internet against the caller's
+// daily lookup quotas (kept apart from the AI's).
+func (s *Service) TakeLookup(ctx context.Context, caller Caller) error {
+	return s.takeCounters(ctx, caller, "lookup:", s.cfg.LookupPerUser, s.cfg.LookupPerIP, 0)
+}
+
+// GlobalBudgetKey is the counter of today's model calls for everyone.
+func GlobalBudgetKey(day time.Time) string { return "global:" + day.UTC().Format("2006-01-02") }
+
+func (s *Service) takeCounters(ctx context.Context, caller Caller, prefix string, perUser, perIP, global int) error {
 	now := s.now().UTC()
 	day := now.Format("2006-01-02")
 	midnight := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
 	var counters []Counter
-	if caller.UserID != "" && s.cfg.QuotaPerUser > 0 {
-		counters = append(counters, Counter{Scope: "user", Key: "user:" + hashed(caller.UserID) + ":" + day, Limit: s.cfg.QuotaPerUser})
+	if caller.UserID != "" && perUser > 0 {
+		counters = append(counters, Counter{Scope: "user", Key: prefix + "user:" + hashed(caller.UserID) + ":" + day, Limit: perUser})
 	}
-	if s.cfg.QuotaPerIP > 0 {
-		counters = append(counters, Counter{Scope: "ip", Key: "ip:" + ipSubject(caller.IP) + ":" + day, Limit: s.cfg.QuotaPerIP})
+	if perIP > 0 {
+		counters = append(counters, Counter{Scope: "ip", Key: prefix + "ip:" + ipSubject(caller.IP) + ":" + day, Limit: perIP})
+	}
+	// The global budget comes last, so a caller over their own quota is told about theirs.
+	if global > 0 {
+		counters = append(counters, Counter{Scope: "global", Key: GlobalBudgetKey(now), Limit: global})
 	}
 	// The counters outlive midnight by an hour so a clock a little behind does not reset
 	// them early.
@@ -317,10 +354,31 @@ func (s *Service) take(ctx context.Context, caller Caller) error {
 		s.logger.Error("quota unavailable", "err", err)
 		return ErrQuotaUnavailable
 	}
+	if global > 0 {
+		s.reportBudget(ctx, now, global)
+	}
 	if spent != nil {
-		return &QuotaExceeded{Scope: spent.Scope, Limit: spent.Limit, RetryAfter: midnight.Sub(now)}
+		return &QuotaExceeded{Scope: spent.Scope, Limit: spent.Limit, RetryAfter: midnight.Sub(now), Lookup: prefix != ""}
 	}
 	return nil
+}
+
+// BudgetReader tells how much of a counter is used; the Redis quota store is one.
+type BudgetReader interface {
+	Used(ctx context.Context, key string) (int, error)
+}
+
+// reportBudget sets the budget gauges from the shared counter, so every replica reports
+// the same, global figure (the alert takes the max over replicas).
+func (s *Service) reportBudget(ctx context.Context, now time.Time, limit int) {
+	s.metrics.BudgetLimit.Set(float64(limit))
+	r, ok := s.quota.(BudgetReader)
+	if !ok {
+		return
+	}
+	if used, err := r.Used(ctx, GlobalBudgetKey(now)); err == nil {
+		s.metrics.BudgetUsed.Set(float64(min(used, limit)))
+	}
 }
 
 // ipSubject is what an address is counted as: IPv4 addresses one by one, IPv6 by /64,

@@ -255,7 +255,11 @@ func (h *HTTP) fail(c *gin.Context, err error) {
 	switch {
 	case errors.As(err, &quota):
 		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(max(quota.RetryAfter.Seconds(), 1)))))
-		apierror.Abort(c, http.StatusTooManyRequests, "quota_exceeded", quota.Error())
+		code := "quota_exceeded"
+		if quota.Scope == "global" {
+			code = "ai_budget_spent" // everyone's, not the caller's: the web app says so
+		}
+		apierror.Abort(c, http.StatusTooManyRequests, code, quota.Error())
 	case errors.Is(err, app.ErrQuotaUnavailable):
 		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", err.Error())
 	case c.Request.Context().Err() != nil:

@@ -4,13 +4,19 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"net/netip"
+	"strings"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
+	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
 	"github.com/santa-wishlist/santa/services/vision/internal/ports"
 )
 
@@ -21,7 +27,43 @@ type Config struct {
 	KeyPrefix string
 	Gemini    adapters.GeminiConfig
 	App       app.Config
+	Lookup    LookupConfig
 	Server    httpserver.Options
+}
+
+// LookupConfig is where the product databases are and how they are treated.
+type LookupConfig struct {
+	OpenFoodFactsURL, OpenProductsFactsURL, UPCitemdbURL string
+	// Timeout bounds one request to a database.
+	Timeout time.Duration
+	// FoundTTL and MissTTL keep found and not-found answers in Redis.
+	FoundTTL, MissTTL time.Duration
+	// BreakerFailures consecutive failures open a database's circuit for BreakerOpenFor.
+	BreakerFailures uint32
+	BreakerOpenFor  time.Duration
+	// PerMinute are our own request rates per database (Open Facts, UPCitemdb).
+	OpenFactsPerMinute, UPCitemdbPerMinute float64
+	// Fetch bounds the shop-page fetcher of POST /api/lookup/url.
+	Fetch lookup.FetchConfig
+	// MediaURL is the media service, where imported pictures are stored.
+	MediaURL string
+}
+
+// LookupDefaults are the real databases and their published limits.
+func LookupDefaults() LookupConfig {
+	return LookupConfig{
+		OpenFoodFactsURL:     "https://world.openfoodfacts.org",
+		OpenProductsFactsURL: "https://world.openproductsfacts.org",
+		UPCitemdbURL:         "https://api.upcitemdb.com",
+		Timeout:              3 * time.Second,
+		FoundTTL:             7 * 24 * time.Hour,
+		MissTTL:              24 * time.Hour,
+		BreakerFailures:      5,
+		BreakerOpenFor:       30 * time.Second,
+		OpenFactsPerMinute:   100,
+		UPCitemdbPerMinute:   6,
+		Fetch:                lookup.FetchDefaults(),
+	}
 }
 
 // LoadConfig reads and checks the environment.
@@ -36,7 +78,42 @@ func LoadConfig(env *config.Env) Config {
 			BaseURL: env.String("GEMINI_BASE_URL", ""),
 		},
 		App:    d,
+		Lookup: LookupDefaults(),
 		Server: httpserver.OptionsFromEnv(env, "vision", "8082"),
+	}
+	l := &cfg.Lookup
+	l.OpenFoodFactsURL = env.String("LOOKUP_OPENFOODFACTS_URL", l.OpenFoodFactsURL)
+	l.OpenProductsFactsURL = env.String("LOOKUP_OPENPRODUCTSFACTS_URL", l.OpenProductsFactsURL)
+	l.UPCitemdbURL = env.String("LOOKUP_UPCITEMDB_URL", l.UPCitemdbURL)
+	l.Timeout = env.Duration("LOOKUP_TIMEOUT", l.Timeout)
+	l.FoundTTL = env.Duration("LOOKUP_CACHE_TTL", l.FoundTTL)
+	l.MissTTL = env.Duration("LOOKUP_NOT_FOUND_TTL", l.MissTTL)
+	for _, u := range []string{l.OpenFoodFactsURL, l.OpenProductsFactsURL, l.UPCitemdbURL} {
+		if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+			env.Problem("LOOKUP_*_URL must be an http(s) base URL, got %q", u)
+		}
+	}
+	if l.Timeout < 100*time.Millisecond || l.Timeout > 30*time.Second {
+		env.Problem("LOOKUP_TIMEOUT must be between 100ms and 30s, got %s", l.Timeout)
+	}
+	if l.FoundTTL <= 0 || l.MissTTL <= 0 {
+		env.Problem("LOOKUP_CACHE_TTL and LOOKUP_NOT_FOUND_TTL must be positive")
+	}
+	l.MediaURL = env.String("MEDIA_URL", "")
+	// Test stacks only (the chart cannot set it): exact ip:port pairs of a local "shop".
+	for _, pair := range strings.Fields(strings.ReplaceAll(env.String("LOOKUP_FETCH_TEST_ALLOW", ""), ",", " ")) {
+		ap, err := netip.ParseAddrPort(pair)
+		if err != nil {
+			env.Problem("LOOKUP_FETCH_TEST_ALLOW takes exact ip:port pairs (test stacks only), got %q", pair)
+			continue
+		}
+		l.Fetch.TestAllow = append(l.Fetch.TestAllow, ap)
+	}
+	cfg.App.DailyBudget = env.Int("GEMINI_DAILY_BUDGET", d.DailyBudget)
+	cfg.App.LookupPerUser = env.Int("LOOKUP_DAILY_QUOTA_PER_USER", d.LookupPerUser)
+	cfg.App.LookupPerIP = env.Int("LOOKUP_DAILY_QUOTA_PER_IP", d.LookupPerIP)
+	if cfg.App.DailyBudget < 0 || cfg.App.LookupPerUser < 0 || cfg.App.LookupPerIP < 0 {
+		env.Problem("GEMINI_DAILY_BUDGET and LOOKUP_DAILY_QUOTA_PER_USER/IP must be 0 (off) or more")
 	}
 	cfg.App.Timeout = env.Duration("GEMINI_TIMEOUT", d.Timeout)
 	cfg.App.CacheTTL = env.Duration("VISION_CACHE_TTL", d.CacheTTL)
@@ -79,7 +156,34 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	srv := httpserver.New(cfg.Server)
 	svc := app.New(model, store, store, cfg.App, app.NewMetrics(srv.Registry), logger)
 	ports.RegisterRoutes(srv.Engine, svc)
+	if len(cfg.Lookup.Fetch.TestAllow) > 0 {
+		logger.Warn("LOOKUP_FETCH_TEST_ALLOW is set: the link importer may reach these local addresses (test stacks only)",
+			"pairs", fmt.Sprint(cfg.Lookup.Fetch.TestAllow))
+	}
+	var images lookup.ImageStore
+	if cfg.Lookup.MediaURL != "" {
+		images = adapters.NewMedia(cfg.Lookup.MediaURL)
+	}
+	ports.RegisterLookupRoutes(srv.Engine, ports.Lookups{
+		App:      svc,
+		Barcodes: newBarcodes(cfg.Lookup, store, srv.Registry, logger),
+		Links:    lookup.NewLinks(lookup.NewFetcher(cfg.Lookup.Fetch), images, logger),
+	})
 	srv.AddReadinessCheck("redis", store.Ping)
 	srv.OnShutdown(func(context.Context) error { return store.Close() })
 	return srv, nil
+}
+
+// newBarcodes asks Open Food Facts, then Open Products Facts, then UPCitemdb.
+func newBarcodes(cfg LookupConfig, cache lookup.Cache, reg prometheus.Registerer, logger *slog.Logger) *lookup.Barcodes {
+	upstream := func(name, base string, perMinute float64, burst int) lookup.UpstreamConfig {
+		return lookup.UpstreamConfig{Name: name, BaseURL: base, Timeout: cfg.Timeout, PerMinute: perMinute, Burst: burst,
+			BreakerFailures: cfg.BreakerFailures, BreakerOpenFor: cfg.BreakerOpenFor}
+	}
+	sources := []lookup.ProductSource{
+		lookup.NewOpenFactsUpstream(upstream(lookup.SourceOpenFoodFacts, cfg.OpenFoodFactsURL, cfg.OpenFactsPerMinute, 10)),
+		lookup.NewOpenFactsUpstream(upstream(lookup.SourceOpenProductsFacts, cfg.OpenProductsFactsURL, cfg.OpenFactsPerMinute, 10)),
+		lookup.NewUPCitemdbUpstream(upstream(lookup.SourceUPCitemdb, cfg.UPCitemdbURL, cfg.UPCitemdbPerMinute, 6)),
+	}
+	return lookup.NewBarcodes(sources, cache, cfg.FoundTTL, cfg.MissTTL, lookup.NewMetrics(reg), logger)
 }

@@ -230,6 +230,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lookup/barcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The product a scanned barcode names
+         * @description Checks the check digit (UPC-A, UPC-E, EAN-8, EAN-13), then asks Open Food Facts,
+         *     Open Products Facts and UPCitemdb in that order. Found and not-found answers are cached
+         *     (X-Lookup-Cache hit or miss); lookups that reach the databases count against the
+         *     caller's daily lookup quota (LOOKUP_DAILY_QUOTA_PER_USER / _PER_IP), cache hits do not.
+         */
+        post: operations["lookupBarcode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lookup/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A wishlist item filled from a shop's page
+         * @description Fetches the page (http/https, ports 80 and 443 only, every address checked when it
+         *     is dialled: no loopback, private, link-local, cloud metadata, CGNAT, IPv6 ULA or mapped
+         *     forms, no numeric spellings such as 2130706433; redirects re-checked, at most 5; 2 MB and
+         *     5 s caps; no cookies) and reads JSON-LD Product/Offer, then microdata, then Open Graph
+         *     and product meta tags, then <title>. The picture is fetched the same way and stored as
+         *     the caller's upload by media (imageUrl is ours, never the shop's). Counts against the
+         *     daily lookup quota.
+         */
+        post: operations["lookupUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/media": {
         parameters: {
             query?: never;
@@ -670,6 +719,40 @@ export interface components {
                 token: string | null;
             };
             item: components["schemas"]["Item"];
+        };
+        BarcodeProduct: {
+            code: string;
+            name: string;
+            brand: string;
+            description: string;
+            /**
+             * @description One of the spec's categories.
+             * @enum {unknown}
+             */
+            category: "Electronics" | "Clothing" | "Toys" | "Home" | "Books" | "Sports" | "Beauty" | "Jewelry" | "Gift Cards" | "Other";
+            /** @description The database's product photo (empty when it has none). */
+            imageUrl: string;
+            /** @description Only from UPCitemdb's offers, such as "$209.99". */
+            price?: string;
+            /** @enum {unknown} */
+            source: "openfoodfacts" | "openproductsfacts" | "upcitemdb";
+        };
+        LinkItem: {
+            name: string;
+            description: string;
+            /** @enum {unknown} */
+            category: "Electronics" | "Clothing" | "Toys" | "Home" | "Books" | "Sports" | "Beauty" | "Jewelry" | "Gift Cards" | "Other";
+            /** @description Such as "$49.95" or "€12.00"; empty when the page gives none. */
+            price: string;
+            /** @description ISO code as the page gave it (USD, EUR), or empty. */
+            currency: string;
+            /** @description Our stored copy (/media/...), or empty. */
+            imageUrl: string;
+            /** @description Why the page's picture is missing, when it had one. */
+            imageError?: string;
+            shoppingUrl: string;
+            /** @enum {unknown} */
+            source: "jsonld" | "microdata" | "opengraph" | "meta" | "title";
         };
     };
     responses: {
@@ -1380,6 +1463,136 @@ export interface operations {
             };
             503: components["responses"]["VisionUnavailable"];
             504: components["responses"]["VisionTimeout"];
+        };
+    };
+    lookupBarcode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Digits as scanned; spaces and hyphens are ignored.
+                     * @example 3017624010701
+                     */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The product. */
+            200: {
+                headers: {
+                    "X-Lookup-Cache"?: "hit" | "miss";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BarcodeProduct"];
+                };
+            };
+            /**
+             * @description invalid_barcode (not digits, or not 8, 12 or 13 of them) or invalid_check_digit
+             *     ('This barcode''s check digit is wrong: it was probably misread. Please scan it again.'),
+             *     with fields.code; or a malformed body.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description product_not_found (no database knows the code). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["VisionQuotaExceeded"];
+            /** @description lookup_unavailable (every database failed), or the quota store is down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    lookupUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The item, ready for the add form. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkItem"];
+                };
+            };
+            /**
+             * @description invalid_url, url_scheme_not_allowed, url_not_allowed (a private or internal address,
+             *     or a port other than 80/443), with fields.url; or a malformed body.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description not_a_page, too_many_redirects, no_product_on_page. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["VisionQuotaExceeded"];
+            /** @description page_unavailable (the shop answered an error or could not be reached). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description page_unavailable (the page did not load within 5 s). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     uploadMedia: {

@@ -1,0 +1,127 @@
+package ports
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/services/vision/internal/app"
+	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
+)
+
+// LookupCacheHeader says whether a lookup was answered from the cache (hit) or asked of the
+// product databases (miss).
+const LookupCacheHeader = "X-Lookup-Cache"
+
+// Lookups are the product lookups the routes serve.
+type Lookups struct {
+	App      *app.Service
+	Barcodes *lookup.Barcodes
+	Links    *lookup.Links
+}
+
+// RegisterLookupRoutes adds:
+//
+//	POST /api/lookup/barcode  {code}: the product a barcode names (visitors too)
+//	POST /api/lookup/url      {url}: a wishlist item filled from a shop's page (signed in)
+func RegisterLookupRoutes(r gin.IRouter, l Lookups) {
+	r.POST("/api/lookup/barcode", auth.FromGatewayHeaders(false), l.barcode)
+	r.POST("/api/lookup/url", auth.FromGatewayHeaders(true), l.link)
+}
+
+type linkRequest struct {
+	URL string `json:"url"`
+}
+
+func (l Lookups) link(c *gin.Context) {
+	var req linkRequest
+	if !httpserver.DecodeJSON(c, &req, 8<<10) {
+		return
+	}
+	user, _ := auth.UserFrom(c)
+	// What the link alone refuses costs no quota and makes no connection.
+	u, err := l.Links.CheckURL(req.URL)
+	if err == nil {
+		err = l.App.TakeLookup(c.Request.Context(), caller(c))
+	}
+	var item lookup.LinkItem
+	if err == nil {
+		item, err = l.Links.Import(c.Request.Context(), user, u)
+	}
+	var (
+		refused *lookup.RefusedError
+		failed  *lookup.FetchError
+	)
+	switch {
+	case err == nil:
+		c.JSON(http.StatusOK, item)
+	case errors.As(err, &refused):
+		status := http.StatusBadRequest
+		if refused.Code == "no_product_on_page" || refused.Code == "not_a_page" || refused.Code == "too_many_redirects" {
+			status = http.StatusUnprocessableEntity
+		}
+		apierror.AbortFields(c, status, refused.Code, refused.Message, map[string]string{"url": refused.Message})
+	case errors.As(err, &failed):
+		status := http.StatusBadGateway
+		if failed.Timeout {
+			status = http.StatusGatewayTimeout
+		}
+		httpserver.Logger(c).Info("shop page not fetched", "status", failed.Status, "detail", failed.Detail)
+		apierror.Abort(c, status, "page_unavailable", failed.Error())
+	default:
+		lookupFail(c, err)
+	}
+}
+
+type barcodeRequest struct {
+	Code string `json:"code"`
+}
+
+func (l Lookups) barcode(c *gin.Context) {
+	var req barcodeRequest
+	if !httpserver.DecodeJSON(c, &req, 4<<10) {
+		return
+	}
+	code, err := lookup.ParseBarcode(req.Code)
+	if err != nil {
+		errCode := "invalid_barcode"
+		if errors.Is(err, lookup.ErrCodeCheckDigit) {
+			errCode = "invalid_check_digit"
+		}
+		apierror.AbortFields(c, http.StatusBadRequest, errCode, err.Error(), map[string]string{"code": err.Error()})
+		return
+	}
+	who := caller(c)
+	product, outcome, err := l.Barcodes.Lookup(c.Request.Context(), code, func(ctx context.Context) error {
+		return l.App.TakeLookup(ctx, who)
+	})
+	if outcome != "" {
+		c.Header(LookupCacheHeader, string(outcome))
+	}
+	switch {
+	case err == nil:
+		c.JSON(http.StatusOK, product)
+	case errors.Is(err, lookup.ErrProductNotFound):
+		apierror.Abort(c, http.StatusNotFound, "product_not_found", err.Error())
+	case errors.Is(err, lookup.ErrLookupUnavailable):
+		apierror.Abort(c, http.StatusServiceUnavailable, "lookup_unavailable", err.Error())
+	default:
+		lookupFail(c, err)
+	}
+}
+
+// lookupFail answers the quota errors the AI routes share; the rest is our own trouble.
+func lookupFail(c *gin.Context, err error) {
+	var quota *app.QuotaExceeded
+	if errors.As(err, &quota) || errors.Is(err, app.ErrQuotaUnavailable) || c.Request.Context().Err() != nil {
+		(&HTTP{}).fail(c, err)
+		return
+	}
+	httpserver.Logger(c).Error("lookup failed", "err", err)
+	apierror.Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+}

@@ -1,0 +1,101 @@
+package service_test
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santa-wishlist/santa/services/vision/internal/fakeproducts"
+	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
+	"github.com/santa-wishlist/santa/services/vision/internal/ports"
+	"github.com/santa-wishlist/santa/services/vision/internal/service"
+)
+
+// withFakeProducts points the lookup at a fake of the three product databases.
+func withFakeProducts(t *testing.T, fake *fakeproducts.Server) option {
+	ts := httptest.NewServer(fake)
+	t.Cleanup(ts.Close)
+	return func(c *service.Config) {
+		c.Lookup = service.LookupDefaults()
+		c.Lookup.OpenFoodFactsURL = ts.URL + "/openfoodfacts"
+		c.Lookup.OpenProductsFactsURL = ts.URL + "/openproductsfacts"
+		c.Lookup.UPCitemdbURL = ts.URL + "/upcitemdb"
+		c.Lookup.Timeout = 300 * time.Millisecond
+	}
+}
+
+func TestBarcodeLookupOverHTTP(t *testing.T) {
+	fake := fakeproducts.New(false)
+	h := start(t, withFakeProducts(t, fake))
+
+	r := h.postJSON("/api/lookup/barcode", map[string]string{"code": fakeproducts.CodeLegoFire}, nil)
+	var p lookup.Product
+	r.json(t, &p)
+	if r.status != 200 || p.Name != "LEGO City Fire Station" || p.Category != "Toys" || p.Code != fakeproducts.CodeLegoFire ||
+		p.Source != "openproductsfacts" || p.ImageURL == "" || r.header.Get(ports.LookupCacheHeader) != "miss" {
+		t.Fatalf("%d %s %v", r.status, r.body, r.header)
+	}
+	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": fakeproducts.CodeLegoFire}, nil)
+	if r.status != 200 || r.header.Get(ports.LookupCacheHeader) != "hit" || fake.Count(fakeproducts.OpenProductsFacts) != 1 {
+		t.Fatalf("second lookup: %d %v, upstream asked %d times", r.status, r.header, fake.Count(fakeproducts.OpenProductsFacts))
+	}
+
+	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": "3017624010702"}, nil)
+	if e := r.apiError(t); r.status != 400 || e.Code != "invalid_check_digit" || e.Fields["code"] == "" {
+		t.Fatalf("bad check digit: %d %s", r.status, r.body)
+	}
+	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": "abc"}, nil)
+	if e := r.apiError(t); r.status != 400 || e.Code != "invalid_barcode" {
+		t.Fatalf("letters: %d %s", r.status, r.body)
+	}
+	r = h.postJSON("/api/lookup/barcode", map[string]any{"code": 42}, nil)
+	if r.status != 400 {
+		t.Fatalf("a number instead of text: %d %s", r.status, r.body)
+	}
+	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": fakeproducts.CodeUnknown}, nil)
+	if e := r.apiError(t); r.status != 404 || e.Code != "product_not_found" {
+		t.Fatalf("unknown: %d %s", r.status, r.body)
+	}
+	fake.SetMode("all", fakeproducts.ModeDown)
+	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": fakeproducts.CodeIPhone}, nil)
+	if e := r.apiError(t); r.status != 503 || e.Code != "lookup_unavailable" {
+		t.Fatalf("all down: %d %s", r.status, r.body)
+	}
+}
+
+func TestBarcodeLookupsHaveADailyQuotaButCacheHitsAreFree(t *testing.T) {
+	fake := fakeproducts.New(false)
+	h := start(t, withFakeProducts(t, fake), func(c *service.Config) { c.App.LookupPerIP = 2 })
+	ip := map[string]string{"X-Real-IP": "203.0.113.9"}
+	for _, code := range []string{fakeproducts.CodeNutella, fakeproducts.CodeIPhone, fakeproducts.CodeNutella} {
+		if r := h.postJSON("/api/lookup/barcode", map[string]string{"code": code}, ip); r.status != 200 {
+			t.Fatalf("%s: %d %s", code, r.status, r.body)
+		}
+	}
+	r := h.postJSON("/api/lookup/barcode", map[string]string{"code": fakeproducts.CodeOdyssey}, ip)
+	if e := r.apiError(t); r.status != 429 || e.Code != "quota_exceeded" || r.header.Get("Retry-After") == "" {
+		t.Fatalf("third upstream lookup: %d %s", r.status, r.body)
+	}
+	// The AI's own quota is a separate count.
+	if r := h.postJSON("/api/vision/generate", map[string]string{"prompt": "a red bike", "mode": "gift"}, ip); r.status != 200 {
+		t.Fatalf("AI after the lookup quota: %d %s", r.status, r.body)
+	}
+}
+
+func TestASpentGeminiBudgetIsA429ThatSaysSo(t *testing.T) {
+	h := start(t, func(c *service.Config) { c.App.DailyBudget = 1 })
+	first := h.postJSON("/api/vision/generate", map[string]string{"prompt": "a red bike", "mode": "gift"}, map[string]string{"X-Real-IP": "203.0.113.1"})
+	if first.status != 200 {
+		t.Fatalf("first call: %d %s", first.status, first.body)
+	}
+	r := h.postJSON("/api/vision/generate", map[string]string{"prompt": "a blue kite", "mode": "gift"}, map[string]string{"X-Real-IP": "198.51.100.2"})
+	e := r.apiError(t)
+	if r.status != 429 || e.Code != "ai_budget_spent" || !strings.Contains(e.Message, "for everyone") || r.header.Get("Retry-After") == "" {
+		t.Fatalf("another visitor after the budget: %d %s", r.status, r.body)
+	}
+	m := h.do("GET", "/metrics", "", nil, nil)
+	if !strings.Contains(string(m.body), "gemini_daily_budget_used 1") || !strings.Contains(string(m.body), "gemini_daily_budget_limit 1") {
+		t.Errorf("budget gauges missing from /metrics")
+	}
+}

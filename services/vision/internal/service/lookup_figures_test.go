@@ -1,0 +1,77 @@
+package service_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/services/vision/internal/fakeproducts"
+	"github.com/santa-wishlist/santa/services/vision/internal/service"
+)
+
+// Lookup latency over HTTP, from the cache and from the fake upstream (Open Food Facts says
+// 404, Open Products Facts answers: two upstream round trips, as for most non-food toys).
+// Run with -v to see the figures:
+//
+//	go test -count=1 -v -run TestBarcodeLookupLatencyFigures ./services/vision/internal/service/
+func TestBarcodeLookupLatencyFigures(t *testing.T) {
+	fake := fakeproducts.New(false)
+	var prefix string
+	h := start(t, withFakeProducts(t, fake), func(c *service.Config) {
+		c.App.LookupPerIP = 0 // the figures measure the lookup, not the quota's refusal
+		c.Lookup.OpenFactsPerMinute = 1e6
+		prefix = c.KeyPrefix
+	})
+	rdb := testenv.Redis(t)
+	const n = 300
+	body := `{"code":"` + fakeproducts.CodeLegoFire + `"}`
+	lookup := func() (time.Duration, string) {
+		start := time.Now()
+		resp, err := http.Post(h.url+"/api/lookup/barcode", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		took := time.Since(start)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		return took, resp.Header.Get("X-Lookup-Cache")
+	}
+	var upstream, cached []time.Duration
+	for range n {
+		if err := rdb.Del(context.Background(), prefix+"cache:barcode:"+fakeproducts.CodeLegoFire).Err(); err != nil {
+			t.Fatal(err)
+		}
+		d, outcome := lookup()
+		if outcome != "miss" {
+			t.Fatalf("expected a miss, got %q", outcome)
+		}
+		upstream = append(upstream, d)
+	}
+	for range n {
+		d, outcome := lookup()
+		if outcome != "hit" {
+			t.Fatalf("expected a hit, got %q", outcome)
+		}
+		cached = append(cached, d)
+	}
+	if got := fake.Count(fakeproducts.OpenProductsFacts); got != n {
+		t.Fatalf("the fake upstream answered %d lookups, want %d", got, n)
+	}
+	p := func(ds []time.Duration, q float64) time.Duration {
+		s := slices.Clone(ds)
+		slices.Sort(s)
+		return s[int(q*float64(len(s)-1))]
+	}
+	t.Logf("barcode lookup over HTTP, %d each: from the cache p50 %s p99 %s; from the fake upstream (2 databases asked) p50 %s p99 %s",
+		n, p(cached, .5).Round(time.Microsecond), p(cached, .99).Round(time.Microsecond),
+		p(upstream, .5).Round(time.Microsecond), p(upstream, .99).Round(time.Microsecond))
+	if p(cached, .5) >= p(upstream, .5) {
+		t.Errorf("the cache (p50 %s) is not faster than asking the upstream (p50 %s)", p(cached, .5), p(upstream, .5))
+	}
+}
