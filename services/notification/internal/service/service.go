@@ -23,7 +23,9 @@ const ConsumerName = "notification"
 type Config struct {
 	DatabaseURL string
 	NATSURL     string
-	Server      httpserver.Options
+	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
+	EventsNamespace events.Namespace
+	Server          httpserver.Options
 	// RetryBackOff overrides the consumer's redelivery waits (tests make them short).
 	RetryBackOff []time.Duration
 }
@@ -31,9 +33,10 @@ type Config struct {
 // LoadConfig reads and checks the environment.
 func LoadConfig(env *config.Env) Config {
 	return Config{
-		DatabaseURL: env.Required("DATABASE_URL"),
-		NATSURL:     env.Required("NATS_URL"),
-		Server:      httpserver.OptionsFromEnv(env, "notification", "8084"),
+		DatabaseURL:     env.Required("DATABASE_URL"),
+		NATSURL:         env.Required("NATS_URL"),
+		EventsNamespace: events.NamespaceFromEnv(env),
+		Server:          httpserver.OptionsFromEnv(env, "notification", "8084"),
 	}
 }
 
@@ -53,6 +56,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		pool.Close()
 		return nil, err
 	}
+	js = events.InNamespace(js, cfg.EventsNamespace)
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)
 	notices := adapters.NewNotices(pool)
