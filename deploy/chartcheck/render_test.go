@@ -478,6 +478,10 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"GODEBUG":                     "the images set it (Dockerfiles)",
 		"TRUSTED_PROXIES":             "cluster-specific: prod.yaml shows it under services.gateway.env",
 		"PPROF_ADDR":                  "the profiler stays off in the cluster",
+		"EVENTS_NAMESPACE":            "set when nats.namespace is given",
+		"MEDIA_DECODE_MEMORY":         "service default: half of GOMEMLIMIT, which the chart sets",
+		"MEDIA_UPLOADS_PER_MINUTE":    "service default",
+		"MEDIA_UPLOAD_BURST":          "service default",
 	}
 	for v := range conv.EnvUsedBy {
 		if !chartSets[v] && leftOptional[v] == "" {

@@ -34,6 +34,7 @@ kernel's OOM killer would step in. */ -}}
 {{- else -}}
 {{- $_ := set $cfg "NATS_URL" (required (printf "%s uses NATS and nats.enabled is false: set nats.external.url" .name) $v.nats.external.url) -}}
 {{- end -}}
+{{- with $v.nats.namespace }}{{ $_ := set $cfg "EVENTS_NAMESPACE" . }}{{ end -}}
 {{- end -}}
 {{- if has "minio" $svc.uses -}}
 {{- $_ := set $cfg "MINIO_BUCKET" $v.minio.bucket -}}
