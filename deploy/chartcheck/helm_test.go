@@ -54,6 +54,8 @@ func TestSchemaRejectsUnknownKeysAndWrongTypes(t *testing.T) {
 		{"value outside its enum", "config.logLevel=verbose", "logLevel"},
 		{"unknown dependency in uses", "services.vision.uses={redis,kafka}", "uses"},
 		{"malformed quantity", "services.media.tmpSizeLimit=lots", "tmpSizeLimit"},
+		{"Auth emulator with a real project id", "authEmulator.enabled=true,firebase.projectId=santa-wishlist-prod", "projectId"},
+		{"events namespace not usable in NATS names", "nats.namespace=Prod.eu", "namespace"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,7 +75,8 @@ func TestSchemaRejectsUnknownKeysAndWrongTypes(t *testing.T) {
 	}
 	// The same keys with good values pass, so the failures above are the schema's doing.
 	if _, err := Helm(root, "template", "santa", "charts/santa-wishlist", "--kube-version", KubeVersion,
-		"--set", "services.gateway.replicas=3", "--set", "config.logLevel=warn", "--set", "services.media.tmpSizeLimit=128Mi"); err != nil {
+		"--set", "services.gateway.replicas=3", "--set", "config.logLevel=warn", "--set", "services.media.tmpSizeLimit=128Mi",
+		"--set", "authEmulator.enabled=true,firebase.projectId=demo-santa", "--set", "nats.namespace=staging-eu"); err != nil {
 		t.Fatalf("valid --set values rejected: %v", err)
 	}
 }
