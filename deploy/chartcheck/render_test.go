@@ -77,14 +77,20 @@ func TestEveryServiceIsDeployed(t *testing.T) {
 				if s.Spec.Type != corev1.ServiceTypeClusterIP {
 					t.Errorf("%s: Service %s is %s; only the Ingress is public", set, svc, s.Spec.Type)
 				}
-				if len(s.Spec.Ports) != 1 || s.Spec.Ports[0].Port != 80 || s.Spec.Ports[0].TargetPort != intstr.FromString("http") {
-					t.Errorf("%s: Service %s should map port 80 to the container's http port (docs/conventions.md)", set, svc)
+				if len(s.Spec.Ports) != 2 || s.Spec.Ports[0].Port != 80 || s.Spec.Ports[0].TargetPort != intstr.FromString("http") ||
+					s.Spec.Ports[1].Port != 9090 || s.Spec.Ports[1].TargetPort != intstr.FromString("admin") {
+					t.Errorf("%s: Service %s should map port 80 to the container's http port and 9090 to admin (docs/conventions.md)", set, svc)
 				}
 			}
 			if d, ok := m.Get("Deployment", svc).(*appsv1.Deployment); ok {
 				c := d.Spec.Template.Spec.Containers[0]
-				if len(c.Ports) != 1 || c.Ports[0].ContainerPort != 8080 || c.Ports[0].Name != "http" {
-					t.Errorf("%s: %s container should listen on 8080 named http", set, svc)
+				if len(c.Ports) != 2 || c.Ports[0].ContainerPort != 8080 || c.Ports[0].Name != "http" ||
+					c.Ports[1].ContainerPort != 9090 || c.Ports[1].Name != "admin" {
+					t.Errorf("%s: %s container should listen on 8080 named http and 9090 named admin", set, svc)
+				}
+				// /readyz and /metrics are answered only on the admin port (ADMIN_PORT).
+				if p := c.ReadinessProbe; p == nil || p.HTTPGet == nil || p.HTTPGet.Path != "/readyz" || p.HTTPGet.Port != intstr.FromString("admin") {
+					t.Errorf("%s: %s readiness should probe /readyz on the admin port", set, svc)
 				}
 				if d.Spec.Template.Spec.ServiceAccountName != svc {
 					t.Errorf("%s: %s runs as service account %q, want its own", set, svc, d.Spec.Template.Spec.ServiceAccountName)
@@ -339,8 +345,8 @@ func TestNetworkPolicies(t *testing.T) {
 			var from []string
 			for _, rule := range np.Spec.Ingress {
 				for _, p := range rule.Ports {
-					if p.Port == nil || p.Port.IntValue() != 8080 {
-						t.Errorf("%s: %s admits a port other than 8080", set, svc)
+					if p.Port == nil || (p.Port.IntValue() != 8080 && p.Port.IntValue() != 9090) {
+						t.Errorf("%s: %s admits a port other than 8080 (API) and 9090 (admin, scrapers only)", set, svc)
 					}
 				}
 				from = append(from, peerNames(rule.From)...)
@@ -457,7 +463,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 	// deliberately left to the service's default (operators can still set it through
 	// services.<name>.env). A new variable in docs/conventions.md fails here until it is sorted.
 	chartSets := map[string]bool{
-		"PORT": true, "LOG_LEVEL": true, "SHUTDOWN_TIMEOUT": true, "GOMEMLIMIT": true,
+		"PORT": true, "ADMIN_PORT": true, "LOG_LEVEL": true, "SHUTDOWN_TIMEOUT": true, "GOMEMLIMIT": true,
 		"DATABASE_URL": true, "REDIS_URL": true, "NATS_URL": true, "FIREBASE_PROJECT_ID": true,
 		"WISHLIST_URL": true, "VISION_URL": true, "MEDIA_URL": true, "NOTIFICATION_URL": true, "WEB_DIR": true,
 		"MINIO_ENDPOINT": true, "MINIO_ACCESS_KEY": true, "MINIO_SECRET_KEY": true, "MINIO_BUCKET": true, "MINIO_USE_SSL": true,
@@ -755,8 +761,8 @@ func TestServiceMonitor(t *testing.T) {
 		t.Fatalf("prod: want one ServiceMonitor, got %d", len(sms))
 	}
 	sm := sms[0]
-	if sm.Spec.JobLabel != "app.kubernetes.io/name" || len(sm.Spec.Endpoints) != 1 || sm.Spec.Endpoints[0].Path != "/metrics" || sm.Spec.Endpoints[0].Port != "http" {
-		t.Errorf("ServiceMonitor should scrape /metrics on port http with job = service name: %+v", sm.Spec)
+	if sm.Spec.JobLabel != "app.kubernetes.io/name" || len(sm.Spec.Endpoints) != 1 || sm.Spec.Endpoints[0].Path != "/metrics" || sm.Spec.Endpoints[0].Port != "admin" {
+		t.Errorf("ServiceMonitor should scrape /metrics on port admin with job = service name: %+v", sm.Spec)
 	}
 	for _, s := range OfKind[corev1.Service](rendered(t, "prod"), "Service") {
 		for k, v := range sm.Spec.Selector.MatchLabels {

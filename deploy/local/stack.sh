@@ -10,8 +10,9 @@
 #   stack.sh deps            only the dependencies, in the background (Go tests)
 #   stack.sh env             prints the environment the services run with
 #
-# STACK=test (the default for start/deps under `make test`) uses ports 18080-18084 and the
-# database santa_test, so tests can run beside a `make dev`.
+# STACK=test (the default for start/deps under `make test`) uses ports 18080-18084 (their
+# /readyz and /metrics on 18090-18094), the database santa_test and the events namespace
+# "test", so tests can run beside a `make dev` (8080-8084, 8090-8094, santa, "dev").
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -206,6 +207,8 @@ run_service() { # name port -> runs in background with prefixed log lines
   (
     set -a; eval "$(service_env)"; set +a
     export PORT=$port
+    # /readyz and /metrics are answered only on the admin port, never on the public one.
+    export ADMIN_PORT=$((port + 10))
     # PPROF_BASE=6060 gives each service a profiler on 6060 + (port - PORT_BASE).
     [ -z "${PPROF_BASE:-}" ] || export PPROF_ADDR=127.0.0.1:$((PPROF_BASE + port - PORT_BASE))
     exec "$BIN/$name"
@@ -225,10 +228,10 @@ start_services() {
     if [ -x "$BIN/$s" ]; then
       local port=$((PORT_BASE + i)) n
       for ((n = 0; n < 300; n++)); do
-        curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+        curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 && break
         sleep 0.1
       done
-      curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 || { tail -20 "$STATE/$s.log" >&2; die "$s is not ready on $port (see $STATE/$s.log)"; }
+      curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 || { tail -20 "$STATE/$s.log" >&2; die "$s is not ready on $port (see $STATE/$s.log)"; }
     fi
     i=$((i + 1))
   done

@@ -12,6 +12,7 @@ lists for it, decided by its `uses` and `calls`, then its own `env` on top.
 {{- $svc := .svc -}}
 {{- $cfg := dict
   "PORT" "8080"
+  "ADMIN_PORT" "9090"
   "LOG_LEVEL" $v.config.logLevel
   "SHUTDOWN_TIMEOUT" (printf "%ds" (int $v.config.shutdownTimeoutSeconds)) -}}
 {{- /* Go's soft memory limit at 90% of the container's, so the GC works harder before the
@@ -177,11 +178,17 @@ the metrics scrapers. */}}
 {{- $from = append $from (dict "podSelector" (dict "matchLabels" (include "santa.selectorLabels" (dict "root" $root "name" $caller) | fromYaml))) -}}
 {{- end -}}
 {{- end -}}
-{{- $from = concat $from $root.Values.networkPolicy.metricsScrapers -}}
 {{- if $from }}
 - from:
     {{- toYaml $from | nindent 4 }}
   ports:
     - {protocol: TCP, port: 8080}
+{{- end }}
+{{- /* Scrapers reach only the admin port (/metrics, /readyz), which nothing else may. */ -}}
+{{- with $root.Values.networkPolicy.metricsScrapers }}
+- from:
+    {{- toYaml . | nindent 4 }}
+  ports:
+    - {protocol: TCP, port: 9090}
 {{- end }}
 {{- end -}}

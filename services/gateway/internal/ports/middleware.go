@@ -63,25 +63,39 @@ type RateLimits struct {
 	PerUser int64
 }
 
-// rateLimit counts the request per client IP and, when signed in, per user. The limiter
-// answers from memory and shares its counts through Redis in the background, so a Redis
-// outage neither slows requests nor lifts the limits.
-func rateLimit(limiter *adapters.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
+// limitIP counts every request per client IP before anything else looks at it: a request with
+// a bad token, a /media/ download or a web app file is counted like any other, so none of them
+// is a free way to hammer the gateway or what stands behind it. The limiter answers from
+// memory and shares its counts through Redis in the background, so a Redis outage neither
+// slows requests nor lifts the limits.
+func limitIP(limiter *adapters.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		checks := []adapters.Limit{{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP}}
-		if u, ok := auth.UserFrom(c); ok {
-			checks = append(checks, adapters.Limit{Scope: "user", Key: u.UID, Max: limits.PerUser})
-		}
-		verdict := limiter.Allow(time.Now(), checks...)
-		if !verdict.Allowed {
-			refused.WithLabelValues(verdict.Scope).Inc()
-			c.Header("Retry-After", strconv.Itoa(int(verdict.RetryAfter.Seconds()+0.999)))
-			apierror.Abort(c, http.StatusTooManyRequests, "rate_limited",
-				"Too many requests. Please wait a moment and try again.")
+		check(c, limiter, refused, adapters.Limit{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP})
+	}
+}
+
+// limitUser counts a signed-in request per user, after its token was verified.
+func limitUser(limiter *adapters.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		u, ok := auth.UserFrom(c)
+		if !ok {
+			c.Next()
 			return
 		}
-		c.Next()
+		check(c, limiter, refused, adapters.Limit{Scope: "user", Key: u.UID, Max: limits.PerUser})
 	}
+}
+
+func check(c *gin.Context, limiter *adapters.RateLimiter, refused *prometheus.CounterVec, l adapters.Limit) {
+	verdict := limiter.Allow(time.Now(), l)
+	if !verdict.Allowed {
+		refused.WithLabelValues(verdict.Scope).Inc()
+		c.Header("Retry-After", strconv.Itoa(int(verdict.RetryAfter.Seconds()+0.999)))
+		apierror.Abort(c, http.StatusTooManyRequests, "rate_limited",
+			"Too many requests. Please wait a moment and try again.")
+		return
+	}
+	c.Next()
 }
 
 // teeWriter copies what the handler writes, to keep it for idempotent replay.

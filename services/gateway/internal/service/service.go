@@ -54,6 +54,11 @@ func LoadConfig(env *config.Env) Config {
 		},
 		LimitSync: env.Duration("RATE_LIMIT_SYNC_INTERVAL", adapters.DefaultSyncInterval),
 	}
+	// The gateway is the public face: /readyz (which names failing dependencies) and /metrics
+	// are never answered on its public port, even when ADMIN_PORT is forgotten.
+	if cfg.Server.AdminAddr == "" {
+		cfg.Server.AdminAddr = ":9090"
+	}
 	if p := env.String("TRUSTED_PROXIES", ""); p != "" {
 		cfg.TrustedProxies = strings.Split(p, ",")
 	}
