@@ -469,25 +469,28 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"MINIO_ENDPOINT": true, "MINIO_ACCESS_KEY": true, "MINIO_SECRET_KEY": true, "MINIO_BUCKET": true, "MINIO_USE_SSL": true,
 	}
 	leftOptional := map[string]string{
-		"FIREBASE_AUTH_EMULATOR_HOST": "set only with authEmulator.enabled",
-		"GEMINI_API_KEY":              "set when a key is given (secrets)",
-		"GEMINI_MODEL":                "set when gemini.model is given",
-		"GEMINI_BASE_URL":             "set when gemini.baseUrl is given",
-		"GEMINI_TIMEOUT":              "service default",
-		"VISION_DAILY_QUOTA_PER_USER": "service default",
-		"VISION_DAILY_QUOTA_PER_IP":   "service default",
-		"VISION_CACHE_TTL":            "service default",
-		"RATE_LIMIT_IP_PER_MINUTE":    "service default",
-		"RATE_LIMIT_USER_PER_MINUTE":  "service default",
-		"REDIS_KEY_PREFIX":            "service default",
-		"RATE_LIMIT_SYNC_INTERVAL":    "service default",
-		"GODEBUG":                     "the images set it (Dockerfiles)",
-		"TRUSTED_PROXIES":             "cluster-specific: prod.yaml shows it under services.gateway.env",
-		"PPROF_ADDR":                  "the profiler stays off in the cluster",
-		"EVENTS_NAMESPACE":            "set when nats.namespace is given",
-		"MEDIA_DECODE_MEMORY":         "service default: half of GOMEMLIMIT, which the chart sets",
-		"MEDIA_UPLOADS_PER_MINUTE":    "service default",
-		"MEDIA_UPLOAD_BURST":          "service default",
+		"FIREBASE_AUTH_EMULATOR_HOST":   "set only with authEmulator.enabled",
+		"GEMINI_API_KEY":                "set when a key is given (secrets)",
+		"GEMINI_MODEL":                  "set when gemini.model is given",
+		"GEMINI_BASE_URL":               "set when gemini.baseUrl is given",
+		"GEMINI_TIMEOUT":                "service default",
+		"VISION_DAILY_QUOTA_PER_USER":   "service default",
+		"VISION_DAILY_QUOTA_PER_IP":     "service default",
+		"VISION_CACHE_TTL":              "service default",
+		"RATE_LIMIT_IP_PER_MINUTE":      "service default",
+		"RATE_LIMIT_USER_PER_MINUTE":    "service default",
+		"REDIS_KEY_PREFIX":              "service default",
+		"RATE_LIMIT_SYNC_INTERVAL":      "service default",
+		"GODEBUG":                       "the images set it (Dockerfiles)",
+		"TRUSTED_PROXIES":               "cluster-specific: prod.yaml shows it under services.gateway.env",
+		"PPROF_ADDR":                    "the profiler stays off in the cluster",
+		"EVENTS_NAMESPACE":              "set when nats.namespace is given",
+		"MEDIA_DECODE_MEMORY":           "service default: half of GOMEMLIMIT, which the chart sets",
+		"MEDIA_UPLOADS_PER_MINUTE":      "service default",
+		"MEDIA_UPLOAD_BURST":            "service default",
+		"IDEMPOTENCY_TTL":               "service default",
+		"IDEMPOTENCY_MAX_KEYS_PER_USER": "service default",
+		"IDEMPOTENCY_MAX_STORED_BODY":   "service default",
 	}
 	for v := range conv.EnvUsedBy {
 		if !chartSets[v] && leftOptional[v] == "" {
@@ -792,6 +795,26 @@ func TestDependencies(t *testing.T) {
 	}
 	if m.Get("Deployment", "firebase-auth-emulator") == nil {
 		t.Error("dev: no Auth emulator")
+	}
+	// Redis has a memory cap below its container's limit, and a policy that never evicts
+	// (an evicted rate-limit count would silently lift a limit).
+	for _, set := range []string{"default", "dev"} {
+		rs, _ := rendered(t, set).Get("StatefulSet", "redis").(*appsv1.StatefulSet)
+		if rs == nil {
+			t.Errorf("%s: no Redis", set)
+			continue
+		}
+		c := rs.Spec.Template.Spec.Containers[0]
+		args := strings.Join(c.Args, " ")
+		var capMB int64
+		if i := strings.Index(args, "--maxmemory "); i >= 0 {
+			fmt.Sscanf(args[i+len("--maxmemory "):], "%dmb", &capMB)
+		}
+		if !strings.Contains(args, "--maxmemory-policy noeviction") || capMB == 0 ||
+			capMB<<20 >= c.Resources.Limits.Memory().Value() {
+			t.Errorf("%s: Redis args %q: want --maxmemory <n>mb below its %s limit and --maxmemory-policy noeviction",
+				set, args, c.Resources.Limits.Memory())
+		}
 	}
 	for _, set := range []string{"prod"} {
 		if n := rendered(t, set).Count()["StatefulSet"]; n != 0 {

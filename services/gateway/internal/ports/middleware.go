@@ -5,6 +5,7 @@ package ports
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -130,8 +131,13 @@ func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
 		}
 		u, _ := auth.UserFrom(c)
 		scoped := u.UID + ":" + c.FullPath() + ":" + key
-		stored, err := store.Begin(c.Request.Context(), scoped)
+		stored, err := store.Begin(c.Request.Context(), u.UID, scoped)
 		switch {
+		case errors.Is(err, adapters.ErrTooManyKeys):
+			c.Header("Retry-After", "600")
+			apierror.Abort(c, http.StatusTooManyRequests, "too_many_idempotency_keys",
+				"Too many new requests lately. Please wait a while and try again.")
+			return
 		case errors.Is(err, adapters.ErrInProgress):
 			c.Header("Retry-After", "1")
 			apierror.Abort(c, http.StatusConflict, "request_in_progress", "This request is already being processed. Please wait a moment.")
@@ -190,6 +196,14 @@ func replay(c *gin.Context, stored *adapters.StoredResponse) {
 		}
 	}
 	c.Header("Idempotent-Replayed", "true")
+	if stored.BodyHash != nil {
+		// Only the status of a large answer was kept: say so rather than send half of it.
+		c.Header("Idempotent-Body-Sha256", hex.EncodeToString(stored.BodyHash))
+		c.JSON(stored.Status, gin.H{"idempotentReplay": true,
+			"message": "This request was already processed; its full answer is no longer kept."})
+		c.Abort()
+		return
+	}
 	c.Data(stored.Status, stored.ContentType, stored.Body)
 	c.Abort()
 }

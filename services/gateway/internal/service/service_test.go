@@ -421,7 +421,8 @@ func TestReadinessAndMetricsAreNotPublic(t *testing.T) {
 	if code, body := get(srv.AdminURL() + "/readyz"); code != http.StatusOK || !strings.Contains(body, "ready") {
 		t.Errorf("admin /readyz: %d %s", code, body)
 	}
-	if code, body := get(srv.AdminURL() + "/metrics"); code != http.StatusOK || !strings.Contains(body, "go_goroutines") {
+	if code, body := get(srv.AdminURL() + "/metrics"); code != http.StatusOK || !strings.Contains(body, "go_goroutines") ||
+		!strings.Contains(body, "gateway_redis_memory_used_bytes") {
 		t.Errorf("admin /metrics: %d %.200s", code, body)
 	}
 }
