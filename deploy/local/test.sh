@@ -64,6 +64,9 @@ if $STACK_SH start; then
 
     if [ "${PIPESTATUS[0]}" = 0 ]; then record go-e2e ok; else record go-e2e FAILED; fi
   fi
+  step "security: hostile inputs over the running stack (make security)"
+  deploy/local/security.sh 2>&1 | tee "$RESULTS/security.log"
+  if [ "${PIPESTATUS[0]}" = 0 ]; then record security ok; else record security FAILED; fi
   if [ -d deploy/chartcheck ]; then
     step "dashboard metrics exported by the running services"
     go test -count=1 -tags integration -run TestMetricsExportedByRunningServices ./deploy/chartcheck/... 2>&1 | tee "$RESULTS/metrics.log"
