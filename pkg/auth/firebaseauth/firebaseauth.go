@@ -4,8 +4,8 @@ package firebaseauth
 import (
 	"context"
 	"errors"
-	"net/http"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 	"time"
