@@ -183,7 +183,6 @@ MINIO_ENDPOINT=$MINIO_ADDR
 MINIO_ACCESS_KEY=santa
 MINIO_SECRET_KEY=santa-secret-key
 MINIO_BUCKET=santa-$STACK
-MEDIA_DECODE_MEMORY=${MEDIA_DECODE_MEMORY:-$((56 << 20))}
 REDIS_KEY_PREFIX=gw-$STACK
 RATE_LIMIT_IP_PER_MINUTE=${RATE_LIMIT_IP_PER_MINUTE:-600}
 RATE_LIMIT_USER_PER_MINUTE=${RATE_LIMIT_USER_PER_MINUTE:-240}
@@ -210,6 +209,9 @@ run_service() { # name port -> runs in background with prefixed log lines
     export PORT=$port
     # /readyz and /metrics are answered only on the admin port, never on the public one.
     export ADMIN_PORT=$((port + 10))
+    # Media decodes images: a soft memory limit keeps its garbage collected under load, and
+    # sizes its decoding budget (half of it, MEDIA_DECODE_MEMORY) as in the cluster.
+    [ "$name" != media ] || [ "${GOMEMLIMIT:-off}" != off ] || export GOMEMLIMIT=100MiB
     # PPROF_BASE=6060 gives each service a profiler on 6060 + (port - PORT_BASE).
     [ -z "${PPROF_BASE:-}" ] || export PPROF_ADDR=127.0.0.1:$((PPROF_BASE + port - PORT_BASE))
     exec "$BIN/$name"

@@ -108,19 +108,29 @@ func Inspect(data []byte, rules Rules) (Plan, error) {
 	}
 
 	cost := pixels * (decoded + working)
+	// Opaque YCbCr images (JPEG photos, lossy WebP without alpha) stay YCbCr while shrunk and
+	// are encoded as JPEG; anything else is shrunk as RGBA, may be flattened onto white and
+	// may be encoded as PNG (at worst as large as raw RGBA).
+	ycbcr := (kind == JPEG && decoded < 4) || (kind == WebP && cfg.ColorModel == color.YCbCrModel)
 	sw, sh := StoredSize(cfg.Width, cfg.Height)
 	stored := float64(sw) * float64(sh)
-	// Halving to the stored size: each step is a new image a quarter of the last (RGBA for
-	// anything but YCbCr), so the chain sums to a third of the first step's.
 	if sw != cfg.Width {
-		cost += pixels / 4 * max(decoded, 4) * 4 / 3
+		// Halving to the stored size: each step a quarter of the last, a third of the
+		// first step's size in all.
+		perPixel := 4.0
+		if ycbcr {
+			perPixel = decoded
+		}
+		cost += pixels / 4 * perPixel * 4 / 3
 	}
 	if p.orientation > 1 {
 		cost += stored * 8 // an RGBA copy of the shrunk image and the turned one
 	}
-	// The encoders: a white-flattened RGBA copy when there is transparency, and the encoded
-	// file itself (at worst as large as raw RGBA for a noisy PNG).
-	cost += stored * 8
+	if ycbcr {
+		cost += stored // the JPEG being written
+	} else {
+		cost += stored * 8 // the white-flattened copy and the encoded file
+	}
 	p.Cost = int64(cost) + 1<<20 // thumbnail buffers and decoder tables
 	if p.Cost > maxDecode {
 		return Plan{}, fmt.Errorf("%w: %dx%d %s needs %d MiB to decode, limit %d MiB",

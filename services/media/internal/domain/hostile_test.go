@@ -2,6 +2,7 @@ package domain
 
 import (
 	"errors"
+	"image"
 	"runtime"
 	"testing"
 	"time"
@@ -10,8 +11,8 @@ import (
 	"github.com/santa-wishlist/santa/services/media/internal/testimages"
 )
 
-// localRules are the limits of the local stack's media (MEDIA_DECODE_MEMORY 56 MiB).
-var localRules = Rules{MaxBytes: 8 << 20, MaxDecodeBytes: 56 << 20}
+// localRules are the limits of the local stack's media (GOMEMLIMIT 100 MiB, half to decoding).
+var localRules = Rules{MaxBytes: 8 << 20, MaxDecodeBytes: 50 << 20}
 
 // Each hostile file is refused for its own reason, in milliseconds, allocating almost nothing:
 // the header says too much before a pixel is decoded.
@@ -65,6 +66,13 @@ func TestInspectCostsByFormatAndDepth(t *testing.T) {
 	}
 	if photo.Cost < 3000*2000*3/2 || photo.Cost > 40<<20 {
 		t.Errorf("6 MP baseline JPEG costs %d MiB, want 9-40", photo.Cost>>20)
+	}
+	// A 12 MP phone photo fits the local stack's budget (half of media's 100 MiB GOMEMLIMIT)
+	// with room for a second one.
+	twelve := testimages.JPEG(image.NewYCbCr(image.Rect(0, 0, 4000, 3000), image.YCbCrSubsampleRatio420), 80)
+	phone, err := Inspect(twelve, Rules{MaxBytes: 8 << 20, MaxDecodeBytes: 50 << 20})
+	if err != nil || phone.Cost > 32<<20 {
+		t.Errorf("12 MP baseline JPEG: cost %d MiB, %v; want it under 32 MiB", phone.Cost>>20, err)
 	}
 	small := hostileimages.PNG16(1000, 1000)
 	p16, err := Inspect(small, localRules)
