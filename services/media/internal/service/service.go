@@ -50,8 +50,9 @@ func LoadConfig(env *config.Env) Config {
 			Bucket:    env.String("MINIO_BUCKET", "santa-media"),
 			UseSSL:    env.Bool("MINIO_USE_SSL", false),
 		},
-		NATSURL:  env.Required("NATS_URL"),
-		MaxBytes: int64(env.Int("MEDIA_MAX_BYTES", DefaultMaxBytes)),
+		NATSURL:         env.Required("NATS_URL"),
+		EventsNamespace: events.NamespaceFromEnv(env),
+		MaxBytes:        int64(env.Int("MEDIA_MAX_BYTES", DefaultMaxBytes)),
 		Limits: app.Limits{
 			DecodeMemory:     int64(env.Int("MEDIA_DECODE_MEMORY", int(decodeMemory(memoryLimit())))),
 			UploadsPerMinute: float64(env.Int("MEDIA_UPLOADS_PER_MINUTE", 30)),
