@@ -6,13 +6,14 @@ GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
 HELM ?= $(HOME)/.cache/santa/bin/helm
 
-.PHONY: dev test bench bench-streams web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
+.PHONY: dev test security bench bench-streams web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
 	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it)"
 	@echo "make test        every test, on real PostgreSQL, Redis, NATS, MinIO and the Auth emulator"
 	@echo "make bench       load benchmarks against the running test stack (prints figures)"
 	@echo "make bench-streams  8,000 live streams: memory per stream, fan-out, reconnect drill"
+	@echo "make security    the hostile-input suite over a test stack (prints what was tried and what came back)"
 	@echo "make web-budget  gzipped JavaScript on / and a Lighthouse run"
 
 dev: web
@@ -29,6 +30,11 @@ test:
 go-test:
 	STACK=test $(STACK) deps
 	go test -count=1 $(GO_PACKAGES)
+
+# Starts the test stack (as make test does), runs deploy/local/security.sh over it, stops it.
+security:
+	STACK=test RATE_LIMIT_IP_PER_MINUTE=100000 $(STACK) start
+	deploy/local/security.sh; s=$$?; STACK=test $(STACK) stop; exit $$s
 
 bench:
 	deploy/local/bench.sh

@@ -56,6 +56,8 @@ func TestSchemaRejectsUnknownKeysAndWrongTypes(t *testing.T) {
 		{"malformed quantity", "services.media.tmpSizeLimit=lots", "tmpSizeLimit"},
 		// The link importer's allowance of local addresses exists for test stacks only.
 		{"test-only SSRF allowance", "services.vision.env.LOOKUP_FETCH_TEST_ALLOW=10.0.0.5:80", "env"},
+		{"Auth emulator with a real project id", "authEmulator.enabled=true,firebase.projectId=santa-wishlist-prod", "projectId"},
+		{"events namespace not usable in NATS names", "nats.namespace=Prod.eu", "namespace"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,7 +77,8 @@ func TestSchemaRejectsUnknownKeysAndWrongTypes(t *testing.T) {
 	}
 	// The same keys with good values pass, so the failures above are the schema's doing.
 	if _, err := Helm(root, "template", "santa", "charts/santa-wishlist", "--kube-version", KubeVersion,
-		"--set", "services.gateway.replicas=3", "--set", "config.logLevel=warn", "--set", "services.media.tmpSizeLimit=128Mi"); err != nil {
+		"--set", "services.gateway.replicas=3", "--set", "config.logLevel=warn", "--set", "services.media.tmpSizeLimit=128Mi",
+		"--set", "authEmulator.enabled=true,firebase.projectId=demo-santa", "--set", "nats.namespace=staging-eu"); err != nil {
 		t.Fatalf("valid --set values rejected: %v", err)
 	}
 }

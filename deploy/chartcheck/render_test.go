@@ -78,14 +78,20 @@ func TestEveryServiceIsDeployed(t *testing.T) {
 				if s.Spec.Type != corev1.ServiceTypeClusterIP {
 					t.Errorf("%s: Service %s is %s; only the Ingress is public", set, svc, s.Spec.Type)
 				}
-				if len(s.Spec.Ports) != 1 || s.Spec.Ports[0].Port != 80 || s.Spec.Ports[0].TargetPort != intstr.FromString("http") {
-					t.Errorf("%s: Service %s should map port 80 to the container's http port (docs/conventions.md)", set, svc)
+				if len(s.Spec.Ports) != 2 || s.Spec.Ports[0].Port != 80 || s.Spec.Ports[0].TargetPort != intstr.FromString("http") ||
+					s.Spec.Ports[1].Port != 9090 || s.Spec.Ports[1].TargetPort != intstr.FromString("admin") {
+					t.Errorf("%s: Service %s should map port 80 to the container's http port and 9090 to admin (docs/conventions.md)", set, svc)
 				}
 			}
 			if d, ok := m.Get("Deployment", svc).(*appsv1.Deployment); ok {
 				c := d.Spec.Template.Spec.Containers[0]
-				if len(c.Ports) != 1 || c.Ports[0].ContainerPort != 8080 || c.Ports[0].Name != "http" {
-					t.Errorf("%s: %s container should listen on 8080 named http", set, svc)
+				if len(c.Ports) != 2 || c.Ports[0].ContainerPort != 8080 || c.Ports[0].Name != "http" ||
+					c.Ports[1].ContainerPort != 9090 || c.Ports[1].Name != "admin" {
+					t.Errorf("%s: %s container should listen on 8080 named http and 9090 named admin", set, svc)
+				}
+				// /readyz and /metrics are answered only on the admin port (ADMIN_PORT).
+				if p := c.ReadinessProbe; p == nil || p.HTTPGet == nil || p.HTTPGet.Path != "/readyz" || p.HTTPGet.Port != intstr.FromString("admin") {
+					t.Errorf("%s: %s readiness should probe /readyz on the admin port", set, svc)
 				}
 				if d.Spec.Template.Spec.ServiceAccountName != svc {
 					t.Errorf("%s: %s runs as service account %q, want its own", set, svc, d.Spec.Template.Spec.ServiceAccountName)
@@ -340,8 +346,8 @@ func TestNetworkPolicies(t *testing.T) {
 			var from []string
 			for _, rule := range np.Spec.Ingress {
 				for _, p := range rule.Ports {
-					if p.Port == nil || p.Port.IntValue() != 8080 {
-						t.Errorf("%s: %s admits a port other than 8080", set, svc)
+					if p.Port == nil || (p.Port.IntValue() != 8080 && p.Port.IntValue() != 9090) {
+						t.Errorf("%s: %s admits a port other than 8080 (API) and 9090 (admin, scrapers only)", set, svc)
 					}
 				}
 				from = append(from, peerNames(rule.From)...)
@@ -476,37 +482,44 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 	// deliberately left to the service's default (operators can still set it through
 	// services.<name>.env). A new variable in docs/conventions.md fails here until it is sorted.
 	chartSets := map[string]bool{
-		"PORT": true, "LOG_LEVEL": true, "SHUTDOWN_TIMEOUT": true, "GOMEMLIMIT": true,
+		"PORT": true, "ADMIN_PORT": true, "LOG_LEVEL": true, "SHUTDOWN_TIMEOUT": true, "GOMEMLIMIT": true,
 		"DATABASE_URL": true, "REDIS_URL": true, "NATS_URL": true, "FIREBASE_PROJECT_ID": true,
 		"WISHLIST_URL": true, "VISION_URL": true, "MEDIA_URL": true, "NOTIFICATION_URL": true, "WEB_DIR": true,
 		"MINIO_ENDPOINT": true, "MINIO_ACCESS_KEY": true, "MINIO_SECRET_KEY": true, "MINIO_BUCKET": true, "MINIO_USE_SSL": true,
 	}
 	leftOptional := map[string]string{
-		"FIREBASE_AUTH_EMULATOR_HOST":  "set only with authEmulator.enabled",
-		"GEMINI_API_KEY":               "set when a key is given (secrets)",
-		"GEMINI_MODEL":                 "set when gemini.model is given",
-		"GEMINI_BASE_URL":              "set when gemini.baseUrl is given",
-		"GEMINI_TIMEOUT":               "service default",
-		"VISION_DAILY_QUOTA_PER_USER":  "service default",
-		"VISION_DAILY_QUOTA_PER_IP":    "service default",
-		"VISION_CACHE_TTL":             "service default",
-		"GEMINI_DAILY_BUDGET":          "service default",
-		"LOOKUP_OPENFOODFACTS_URL":     "service default (the real database)",
-		"LOOKUP_OPENPRODUCTSFACTS_URL": "service default (the real database)",
-		"LOOKUP_UPCITEMDB_URL":         "service default (the real database)",
-		"LOOKUP_TIMEOUT":               "service default",
-		"LOOKUP_CACHE_TTL":             "service default",
-		"LOOKUP_NOT_FOUND_TTL":         "service default",
-		"LOOKUP_DAILY_QUOTA_PER_USER":  "service default",
-		"LOOKUP_DAILY_QUOTA_PER_IP":    "service default",
-		"LOOKUP_FETCH_TEST_ALLOW":      "test stacks only: the schema refuses it",
-		"RATE_LIMIT_IP_PER_MINUTE":     "service default",
-		"RATE_LIMIT_USER_PER_MINUTE":   "service default",
-		"REDIS_KEY_PREFIX":             "service default",
-		"RATE_LIMIT_SYNC_INTERVAL":     "service default",
-		"GODEBUG":                      "the images set it (Dockerfiles)",
-		"TRUSTED_PROXIES":              "cluster-specific: prod.yaml shows it under services.gateway.env",
-		"PPROF_ADDR":                   "the profiler stays off in the cluster",
+		"FIREBASE_AUTH_EMULATOR_HOST":   "set only with authEmulator.enabled",
+		"GEMINI_API_KEY":                "set when a key is given (secrets)",
+		"GEMINI_MODEL":                  "set when gemini.model is given",
+		"GEMINI_BASE_URL":               "set when gemini.baseUrl is given",
+		"GEMINI_TIMEOUT":                "service default",
+		"VISION_DAILY_QUOTA_PER_USER":   "service default",
+		"VISION_DAILY_QUOTA_PER_IP":     "service default",
+		"VISION_CACHE_TTL":              "service default",
+		"GEMINI_DAILY_BUDGET":           "service default",
+		"LOOKUP_OPENFOODFACTS_URL":      "service default (the real database)",
+		"LOOKUP_OPENPRODUCTSFACTS_URL":  "service default (the real database)",
+		"LOOKUP_UPCITEMDB_URL":          "service default (the real database)",
+		"LOOKUP_TIMEOUT":                "service default",
+		"LOOKUP_CACHE_TTL":              "service default",
+		"LOOKUP_NOT_FOUND_TTL":          "service default",
+		"LOOKUP_DAILY_QUOTA_PER_USER":   "service default",
+		"LOOKUP_DAILY_QUOTA_PER_IP":     "service default",
+		"LOOKUP_FETCH_TEST_ALLOW":       "test stacks only: the schema refuses it",
+		"RATE_LIMIT_IP_PER_MINUTE":      "service default",
+		"RATE_LIMIT_USER_PER_MINUTE":    "service default",
+		"REDIS_KEY_PREFIX":              "service default",
+		"RATE_LIMIT_SYNC_INTERVAL":      "service default",
+		"GODEBUG":                       "the images set it (Dockerfiles)",
+		"TRUSTED_PROXIES":               "cluster-specific: prod.yaml shows it under services.gateway.env",
+		"PPROF_ADDR":                    "the profiler stays off in the cluster",
+		"EVENTS_NAMESPACE":              "set when nats.namespace is given",
+		"MEDIA_DECODE_MEMORY":           "service default: half of GOMEMLIMIT, which the chart sets",
+		"MEDIA_UPLOADS_PER_MINUTE":      "service default",
+		"MEDIA_UPLOAD_BURST":            "service default",
+		"IDEMPOTENCY_TTL":               "service default",
+		"IDEMPOTENCY_MAX_KEYS_PER_USER": "service default",
+		"IDEMPOTENCY_MAX_STORED_BODY":   "service default",
 	}
 	for v := range conv.EnvUsedBy {
 		if !chartSets[v] && leftOptional[v] == "" {
@@ -780,8 +793,8 @@ func TestServiceMonitor(t *testing.T) {
 		t.Fatalf("prod: want one ServiceMonitor, got %d", len(sms))
 	}
 	sm := sms[0]
-	if sm.Spec.JobLabel != "app.kubernetes.io/name" || len(sm.Spec.Endpoints) != 1 || sm.Spec.Endpoints[0].Path != "/metrics" || sm.Spec.Endpoints[0].Port != "http" {
-		t.Errorf("ServiceMonitor should scrape /metrics on port http with job = service name: %+v", sm.Spec)
+	if sm.Spec.JobLabel != "app.kubernetes.io/name" || len(sm.Spec.Endpoints) != 1 || sm.Spec.Endpoints[0].Path != "/metrics" || sm.Spec.Endpoints[0].Port != "admin" {
+		t.Errorf("ServiceMonitor should scrape /metrics on port admin with job = service name: %+v", sm.Spec)
 	}
 	for _, s := range OfKind[corev1.Service](rendered(t, "prod"), "Service") {
 		for k, v := range sm.Spec.Selector.MatchLabels {
@@ -811,6 +824,26 @@ func TestDependencies(t *testing.T) {
 	}
 	if m.Get("Deployment", "firebase-auth-emulator") == nil {
 		t.Error("dev: no Auth emulator")
+	}
+	// Redis has a memory cap below its container's limit, and a policy that never evicts
+	// (an evicted rate-limit count would silently lift a limit).
+	for _, set := range []string{"default", "dev"} {
+		rs, _ := rendered(t, set).Get("StatefulSet", "redis").(*appsv1.StatefulSet)
+		if rs == nil {
+			t.Errorf("%s: no Redis", set)
+			continue
+		}
+		c := rs.Spec.Template.Spec.Containers[0]
+		args := strings.Join(c.Args, " ")
+		var capMB int64
+		if i := strings.Index(args, "--maxmemory "); i >= 0 {
+			fmt.Sscanf(args[i+len("--maxmemory "):], "%dmb", &capMB)
+		}
+		if !strings.Contains(args, "--maxmemory-policy noeviction") || capMB == 0 ||
+			capMB<<20 >= c.Resources.Limits.Memory().Value() {
+			t.Errorf("%s: Redis args %q: want --maxmemory <n>mb below its %s limit and --maxmemory-policy noeviction",
+				set, args, c.Resources.Limits.Memory())
+		}
 	}
 	for _, set := range []string{"prod"} {
 		if n := rendered(t, set).Count()["StatefulSet"]; n != 0 {

@@ -10,8 +10,9 @@
 #   stack.sh deps            only the dependencies, in the background (Go tests)
 #   stack.sh env             prints the environment the services run with
 #
-# STACK=test (the default for start/deps under `make test`) uses ports 18080-18084 and the
-# database santa_test, so tests can run beside a `make dev`.
+# STACK=test (the default for start/deps under `make test`) uses ports 18080-18084 (their
+# /readyz and /metrics on 18090-18094), the database santa_test and the events namespace
+# "test", so tests can run beside a `make dev` (8080-8084, 8090-8094, santa, "dev").
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -180,6 +181,7 @@ GODEBUG=${GODEBUG:-memprofilerate=0}
 DATABASE_URL=$db_url
 REDIS_URL=$REDIS_URL
 NATS_URL=$NATS_URL
+EVENTS_NAMESPACE=$STACK
 FIREBASE_PROJECT_ID=demo-santa
 FIREBASE_AUTH_EMULATOR_HOST=$EMULATOR_HOST
 ALLOW_AUTH_EMULATOR=true
@@ -199,6 +201,7 @@ MINIO_ENDPOINT=$MINIO_ADDR
 MINIO_ACCESS_KEY=santa
 MINIO_SECRET_KEY=santa-secret-key
 MINIO_BUCKET=santa-$STACK
+REDIS_KEY_PREFIX=gw-$STACK
 RATE_LIMIT_IP_PER_MINUTE=${RATE_LIMIT_IP_PER_MINUTE:-600}
 RATE_LIMIT_USER_PER_MINUTE=${RATE_LIMIT_USER_PER_MINUTE:-240}
 ENV
@@ -222,6 +225,11 @@ run_service() { # name port -> runs in background with prefixed log lines
   (
     set -a; eval "$(service_env)"; set +a
     export PORT=$port
+    # /readyz and /metrics are answered only on the admin port, never on the public one.
+    export ADMIN_PORT=$((port + 10))
+    # Media decodes images: a soft memory limit keeps its garbage collected under load, and
+    # sizes its decoding budget (half of it, MEDIA_DECODE_MEMORY) as in the cluster.
+    [ "$name" != media ] || [ "${GOMEMLIMIT:-off}" != off ] || export GOMEMLIMIT=100MiB
     # PPROF_BASE=6060 gives each service a profiler on 6060 + (port - PORT_BASE).
     [ -z "${PPROF_BASE:-}" ] || export PPROF_ADDR=127.0.0.1:$((PPROF_BASE + port - PORT_BASE))
     exec "$BIN/$name"
@@ -241,10 +249,10 @@ start_services() {
     if [ -x "$BIN/$s" ]; then
       local port=$((PORT_BASE + i)) n
       for ((n = 0; n < 300; n++)); do
-        curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+        curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 && break
         sleep 0.1
       done
-      curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 || { tail -20 "$STATE/$s.log" >&2; die "$s is not ready on $port (see $STATE/$s.log)"; }
+      curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 || { tail -20 "$STATE/$s.log" >&2; die "$s is not ready on $port (see $STATE/$s.log)"; }
     fi
     i=$((i + 1))
   done

@@ -69,13 +69,17 @@ export RATE_LIMIT_IP_PER_MINUTE=100000
 if $STACK_SH start; then
   record stack-start ok
   export SANTA_E2E_URL=http://127.0.0.1:18080
-  export SANTA_METRICS_URLS=$(for p in 18080 18081 18082 18083 18084; do printf 'http://127.0.0.1:%s,' $p; done | sed 's/,$//')
+  export EVENTS_NAMESPACE=test # the stack's events namespace (stack.sh), for tests that read the stream
+  export SANTA_METRICS_URLS=$(for p in 18090 18091 18092 18093 18094; do printf 'http://127.0.0.1:%s,' $p; done | sed 's/,$//')
   if [ -d tests/e2e ]; then
     step "end-to-end API tests"
     go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | grep -E '^(ok|FAIL|panic:|---)|^\s+--- FAIL|_test\.go:[0-9]+:'
 
     if [ "${PIPESTATUS[0]}" = 0 ]; then record go-e2e ok; else record go-e2e FAILED; fi
   fi
+  step "security: hostile inputs over the running stack (make security)"
+  deploy/local/security.sh 2>&1 | tee "$RESULTS/security.log"
+  if [ "${PIPESTATUS[0]}" = 0 ]; then record security ok; else record security FAILED; fi
   if [ -d deploy/chartcheck ]; then
     step "dashboard metrics exported by the running services"
     chartcheck test -count=1 -tags integration -run TestMetricsExportedByRunningServices ./... 2>&1 | tee "$RESULTS/metrics.log"

@@ -64,8 +64,16 @@ func (c *Consumer) Stop() {
 	<-c.done
 }
 
-// Consume starts a durable pull consumer on the product stream.
+// Consume starts a durable pull consumer on the product stream of js's namespace; the
+// durable's name and the subjects are taken into the namespace too.
 func Consume(ctx context.Context, js jetstream.JetStream, cfg ConsumerConfig, handle Handler, logger *slog.Logger, m *ConsumerMetrics) (*Consumer, error) {
+	ns := NamespaceOf(js)
+	cfg.Durable = ns.Durable(cfg.Durable)
+	subjects := make([]string, len(cfg.Subjects))
+	for i, s := range cfg.Subjects {
+		subjects[i] = ns.Subject(s)
+	}
+	cfg.Subjects = subjects
 	if len(cfg.BackOff) == 0 {
 		cfg.BackOff = []time.Duration{time.Second, 5 * time.Second, 30 * time.Second, 2 * time.Minute}
 	}
@@ -92,7 +100,7 @@ func Consume(ctx context.Context, js jetstream.JetStream, cfg ConsumerConfig, ha
 	default:
 		consumerCfg.FilterSubjects = cfg.Subjects
 	}
-	cons, err := js.CreateOrUpdateConsumer(ctx, StreamName, consumerCfg)
+	cons, err := js.CreateOrUpdateConsumer(ctx, ns.Stream(), consumerCfg)
 	if err != nil {
 		return nil, fmt.Errorf("create consumer %s: %w", cfg.Durable, err)
 	}

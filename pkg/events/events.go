@@ -16,7 +16,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// StreamName is the single stream holding every product event.
+// StreamName is the stream holding every product event of the default namespace; see
+// Namespace for the others.
 const StreamName = "SANTA"
 
 // Event types; each is also the subject it is published on.
@@ -104,29 +105,31 @@ func Connect(url, name string, logger *slog.Logger) (*nats.Conn, jetstream.JetSt
 	return nc, js, nil
 }
 
-// EnsureStream creates or updates the product stream.
+// EnsureStream creates or updates the product stream of js's namespace.
 func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
+	ns := NamespaceOf(js)
 	s, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name:       StreamName,
-		Subjects:   []string{"item.>", "santa.>", "list.>"},
+		Name:       ns.Stream(),
+		Subjects:   []string{ns.Subject("item.>"), ns.Subject("santa.>"), ns.Subject("list.>")},
 		Storage:    jetstream.FileStorage,
 		Retention:  jetstream.LimitsPolicy,
 		MaxAge:     7 * 24 * time.Hour,
 		Duplicates: DuplicateWindow,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("ensure stream %s: %w", StreamName, err)
+		return nil, fmt.Errorf("ensure stream %s: %w", ns.Stream(), err)
 	}
 	return s, nil
 }
 
-// Publish sends an envelope with its id as Nats-Msg-Id and waits for JetStream's ack.
+// Publish sends an envelope on its type's subject in js's namespace, with its id as
+// Nats-Msg-Id, and waits for JetStream's ack.
 func Publish(ctx context.Context, js jetstream.JetStream, env Envelope) error {
 	payload, err := json.Marshal(env)
 	if err != nil {
 		return fmt.Errorf("encode event %s: %w", env.ID, err)
 	}
-	if _, err := js.Publish(ctx, env.Type, payload, jetstream.WithMsgID(env.ID)); err != nil {
+	if _, err := js.Publish(ctx, NamespaceOf(js).Subject(env.Type), payload, jetstream.WithMsgID(env.ID)); err != nil {
 		return fmt.Errorf("publish event %s: %w", env.ID, err)
 	}
 	return nil

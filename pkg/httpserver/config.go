@@ -9,7 +9,8 @@ import (
 // OptionsFromEnv reads the settings every service shares: PORT, SHUTDOWN_TIMEOUT and
 // DRAIN_DELAY (how long to keep serving while unready after SIGTERM; set it in the cluster to
 // cover the endpoints controller's propagation, leave it 0 locally) and IDLE_MEMORY_RELEASE
-// (how long requests must pause before unused memory goes back to the system; 0 turns it off).
+// (how long requests must pause before unused memory goes back to the system; 0 turns it off)
+// and ADMIN_PORT (where /readyz and /metrics are answered instead of PORT, when set).
 func OptionsFromEnv(env *config.Env, service, defaultPort string) Options {
 	return Options{
 		Service:           service,
@@ -17,5 +18,14 @@ func OptionsFromEnv(env *config.Env, service, defaultPort string) Options {
 		ShutdownTimeout:   env.Duration("SHUTDOWN_TIMEOUT", 20*time.Second),
 		DrainDelay:        env.Duration("DRAIN_DELAY", 0),
 		IdleMemoryRelease: env.Duration("IDLE_MEMORY_RELEASE", 5*time.Second),
+		AdminAddr:         adminAddr(env.String("ADMIN_PORT", "")),
 	}
+}
+
+// adminAddr turns ADMIN_PORT into a listen address; empty keeps /readyz and /metrics on PORT.
+func adminAddr(port string) string {
+	if port == "" {
+		return ""
+	}
+	return ":" + port
 }

@@ -43,6 +43,11 @@ type Options struct {
 	// HTTP/1.1: the gateway multiplexes every live stream it forwards on a few such
 	// connections instead of holding one connection per stream.
 	CleartextHTTP2 bool
+	// AdminAddr, when set, is where /readyz and /metrics are answered instead of Addr: the
+	// public port then answers only /healthz and the service's routes (readiness names the
+	// failing dependencies and their errors; metrics tell an attacker the traffic and the
+	// limits).
+	AdminAddr string
 }
 
 // maxStreamsPerConnection lets a cleartext HTTP/2 connection carry many live streams (Go's
@@ -62,6 +67,9 @@ type Server struct {
 	draining atomic.Bool
 	listener net.Listener
 	release  *idleRelease
+	// admin answers /readyz and /metrics when Options.AdminAddr is set.
+	admin         *gin.Engine
+	adminListener net.Listener
 }
 
 type namedCheck struct {
@@ -98,11 +106,20 @@ func New(opts Options) *Server {
 
 	StartProfiler(opts.Logger)
 	s := &Server{Engine: engine, Registry: opts.Registry, Logger: opts.Logger, opts: opts, release: release}
-	engine.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
-	engine.GET("/readyz", s.ready)
+	healthz := func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) }
+	engine.GET("/healthz", healthz)
+	internal := engine
+	if opts.AdminAddr != "" {
+		s.admin = gin.New()
+		s.admin.Use(recovery(opts.Logger))
+		s.admin.NoRoute(func(c *gin.Context) { notFound(c) })
+		s.admin.GET("/healthz", healthz)
+		internal = s.admin
+	}
+	internal.GET("/readyz", s.ready)
 	// Uncompressed: a scrape is a few tens of kilobytes on the cluster network, and gzip took a
 	// fresh ~800 KB compressor per scrape, more than the rest of a quiet service's heap.
-	engine.GET("/metrics", gin.WrapH(promhttp.HandlerFor(opts.Registry,
+	internal.GET("/metrics", gin.WrapH(promhttp.HandlerFor(opts.Registry,
 		promhttp.HandlerOpts{Registry: opts.Registry, DisableCompression: true})))
 	return s
 }
@@ -155,7 +172,23 @@ func (s *Server) Listen() (net.Addr, error) {
 		return nil, fmt.Errorf("listen on %s: %w", s.opts.Addr, err)
 	}
 	s.listener = ln
+	if s.admin != nil {
+		aln, err := net.Listen("tcp", s.opts.AdminAddr)
+		if err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("listen on %s: %w", s.opts.AdminAddr, err)
+		}
+		s.adminListener = aln
+	}
 	return ln.Addr(), nil
+}
+
+// AdminURL is the base URL of the admin listener (after Listen), or "" without one.
+func (s *Server) AdminURL() string {
+	if s.adminListener == nil {
+		return ""
+	}
+	return "http://" + s.adminListener.Addr().String()
 }
 
 // Run serves until ctx is cancelled, then shuts down gracefully: readiness fails at once,
@@ -178,8 +211,14 @@ func (s *Server) Run(ctx context.Context) error {
 		srv.Protocols.SetUnencryptedHTTP2(true)
 		srv.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: maxStreamsPerConnection}
 	}
-	serveErr := make(chan error, 1)
+	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.Serve(s.listener) }()
+	var adminSrv *http.Server
+	if s.adminListener != nil {
+		adminSrv = &http.Server{Handler: s.admin, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+		go func() { serveErr <- adminSrv.Serve(s.adminListener) }()
+		defer adminSrv.Close() // after the main server: readiness answers "draining" meanwhile
+	}
 	go s.release.run(ctx)
 	s.Logger.Info("listening", "addr", s.listener.Addr().String())
 

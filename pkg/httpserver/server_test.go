@@ -235,3 +235,46 @@ func TestProbesDoNotCountAsRequestsForMemoryRelease(t *testing.T) {
 		t.Fatal("a request was not counted")
 	}
 }
+
+// With AdminAddr, /readyz and /metrics are answered there only; the public port keeps
+// /healthz and the routes, and a failing dependency's error text never reaches it.
+func TestAdminAddrTakesReadinessAndMetricsOffThePublicPort(t *testing.T) {
+	var srv *Server
+	base, cancel, done := startServer(t, Options{Service: "t", AdminAddr: "127.0.0.1:0"}, func(s *Server) {
+		srv = s
+		s.AddReadinessCheck("db", func(context.Context) error { return errors.New("secret-host:5432 refused") })
+		s.Engine.GET("/hello", func(c *gin.Context) { c.String(http.StatusOK, "hi") })
+	})
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, p := range []string{"/readyz", "/metrics"} {
+		if code, body := get(base + p); code != http.StatusNotFound || strings.Contains(body, "secret-host") {
+			t.Errorf("public %s: %d %s", p, code, body)
+		}
+	}
+	for p, want := range map[string]int{"/healthz": 200, "/hello": 200} {
+		if code, _ := get(base + p); code != want {
+			t.Errorf("public %s: %d, want %d", p, code, want)
+		}
+	}
+	if code, body := get(srv.AdminURL() + "/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "secret-host") {
+		t.Errorf("admin /readyz: %d %s", code, body)
+	}
+	if code, body := get(srv.AdminURL() + "/metrics"); code != http.StatusOK || !strings.Contains(body, "go_goroutines") {
+		t.Errorf("admin /metrics: %d", code)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := http.Get(srv.AdminURL() + "/healthz"); err == nil {
+		t.Error("the admin listener is still open after shutdown")
+	}
+}

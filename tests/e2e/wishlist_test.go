@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -183,6 +184,8 @@ func TestEveryItemAnnouncesItselfOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
+	// The stack under test publishes in its own namespace (stack.sh sets EVENTS_NAMESPACE).
+	js = events.InNamespace(js, events.Namespace(os.Getenv("EVENTS_NAMESPACE")))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	stream, err := events.EnsureStream(ctx, js)

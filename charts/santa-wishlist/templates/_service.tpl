@@ -12,6 +12,7 @@ lists for it, decided by its `uses` and `calls`, then its own `env` on top.
 {{- $svc := .svc -}}
 {{- $cfg := dict
   "PORT" "8080"
+  "ADMIN_PORT" "9090"
   "LOG_LEVEL" $v.config.logLevel
   "SHUTDOWN_TIMEOUT" (printf "%ds" (int $v.config.shutdownTimeoutSeconds)) -}}
 {{- /* Go's soft memory limit at 90% of the container's, so the GC works harder before the
@@ -34,6 +35,7 @@ kernel's OOM killer would step in. */ -}}
 {{- else -}}
 {{- $_ := set $cfg "NATS_URL" (required (printf "%s uses NATS and nats.enabled is false: set nats.external.url" .name) $v.nats.external.url) -}}
 {{- end -}}
+{{- with $v.nats.namespace }}{{ $_ := set $cfg "EVENTS_NAMESPACE" . }}{{ end -}}
 {{- end -}}
 {{- if has "minio" $svc.uses -}}
 {{- $_ := set $cfg "MINIO_BUCKET" $v.minio.bucket -}}
@@ -178,11 +180,17 @@ the metrics scrapers. */}}
 {{- $from = append $from (dict "podSelector" (dict "matchLabels" (include "santa.selectorLabels" (dict "root" $root "name" $caller) | fromYaml))) -}}
 {{- end -}}
 {{- end -}}
-{{- $from = concat $from $root.Values.networkPolicy.metricsScrapers -}}
 {{- if $from }}
 - from:
     {{- toYaml $from | nindent 4 }}
   ports:
     - {protocol: TCP, port: 8080}
+{{- end }}
+{{- /* Scrapers reach only the admin port (/metrics, /readyz), which nothing else may. */ -}}
+{{- with $root.Values.networkPolicy.metricsScrapers }}
+- from:
+    {{- toYaml . | nindent 4 }}
+  ports:
+    - {protocol: TCP, port: 9090}
 {{- end }}
 {{- end -}}

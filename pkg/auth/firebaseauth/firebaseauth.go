@@ -4,8 +4,10 @@ package firebaseauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	fbauth "firebase.google.com/go/v4/auth"
@@ -19,6 +21,11 @@ import (
 var ErrEmulatorNotAllowed = errors.New("FIREBASE_AUTH_EMULATOR_HOST is set, which makes every unsigned token valid; " +
 	"set ALLOW_AUTH_EMULATOR=true only in development and tests")
 
+// ErrEmulatorNeedsDemoProject refuses the emulator with a real project id: a switch left on,
+// or two environment keys copied into a production release, must not make a real project's
+// users forgeable. Firebase's own convention: emulator-only projects start with "demo-".
+var ErrEmulatorNeedsDemoProject = errors.New("the Auth emulator is only allowed for a demo- project id")
+
 // Verifier checks Firebase ID tokens.
 type Verifier struct {
 	client *fbauth.Client
@@ -28,8 +35,13 @@ type Verifier struct {
 // NewVerifier builds a verifier for one Firebase project. It refuses the Auth emulator unless
 // allowEmulator says this is a development or test run.
 func NewVerifier(ctx context.Context, projectID string, allowEmulator bool) (*Verifier, error) {
-	if os.Getenv("FIREBASE_AUTH_EMULATOR_HOST") != "" && !allowEmulator {
-		return nil, ErrEmulatorNotAllowed
+	if os.Getenv("FIREBASE_AUTH_EMULATOR_HOST") != "" {
+		if !allowEmulator {
+			return nil, ErrEmulatorNotAllowed
+		}
+		if !strings.HasPrefix(projectID, "demo-") {
+			return nil, fmt.Errorf("%w: FIREBASE_PROJECT_ID is %q", ErrEmulatorNeedsDemoProject, projectID)
+		}
 	}
 	client, err := newAuthClient(ctx, projectID)
 	if err != nil {

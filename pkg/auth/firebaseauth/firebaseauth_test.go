@@ -45,3 +45,14 @@ func TestVerifierRefusesTheEmulatorUnlessAllowed(t *testing.T) {
 		t.Fatalf("got %v, want ErrEmulatorNotAllowed", err)
 	}
 }
+
+// Both switches on are still refused for a real project id: only Firebase's emulator-only
+// demo- projects may run against the emulator.
+func TestVerifierRefusesTheEmulatorForARealProject(t *testing.T) {
+	t.Setenv("FIREBASE_AUTH_EMULATOR_HOST", testenv.AuthEmulatorHost())
+	for _, project := range []string{"santa-wishlist-prod", "demosanta", "my-demo-santa"} {
+		if _, err := firebaseauth.NewVerifier(context.Background(), project, true); !errors.Is(err, firebaseauth.ErrEmulatorNeedsDemoProject) {
+			t.Errorf("project %s: got %v, want ErrEmulatorNeedsDemoProject", project, err)
+		}
+	}
+}

@@ -156,7 +156,7 @@ func loadConfig() config {
 		log.Fatalf("BENCH_DURATION: %v", err)
 	}
 	c.Duration = d
-	c.Services = strings.Split(get("BENCH_SERVICES", "gateway=http://127.0.0.1:18080,wishlist=http://127.0.0.1:18081,vision=http://127.0.0.1:18082,media=http://127.0.0.1:18083,notification=http://127.0.0.1:18084"), ",")
+	c.Services = strings.Split(get("BENCH_SERVICES", "gateway=http://127.0.0.1:18090,wishlist=http://127.0.0.1:18091,vision=http://127.0.0.1:18092,media=http://127.0.0.1:18093,notification=http://127.0.0.1:18094"), ",")
 	c.NotificationLatency = get("BENCH_NOTIFICATIONS", "1") == "1"
 	c.ImagePath = get("BENCH_IMAGES", "1") == "1"
 	c.Family = get("BENCH_FAMILY", "1") == "1"

@@ -5,6 +5,7 @@ package ports
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -63,25 +64,39 @@ type RateLimits struct {
 	PerUser int64
 }
 
-// rateLimit counts the request per client IP and, when signed in, per user. The limiter
-// answers from memory and shares its counts through Redis in the background, so a Redis
-// outage neither slows requests nor lifts the limits.
-func rateLimit(limiter *adapters.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
+// limitIP counts every request per client IP before anything else looks at it: a request with
+// a bad token, a /media/ download or a web app file is counted like any other, so none of them
+// is a free way to hammer the gateway or what stands behind it. The limiter answers from
+// memory and shares its counts through Redis in the background, so a Redis outage neither
+// slows requests nor lifts the limits.
+func limitIP(limiter *adapters.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		checks := []adapters.Limit{{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP}}
-		if u, ok := auth.UserFrom(c); ok {
-			checks = append(checks, adapters.Limit{Scope: "user", Key: u.UID, Max: limits.PerUser})
-		}
-		verdict := limiter.Allow(time.Now(), checks...)
-		if !verdict.Allowed {
-			refused.WithLabelValues(verdict.Scope).Inc()
-			c.Header("Retry-After", strconv.Itoa(int(verdict.RetryAfter.Seconds()+0.999)))
-			apierror.Abort(c, http.StatusTooManyRequests, "rate_limited",
-				"Too many requests. Please wait a moment and try again.")
+		check(c, limiter, refused, adapters.Limit{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP})
+	}
+}
+
+// limitUser counts a signed-in request per user, after its token was verified.
+func limitUser(limiter *adapters.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		u, ok := auth.UserFrom(c)
+		if !ok {
+			c.Next()
 			return
 		}
-		c.Next()
+		check(c, limiter, refused, adapters.Limit{Scope: "user", Key: u.UID, Max: limits.PerUser})
 	}
+}
+
+func check(c *gin.Context, limiter *adapters.RateLimiter, refused *prometheus.CounterVec, l adapters.Limit) {
+	verdict := limiter.Allow(time.Now(), l)
+	if !verdict.Allowed {
+		refused.WithLabelValues(verdict.Scope).Inc()
+		c.Header("Retry-After", strconv.Itoa(int(verdict.RetryAfter.Seconds()+0.999)))
+		apierror.Abort(c, http.StatusTooManyRequests, "rate_limited",
+			"Too many requests. Please wait a moment and try again.")
+		return
+	}
+	c.Next()
 }
 
 // teeWriter copies what the handler writes, to keep it for idempotent replay.
@@ -116,8 +131,13 @@ func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
 		}
 		u, _ := auth.UserFrom(c)
 		scoped := u.UID + ":" + c.FullPath() + ":" + key
-		stored, err := store.Begin(c.Request.Context(), scoped)
+		stored, err := store.Begin(c.Request.Context(), u.UID, scoped)
 		switch {
+		case errors.Is(err, adapters.ErrTooManyKeys):
+			c.Header("Retry-After", "600")
+			apierror.Abort(c, http.StatusTooManyRequests, "too_many_idempotency_keys",
+				"Too many new requests lately. Please wait a while and try again.")
+			return
 		case errors.Is(err, adapters.ErrInProgress):
 			c.Header("Retry-After", "1")
 			apierror.Abort(c, http.StatusConflict, "request_in_progress", "This request is already being processed. Please wait a moment.")
@@ -176,6 +196,14 @@ func replay(c *gin.Context, stored *adapters.StoredResponse) {
 		}
 	}
 	c.Header("Idempotent-Replayed", "true")
+	if stored.BodyHash != nil {
+		// Only the status of a large answer was kept: say so rather than send half of it.
+		c.Header("Idempotent-Body-Sha256", hex.EncodeToString(stored.BodyHash))
+		c.JSON(stored.Status, gin.H{"idempotentReplay": true,
+			"message": "This request was already processed; its full answer is no longer kept."})
+		c.Abort()
+		return
+	}
 	c.Data(stored.Status, stored.ContentType, stored.Body)
 	c.Abort()
 }

@@ -56,9 +56,11 @@ func Routes(r *gin.Engine, d Deps) {
 	}, []string{"scope"})
 	d.Registry.MustRegister(refused)
 
-	r.Use(securityHeaders(contentSecurityPolicy(d.WebConfig)))
-	signedIn := []gin.HandlerFunc{d.Verifier.Authenticate(true), rateLimit(d.Limiter, d.Limits, refused)}
-	anyone := []gin.HandlerFunc{d.Verifier.Authenticate(false), rateLimit(d.Limiter, d.Limits, refused)}
+	// Every route (the API, /media/ and the web app) is counted per IP first, before a token
+	// is even looked at; /healthz, registered by httpserver, stays out of it for the probes.
+	r.Use(securityHeaders(contentSecurityPolicy(d.WebConfig)), limitIP(d.Limiter, d.Limits, refused))
+	signedIn := []gin.HandlerFunc{d.Verifier.Authenticate(true), limitUser(d.Limiter, d.Limits, refused)}
+	anyone := []gin.HandlerFunc{d.Verifier.Authenticate(false), limitUser(d.Limiter, d.Limits, refused)}
 	with := func(chain []gin.HandlerFunc, more ...gin.HandlerFunc) []gin.HandlerFunc {
 		return append(append([]gin.HandlerFunc{}, chain...), more...)
 	}

@@ -20,7 +20,8 @@ func webApp(dir string) gin.HandlerFunc {
 	index := filepath.Join(dir, "index.html")
 	return func(c *gin.Context) {
 		p := c.Request.URL.Path
-		if strings.HasPrefix(p, "/api/") || p == "/api" || strings.HasPrefix(p, "/media/") {
+		// /readyz and /metrics are the admin port's (ADMIN_PORT); here they are not an app route.
+		if strings.HasPrefix(p, "/api/") || p == "/api" || strings.HasPrefix(p, "/media/") || p == "/readyz" || p == "/metrics" {
 			apierror.Abort(c, http.StatusNotFound, "not_found", "Nothing lives at this address.")
 			return
 		}

@@ -31,6 +31,7 @@ type Config struct {
 	WebConfig      ports.WebConfig
 	Limits         ports.RateLimits
 	LimitSync      time.Duration // how often rate limit counts go to Redis
+	Idempotency    adapters.IdempotencyLimits
 	TrustedProxies []string
 	Streams        ports.StreamConfig
 }
@@ -59,6 +60,16 @@ func LoadConfig(env *config.Env) Config {
 			StreamLimits: httpserver.StreamLimitsFromEnv(env),
 			OpensPerIP:   int64(env.Int("RATE_LIMIT_STREAM_OPENS_IP_PER_MINUTE", 20000)),
 		},
+		Idempotency: adapters.IdempotencyLimits{
+			KeepFor:        env.Duration("IDEMPOTENCY_TTL", adapters.DefaultIdempotencyLimits.KeepFor),
+			MaxKeysPerUser: int64(env.Int("IDEMPOTENCY_MAX_KEYS_PER_USER", int(adapters.DefaultIdempotencyLimits.MaxKeysPerUser))),
+			MaxStoredBody:  env.Int("IDEMPOTENCY_MAX_STORED_BODY", adapters.DefaultIdempotencyLimits.MaxStoredBody),
+		},
+	}
+	// The gateway is the public face: /readyz (which names failing dependencies) and /metrics
+	// are never answered on its public port, even when ADMIN_PORT is forgotten.
+	if cfg.Server.AdminAddr == "" {
+		cfg.Server.AdminAddr = ":9090"
 	}
 	if p := env.String("TRUSTED_PROXIES", ""); p != "" {
 		cfg.TrustedProxies = strings.Split(p, ",")
@@ -76,6 +87,9 @@ func LoadConfig(env *config.Env) Config {
 	}
 	if cfg.Limits.PerIP < 1 || cfg.Limits.PerUser < 1 {
 		env.Problem("rate limits must be at least 1 request per minute")
+	}
+	if cfg.Idempotency.KeepFor < time.Minute || cfg.Idempotency.MaxKeysPerUser < 1 || cfg.Idempotency.MaxStoredBody < 0 {
+		env.Problem("IDEMPOTENCY_TTL must be at least 1m, IDEMPOTENCY_MAX_KEYS_PER_USER at least 1, IDEMPOTENCY_MAX_STORED_BODY 0 or more")
 	}
 	if cfg.LimitSync <= 0 || cfg.LimitSync > 10*time.Second {
 		env.Problem("RATE_LIMIT_SYNC_INTERVAL must be between 1ms and 10s, got %s", cfg.LimitSync)
@@ -120,7 +134,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		Verifier:    verifier,
 		Limiter:     limiter,
 		Limits:      cfg.Limits,
-		Idempotency: adapters.NewIdempotencyStore(rdb, cfg.RedisPrefix+":idem"),
+		Idempotency: adapters.NewIdempotencyStore(rdb, cfg.RedisPrefix+":idem", cfg.Idempotency),
 		Upstreams:   cfg.Upstreams,
 		WebDir:      cfg.WebDir,
 		WebConfig:   cfg.WebConfig,
@@ -128,6 +142,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		Streams:     cfg.Streams,
 		Lifetime:    ctx,
 	})
+	srv.Registry.MustRegister(adapters.NewRedisMemory(rdb))
 	srv.AddReadinessCheck("redis", func(ctx context.Context) error { return rdb.Ping(ctx).Err() })
 	srv.OnShutdown(func(context.Context) error { return rdb.Close() })
 	// Registered after Redis's close, so it stops before it: the last counts still get there.

@@ -341,3 +341,88 @@ func TestTheEmulatorIsRefusedUnlessAllowed(t *testing.T) {
 		t.Fatalf("want the emulator refused, got %v", err)
 	}
 }
+
+// Every request is counted per IP before its token is looked at: a stream of bad tokens, or
+// of /media/ downloads, meets the per-IP limit like any other traffic.
+func TestBadTokensAndMediaAreCountedPerIPFirst(t *testing.T) {
+	up := newUpstream(t)
+	g := startGateway(t, up, ports.RateLimits{PerIP: 5, PerUser: 100}, "")
+	var codes []int
+	for range 6 {
+		codes = append(codes, g.do("GET", "/api/wishlist", "not.a.token", nil).StatusCode)
+	}
+	if codes[4] != http.StatusUnauthorized || codes[5] != http.StatusTooManyRequests {
+		t.Fatalf("bad tokens from one IP: %v, want five 401 then 429", codes)
+	}
+
+	g = startGateway(t, up, ports.RateLimits{PerIP: 5, PerUser: 100}, "")
+	codes = nil
+	for range 6 {
+		codes = append(codes, g.do("GET", "/media/items/unattached/x.jpg", "", nil).StatusCode)
+	}
+	if codes[4] == http.StatusTooManyRequests || codes[5] != http.StatusTooManyRequests {
+		t.Fatalf("/media/ downloads from one IP: %v, want the 6th refused with 429", codes)
+	}
+}
+
+// /readyz (which names failing dependencies) and /metrics are answered on the admin port
+// only; the public port answers /healthz and the app's routes.
+func TestReadinessAndMetricsAreNotPublic(t *testing.T) {
+	up := newUpstream(t)
+	for k, v := range map[string]string{
+		"FIREBASE_AUTH_EMULATOR_HOST": testenv.AuthEmulatorHost(), "ALLOW_AUTH_EMULATOR": "true",
+		"REDIS_URL": testenv.RedisURL(), "REDIS_KEY_PREFIX": "test-" + testenv.RandomHex(6),
+		"FIREBASE_PROJECT_ID": testenv.FirebaseProject, "WISHLIST_URL": up.server.URL,
+		"PORT": "0", "ADMIN_PORT": "",
+	} {
+		t.Setenv(k, v)
+	}
+	env := config.New()
+	cfg := service.LoadConfig(env)
+	if err := env.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Server.AdminAddr != ":9090" {
+		t.Fatalf("the gateway's admin address defaults to %q, want :9090 even without ADMIN_PORT", cfg.Server.AdminAddr)
+	}
+	cfg.Server.Addr, cfg.Server.AdminAddr = "127.0.0.1:0", "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := service.Build(ctx, cfg, quiet)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	addr, err := srv.Listen()
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = srv.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		return resp.StatusCode, readBody(resp)
+	}
+	public := "http://" + addr.String()
+	for _, path := range []string{"/readyz", "/metrics"} {
+		if code, body := get(public + path); code != http.StatusNotFound || strings.Contains(body, "redis") || strings.Contains(body, "# HELP") {
+			t.Errorf("public %s: %d %.80s, want 404", path, code, body)
+		}
+	}
+	if code, _ := get(public + "/healthz"); code != http.StatusOK {
+		t.Errorf("public /healthz: %d", code)
+	}
+	if code, body := get(srv.AdminURL() + "/readyz"); code != http.StatusOK || !strings.Contains(body, "ready") {
+		t.Errorf("admin /readyz: %d %s", code, body)
+	}
+	if code, body := get(srv.AdminURL() + "/metrics"); code != http.StatusOK || !strings.Contains(body, "go_goroutines") ||
+		!strings.Contains(body, "gateway_redis_memory_used_bytes") {
+		t.Errorf("admin /metrics: %d %.200s", code, body)
+	}
+}

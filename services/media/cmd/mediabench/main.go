@@ -61,7 +61,7 @@ func main() {
 	}()
 	timed := &timedStore{ObjectStore: store}
 	svc := app.New(timed, domain.Rules{MaxBytes: 8 << 20}, app.NewMetrics(prometheus.NewRegistry()),
-		slog.New(slog.DiscardHandler), runtime.GOMAXPROCS(0))
+		slog.New(slog.DiscardHandler), app.Limits{})
 
 	photo := testimages.TwoMBJPEG()
 	dataURL := testimages.DataURL("image/jpeg", photo)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
 )
@@ -25,6 +26,9 @@ var ErrNotFound = errors.New("object not found")
 // ErrNoOwner: an upload must say which user it belongs to (a user id of 1 to 128 printable
 // ASCII characters, as Firebase uids are; it is stored as object metadata).
 var ErrNoOwner = errors.New("upload has no valid owner")
+
+// ErrUploadRate: the user sent more images than the per-user upload rate allows.
+var ErrUploadRate = errors.New("too many uploads")
 
 var ownerPattern = regexp.MustCompile(`^[\x21-\x7e]{1,128}$`)
 
@@ -70,21 +74,41 @@ func NewMetrics(reg prometheus.Registerer) Metrics {
 	return m
 }
 
+// Limits bound the work one media process accepts.
+type Limits struct {
+	// DecodeMemory is the memory, in bytes, all images being decoded at once may need
+	// together (a weighted semaphore: a big image takes a big share, small ones run side
+	// by side). It is also the most one image may need.
+	DecodeMemory int64
+	// UploadsPerMinute and UploadBurst are each user's upload rate (public and internal
+	// uploads alike); 0 turns the per-user rate off.
+	UploadsPerMinute float64
+	UploadBurst      int
+}
+
 // Service runs the use cases.
 type Service struct {
 	store   ObjectStore
 	rules   domain.Rules
 	metrics Metrics
 	logger  *slog.Logger
-	// slots bounds how many images are decoded at once: each can hold a few hundred MB
-	// of pixels, and more parallel work than cores only adds latency.
-	slots chan struct{}
+	// decoding holds the memory of the images being decoded, in bytes.
+	decoding *semaphore.Weighted
+	uploads  *userRates
 }
 
-// New builds the service. concurrency is how many images may be processed at once.
-func New(store ObjectStore, rules domain.Rules, metrics Metrics, logger *slog.Logger, concurrency int) *Service {
+// New builds the service.
+func New(store ObjectStore, rules domain.Rules, metrics Metrics, logger *slog.Logger, limits Limits) *Service {
+	if limits.DecodeMemory <= 0 {
+		limits.DecodeMemory = domain.DefaultMaxDecodeBytes
+	}
+	// One image may never need more than all the slots together.
+	if rules.MaxDecodeBytes <= 0 || rules.MaxDecodeBytes > limits.DecodeMemory {
+		rules.MaxDecodeBytes = limits.DecodeMemory
+	}
 	return &Service{store: store, rules: rules, metrics: metrics, logger: logger,
-		slots: make(chan struct{}, max(concurrency, 1))}
+		decoding: semaphore.NewWeighted(limits.DecodeMemory),
+		uploads:  newUserRates(limits.UploadsPerMinute, limits.UploadBurst)}
 }
 
 // Rules are the limits uploads must respect.
@@ -118,13 +142,19 @@ func (s *Service) Store(ctx context.Context, up Upload) (Stored, error) {
 		return Stored{}, err
 	}
 
-	select {
-	case s.slots <- struct{}{}:
-	case <-ctx.Done():
-		return Stored{}, fmt.Errorf("wait for a processing slot: %w", ctx.Err())
+	if wait, ok := s.uploads.allow(owner, time.Now()); !ok {
+		return Stored{}, &RateError{RetryAfter: wait}
 	}
-	processed, err := domain.Process(up.Data, s.rules)
-	<-s.slots
+	// The header is read, and hostile images refused, before any memory is reserved.
+	plan, err := domain.Inspect(up.Data, s.rules)
+	if err != nil {
+		return Stored{}, err
+	}
+	if err := s.decoding.Acquire(ctx, plan.Cost); err != nil {
+		return Stored{}, fmt.Errorf("wait for decoding memory: %w", err)
+	}
+	processed, err := plan.Process(up.Data)
+	s.decoding.Release(plan.Cost)
 	if err != nil {
 		return Stored{}, err
 	}

@@ -28,7 +28,7 @@ func newService(t *testing.T) (*app.Service, *adapters.MinIOStore, app.Metrics) 
 	t.Helper()
 	store, _ := testminio.Store(t)
 	metrics := app.NewMetrics(prometheus.NewRegistry())
-	svc := app.New(store, domain.Rules{MaxBytes: 8 << 20}, metrics, slog.New(slog.DiscardHandler), 2)
+	svc := app.New(store, domain.Rules{MaxBytes: 8 << 20}, metrics, slog.New(slog.DiscardHandler), app.Limits{})
 	return svc, store, metrics
 }
 

@@ -18,7 +18,7 @@ import (
 func BenchmarkStoreJPEG2MB(b *testing.B) {
 	store, _ := testminio.Store(b)
 	svc := app.New(store, domain.Rules{MaxBytes: 8 << 20}, app.NewMetrics(prometheus.NewRegistry()),
-		slog.New(slog.DiscardHandler), 2)
+		slog.New(slog.DiscardHandler), app.Limits{})
 	photo := testimages.TwoMBJPEG()
 	dataURL := testimages.DataURL("image/jpeg", photo)
 	b.SetBytes(int64(len(photo)))

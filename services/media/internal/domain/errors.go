@@ -17,6 +17,11 @@ var (
 	// ErrTooManyPixels: the header announces more pixels than we are willing to decode
 	// (a small file can announce a huge canvas: a decompression bomb).
 	ErrTooManyPixels = errors.New("image dimensions too large")
+	// ErrTooMuchMemory: decoding the image (at its format's depth, with the pipeline's copies)
+	// would need more memory than one image may take.
+	ErrTooMuchMemory = errors.New("image needs too much memory to decode")
+	// ErrTooComplex: more JPEG scans or GIF frames than any real photo has.
+	ErrTooComplex = errors.New("image structure too complex")
 	// ErrCorruptImage: the signature matched but the image does not decode.
 	ErrCorruptImage = errors.New("image cannot be decoded")
 	// ErrInvalidDataURL: the text is not a data: URL we can read.

@@ -41,6 +41,9 @@ const (
 type Rules struct {
 	MaxBytes  int64
 	MaxPixels int
+	// MaxDecodeBytes bounds the memory one image may need (see Inspect); 0 means
+	// DefaultMaxDecodeBytes.
+	MaxDecodeBytes int64
 }
 
 // Encoded is one file ready to store.
@@ -61,40 +64,27 @@ type Processed struct {
 
 // Process checks data against the rules, then re-encodes it and makes its thumbnail.
 func Process(data []byte, rules Rules) (Processed, error) {
-	if len(data) == 0 {
-		return Processed{}, ErrEmpty
-	}
-	if rules.MaxBytes > 0 && int64(len(data)) > rules.MaxBytes {
-		return Processed{}, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(data), rules.MaxBytes)
-	}
-	kind, err := Sniff(data)
+	plan, err := Inspect(data, rules)
 	if err != nil {
 		return Processed{}, err
 	}
-	maxPixels := rules.MaxPixels
-	if maxPixels <= 0 {
-		maxPixels = DefaultMaxPixels
-	}
+	return plan.Process(data)
+}
 
-	cfg, err := decodeConfig(kind, data)
-	if err != nil {
-		return Processed{}, fmt.Errorf("%w: %s header: %v", ErrCorruptImage, kind, err)
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return Processed{}, fmt.Errorf("%w: %s of %dx%d pixels", ErrCorruptImage, kind, cfg.Width, cfg.Height)
-	}
-	if int64(cfg.Width)*int64(cfg.Height) > int64(maxPixels) {
-		return Processed{}, fmt.Errorf("%w: %dx%d is over %d pixels", ErrTooManyPixels, cfg.Width, cfg.Height, maxPixels)
-	}
-
+// Process decodes the inspected image, re-encodes it and makes its thumbnail. data must be
+// the bytes Inspect accepted.
+func (p Plan) Process(data []byte) (Processed, error) {
+	kind := p.Kind
 	img, err := decode(kind, data)
 	if err != nil {
 		return Processed{}, fmt.Errorf("%w: %s: %v", ErrCorruptImage, kind, err)
 	}
-	if kind == JPEG {
-		img = orient(img, jpegOrientation(data))
-	}
+	// Shrunk before turning upright: halving commutes with a quarter turn, and turning a
+	// stored-size image needs a fraction of the memory.
 	img = shrinkToStoredSize(img)
+	if kind == JPEG {
+		img = orient(img, p.orientation)
+	}
 
 	asJPEG := kind == JPEG || (kind == WebP && isOpaque(img))
 	var (

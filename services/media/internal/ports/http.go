@@ -24,9 +24,10 @@ import (
 // Room around the image for multipart framing, the other form fields and JSON syntax.
 const envelopeAllowance = 64 << 10
 
-// Every object is written once under a random key and never changed: caches may keep it
-// for good.
-const cacheForever = "public, max-age=31536000, immutable"
+// Every object is written once under a random key and never changed, so a browser may keep it
+// for good; but these are children's photos that may be deleted, so only the browser: shared
+// caches (proxies, CDNs) must not keep a copy past a deletion.
+const cacheForever = "private, max-age=31536000, immutable"
 
 // HTTP serves uploads and downloads.
 type HTTP struct {
@@ -235,6 +236,19 @@ func writeError(c *gin.Context, err error, maxBytes int64) {
 	case errors.Is(err, domain.ErrTooManyPixels):
 		apierror.Abort(c, http.StatusUnprocessableEntity, "image_dimensions_too_large",
 			fmt.Sprintf("The image has too many pixels (the limit is %d megapixels).", domain.DefaultMaxPixels/1_000_000))
+	case errors.Is(err, domain.ErrTooMuchMemory):
+		apierror.Abort(c, http.StatusUnprocessableEntity, "image_too_large_to_open",
+			"The image is too large to open: its dimensions and colour depth need too much memory. Please send a smaller or 8-bit image.")
+	case errors.Is(err, domain.ErrTooComplex):
+		apierror.Abort(c, http.StatusUnprocessableEntity, "image_too_complex",
+			"The image has more scans or frames than a photo has. Please save it again as an ordinary JPEG or PNG.")
+	case errors.Is(err, app.ErrUploadRate):
+		var rateErr *app.RateError
+		if errors.As(err, &rateErr) {
+			c.Header("Retry-After", strconv.Itoa(int(rateErr.RetryAfter.Seconds()+0.999)))
+		}
+		apierror.Abort(c, http.StatusTooManyRequests, "too_many_uploads",
+			"You are uploading images too quickly. Please wait a moment and try again.")
 	case errors.Is(err, domain.ErrCorruptImage):
 		apierror.Abort(c, http.StatusUnprocessableEntity, "corrupt_image",
 			"The image could not be read; it may be damaged or incomplete.")

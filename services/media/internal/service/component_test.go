@@ -48,7 +48,7 @@ type harness struct {
 	consumer string
 }
 
-func start(t *testing.T) *harness {
+func start(t *testing.T, options ...func(*service.Config)) *harness {
 	t.Helper()
 	// The shared JetStream server (Debian's 2.9 on developer machines and CI), as in
 	// production, with a durable consumer of this test's own; it is removed at the end.
@@ -57,13 +57,17 @@ func start(t *testing.T) *harness {
 	store, minioCfg := testminio.Store(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := service.Build(ctx, service.Config{
+	cfg := service.Config{
 		MinIO:        minioCfg,
 		NATSURL:      natsURL,
 		MaxBytes:     service.DefaultMaxBytes,
 		ConsumerName: consumer,
 		Server:       httpserver.Options{Service: "media", Addr: "127.0.0.1:0"},
-	}, slog.New(slog.DiscardHandler))
+	}
+	for _, o := range options {
+		o(&cfg)
+	}
+	srv, err := service.Build(ctx, cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		cancel()
 		t.Fatalf("build (needs MinIO and NATS at %s): %v", natsURL, err)
@@ -357,7 +361,7 @@ func TestServingHeadersCachingAndNotFound(t *testing.T) {
 	etag := first.header.Get("ETag")
 	want := map[string]string{
 		"Content-Type":           "image/png",
-		"Cache-Control":          "public, max-age=31536000, immutable",
+		"Cache-Control":          "private, max-age=31536000, immutable",
 		"X-Content-Type-Options": "nosniff",
 		"Content-Length":         fmt.Sprint(stored.Bytes),
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/config"
@@ -23,11 +22,18 @@ import (
 // DefaultMaxBytes is the largest accepted image, before re-encoding.
 const DefaultMaxBytes = 8 << 20
 
+// DefaultDecodeMemory is the decoding budget when neither MEDIA_DECODE_MEMORY, GOMEMLIMIT nor
+// a cgroup limit says otherwise.
+const DefaultDecodeMemory = 256 << 20
+
 // Config is what the media service needs from its environment.
 type Config struct {
-	MinIO    adapters.MinIOConfig
-	NATSURL  string
-	MaxBytes int64
+	MinIO   adapters.MinIOConfig
+	NATSURL string
+	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
+	EventsNamespace events.Namespace
+	MaxBytes        int64
+	Limits          app.Limits
 	// ConsumerName is the durable item.deleted consumer (tests use their own).
 	ConsumerName string
 	Server       httpserver.Options
@@ -43,13 +49,25 @@ func LoadConfig(env *config.Env) Config {
 			Bucket:    env.String("MINIO_BUCKET", "santa-media"),
 			UseSSL:    env.Bool("MINIO_USE_SSL", false),
 		},
-		NATSURL:      env.Required("NATS_URL"),
-		MaxBytes:     int64(env.Int("MEDIA_MAX_BYTES", DefaultMaxBytes)),
+		NATSURL:         env.Required("NATS_URL"),
+		EventsNamespace: events.NamespaceFromEnv(env),
+		MaxBytes:        int64(env.Int("MEDIA_MAX_BYTES", DefaultMaxBytes)),
+		Limits: app.Limits{
+			DecodeMemory:     int64(env.Int("MEDIA_DECODE_MEMORY", int(decodeMemory(memoryLimit())))),
+			UploadsPerMinute: float64(env.Int("MEDIA_UPLOADS_PER_MINUTE", 30)),
+			UploadBurst:      env.Int("MEDIA_UPLOAD_BURST", 20),
+		},
 		ConsumerName: ports.ItemDeletedConsumer,
 		Server:       httpserver.OptionsFromEnv(env, "media", "8083"),
 	}
 	if cfg.MaxBytes < 1024 || cfg.MaxBytes > 64<<20 {
 		env.Problem("MEDIA_MAX_BYTES must be between 1024 and %d bytes, got %d", 64<<20, cfg.MaxBytes)
+	}
+	if cfg.Limits.DecodeMemory < 16<<20 {
+		env.Problem("MEDIA_DECODE_MEMORY must be at least %d bytes (16 MiB), got %d", 16<<20, cfg.Limits.DecodeMemory)
+	}
+	if cfg.Limits.UploadsPerMinute < 0 || cfg.Limits.UploadBurst < 1 {
+		env.Problem("MEDIA_UPLOADS_PER_MINUTE must be 0 (off) or more and MEDIA_UPLOAD_BURST at least 1")
 	}
 	return cfg
 }
@@ -68,7 +86,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)
 	svc := app.New(store, domain.Rules{MaxBytes: cfg.MaxBytes, MaxPixels: domain.DefaultMaxPixels},
-		app.NewMetrics(srv.Registry), logger, runtime.GOMAXPROCS(0))
+		app.NewMetrics(srv.Registry), logger, cfg.Limits)
+	logger.Info("image decoding budget", "decode_memory_mib", cfg.Limits.DecodeMemory>>20,
+		"uploads_per_minute", cfg.Limits.UploadsPerMinute)
 	ports.RegisterRoutes(srv.Engine, svc)
 	srv.AddReadinessCheck("minio", store.Ping)
 
@@ -76,6 +96,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if err != nil {
 		return nil, err
 	}
+	js = events.InNamespace(js, cfg.EventsNamespace)
 	consumer, err := ports.ConsumeItemDeleted(ctx, js, cfg.ConsumerName, svc, logger, events.NewConsumerMetrics(srv.Registry))
 	if err != nil {
 		nc.Close()

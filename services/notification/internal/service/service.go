@@ -24,8 +24,10 @@ const ConsumerName = "notification"
 type Config struct {
 	DatabaseURL string
 	NATSURL     string
-	Server      httpserver.Options
-	Streams     httpserver.StreamLimits
+	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
+	EventsNamespace events.Namespace
+	Server          httpserver.Options
+	Streams         httpserver.StreamLimits
 	// RetryBackOff overrides the consumer's redelivery waits (tests make them short).
 	RetryBackOff []time.Duration
 }
@@ -33,10 +35,11 @@ type Config struct {
 // LoadConfig reads and checks the environment.
 func LoadConfig(env *config.Env) Config {
 	cfg := Config{
-		DatabaseURL: env.Required("DATABASE_URL"),
-		NATSURL:     env.Required("NATS_URL"),
-		Server:      httpserver.OptionsFromEnv(env, "notification", "8084"),
-		Streams:     httpserver.StreamLimitsFromEnv(env),
+		DatabaseURL:     env.Required("DATABASE_URL"),
+		NATSURL:         env.Required("NATS_URL"),
+		EventsNamespace: events.NamespaceFromEnv(env),
+		Server:          httpserver.OptionsFromEnv(env, "notification", "8084"),
+		Streams:         httpserver.StreamLimitsFromEnv(env),
 	}
 	// The gateway forwards every live stream over a few HTTP/2 connections.
 	cfg.Server.CleartextHTTP2 = true
@@ -59,6 +62,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		pool.Close()
 		return nil, err
 	}
+	js = events.InNamespace(js, cfg.EventsNamespace)
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)
 	notices := adapters.NewNotices(pool)

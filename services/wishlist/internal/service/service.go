@@ -23,16 +23,19 @@ type Config struct {
 	DatabaseURL string
 	NATSURL     string
 	MediaURL    string // empty: inline images are refused
-	Server      httpserver.Options
+	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
+	EventsNamespace events.Namespace
+	Server          httpserver.Options
 }
 
 // LoadConfig reads and checks the environment.
 func LoadConfig(env *config.Env) Config {
 	return Config{
-		DatabaseURL: env.Required("DATABASE_URL"),
-		NATSURL:     env.Required("NATS_URL"),
-		MediaURL:    env.String("MEDIA_URL", ""),
-		Server:      httpserver.OptionsFromEnv(env, "wishlist", "8081"),
+		DatabaseURL:     env.Required("DATABASE_URL"),
+		NATSURL:         env.Required("NATS_URL"),
+		MediaURL:        env.String("MEDIA_URL", ""),
+		EventsNamespace: events.NamespaceFromEnv(env),
+		Server:          httpserver.OptionsFromEnv(env, "wishlist", "8081"),
 	}
 }
 
@@ -52,6 +55,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		pool.Close()
 		return nil, err
 	}
+	js = events.InNamespace(js, cfg.EventsNamespace)
 
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)

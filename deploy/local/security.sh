@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# make security: the hostile-input suite (tests/security) over the running test stack. It prints
+# what was tried and what came back: the bomb corpus (with media's peak resident memory), the
+# per-user upload rate, an idempotency flood, the Auth emulator switch and the rate-limit holes.
+# `make test` runs it after the end-to-end tests; `make security` starts and stops a stack for it.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+export SANTA_E2E_URL=${SANTA_E2E_URL:-http://127.0.0.1:18080}
+export SANTA_ADMIN_URL=${SANTA_ADMIN_URL:-http://127.0.0.1:18090}
+export SANTA_STATE_DIR=${SANTA_STATE_DIR:-$ROOT/.dev/test}
+export SANTA_REDIS_PREFIX=${SANTA_REDIS_PREFIX:-gw-test}
+export TEST_REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}
+export FIREBASE_AUTH_EMULATOR_HOST=${FIREBASE_AUTH_EMULATOR_HOST:-127.0.0.1:9099}
+status=0
+go test -count=1 -v -tags security ./tests/security/ 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+# The image pipeline's fuzz target, briefly (its seed corpus also runs in every `go test`).
+echo "--- fuzzing media's image pipeline for 20s"
+(cd services/media && go test -run '^$' -fuzz FuzzProcess -fuzztime 20s -parallel 1 ./internal/domain 2>&1 | tail -3; exit "${PIPESTATUS[0]}") || status=1
+exit $status
