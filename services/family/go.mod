@@ -1,0 +1,3 @@
+module github.com/santa-wishlist/santa/services/family
+
+go 1.26.0
