@@ -31,6 +31,11 @@ const (
 	TypeItemUnclaimed = "item.unclaimed"
 	TypeListDeleted   = "list.deleted"
 	TypeListChanged   = "list.changed"
+	// Families (FAMILY.md). secretsanta.drawn names the participants, never a pair.
+	TypeFamilyInvited      = "family.invited"
+	TypeFamilyMemberJoined = "family.member.joined"
+	TypeFamilyMemberLeft   = "family.member.left"
+	TypeSecretSantaDrawn   = "secretsanta.drawn"
 )
 
 // DuplicateWindow is how long JetStream remembers event ids. An outbox relay that crashes
@@ -59,6 +64,7 @@ func NewEnvelope(eventType, userID string, data any) (Envelope, error) {
 var knownTypes = map[string]bool{
 	TypeItemCreated: true, TypeItemDeleted: true, TypeSantaSent: true, TypeItemUpdated: true,
 	TypeItemClaimed: true, TypeItemUnclaimed: true, TypeListDeleted: true, TypeListChanged: true,
+	TypeFamilyInvited: true, TypeFamilyMemberJoined: true, TypeFamilyMemberLeft: true, TypeSecretSantaDrawn: true,
 }
 
 // Validate checks the fields every consumer relies on.
@@ -108,7 +114,7 @@ func Connect(url, name string, logger *slog.Logger) (*nats.Conn, jetstream.JetSt
 func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
 	s, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       StreamName,
-		Subjects:   []string{"item.>", "santa.>", "list.>"},
+		Subjects:   []string{"item.>", "santa.>", "list.>", "family.>", "secretsanta.>"},
 		Storage:    jetstream.FileStorage,
 		Retention:  jetstream.LimitsPolicy,
 		MaxAge:     7 * 24 * time.Hour,

@@ -1,0 +1,81 @@
+// Package service wires the family service from its configuration. main uses it, and
+// component tests build the same thing around their own database.
+package service
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/santa-wishlist/santa/pkg/config"
+	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/migrate"
+	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/pkg/postgres"
+	"github.com/santa-wishlist/santa/services/family/internal/adapters"
+	"github.com/santa-wishlist/santa/services/family/internal/app"
+	"github.com/santa-wishlist/santa/services/family/internal/ports"
+)
+
+// Config is what the family service needs from its environment.
+type Config struct {
+	DatabaseURL string
+	NATSURL     string
+	Server      httpserver.Options
+}
+
+// LoadConfig reads and checks the environment.
+func LoadConfig(env *config.Env) Config {
+	return Config{
+		DatabaseURL: env.Required("DATABASE_URL"),
+		NATSURL:     env.Required("NATS_URL"),
+		Server:      httpserver.OptionsFromEnv(env, "family", "8085"),
+	}
+}
+
+// Build connects to PostgreSQL and NATS, applies migrations, and returns a server whose Run
+// also runs the outbox relay. Everything it opens is closed when the server stops.
+func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate.Apply(ctx, pool, "family", adapters.Migrations(), logger); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	nc, js, err := events.Connect(cfg.NATSURL, "family", logger)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+
+	cfg.Server.Logger = logger
+	srv := httpserver.New(cfg.Server)
+	repo := adapters.NewRepository(pool)
+	ports.Routes(srv.Engine, app.New(repo))
+	srv.AddReadinessCheck("postgres", repo.Ping)
+
+	// The relay's context ends only at shutdown, after in-flight requests finished.
+	relayCtx, stopRelay := context.WithCancel(context.Background())
+	relay := outbox.NewRelay(pool, js, srv.Registry, logger)
+	relayDone := make(chan struct{})
+	go func() {
+		defer close(relayDone)
+		relay.Run(relayCtx)
+	}()
+	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
+	srv.OnShutdown(func(context.Context) error { return drain(nc) })
+	srv.OnShutdown(func(context.Context) error { stopRelay(); <-relayDone; return nil })
+	return srv, nil
+}
+
+func drain(nc *nats.Conn) error {
+	if err := nc.Drain(); err != nil {
+		nc.Close()
+		return err
+	}
+	return nil
+}
