@@ -38,7 +38,8 @@ func LoadConfig(env *config.Env) Config {
 // Build connects to PostgreSQL and NATS, applies migrations, and returns a server whose Run
 // also runs the outbox relay. Everything it opens is closed when the server stops.
 func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
-	pool, err := postgres.Connect(ctx, cfg.DatabaseURL)
+	// Its own schema: the services share one database, and each outbox is a table "outbox".
+	pool, err := postgres.ConnectSchema(ctx, cfg.DatabaseURL, "family")
 	if err != nil {
 		return nil, err
 	}

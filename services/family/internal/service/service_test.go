@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -40,6 +41,14 @@ type env struct {
 func start(t *testing.T) *env {
 	t.Helper()
 	pool, dbURL := testenv.Postgres(t)
+	// Another service's tables, as in the shared database: the family's live in their own schema.
+	if _, err := pool.Exec(context.Background(), "CREATE TABLE outbox (id bigint PRIMARY KEY, other text)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(context.Background(), "ALTER DATABASE "+pgx.Identifier{pool.Config().ConnConfig.Database}.Sanitize()+" SET search_path = family, public"); err != nil {
+		t.Fatal(err)
+	}
+	pool.Reset() // the test's own queries read the family's tables
 	broker := testenv.StartNATS(t)
 	cfg := service.Config{DatabaseURL: dbURL, NATSURL: broker.URL(), Server: httpserver.Options{Service: "family", Addr: "127.0.0.1:0"}}
 	base, _ := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
