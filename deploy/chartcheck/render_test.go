@@ -308,14 +308,16 @@ func TestNetworkPolicies(t *testing.T) {
 		"vision":       {"gateway"},
 		"media":        {"gateway", "wishlist"},
 		"notification": {"gateway"},
+		"family":       {"gateway"},
 	}
 	// Egress peers besides DNS, per service, with in-chart dependencies (default values).
 	wantEgress := map[string][]string{
-		"gateway":      {"wishlist", "vision", "media", "notification", "redis", "ipBlock:0.0.0.0/0"},
+		"gateway":      {"wishlist", "vision", "media", "notification", "family", "redis", "ipBlock:0.0.0.0/0"},
 		"wishlist":     {"media", "postgresql", "nats"},
 		"vision":       {"redis", "ipBlock:0.0.0.0/0"},
 		"media":        {"nats", "minio"},
 		"notification": {"postgresql", "nats"},
+		"family":       {"postgresql", "nats"},
 	}
 	for _, svc := range services(t) {
 		if _, ok := wantIngress[svc]; !ok {
@@ -376,8 +378,8 @@ func TestNetworkPolicies(t *testing.T) {
 		}
 		// Dependencies admit only their clients and reach nothing.
 		depClients := map[string][]string{
-			"postgresql": {"notification", "wishlist"}, "redis": {"gateway", "vision"},
-			"nats": {"media", "notification", "wishlist"}, "minio": {"media"},
+			"postgresql": {"family", "notification", "wishlist"}, "redis": {"gateway", "vision"},
+			"nats": {"family", "media", "notification", "wishlist"}, "minio": {"media"},
 		}
 		if set == "dev" {
 			depClients["firebase-auth-emulator"] = []string{"gateway"}
@@ -459,7 +461,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 	chartSets := map[string]bool{
 		"PORT": true, "LOG_LEVEL": true, "SHUTDOWN_TIMEOUT": true, "GOMEMLIMIT": true,
 		"DATABASE_URL": true, "REDIS_URL": true, "NATS_URL": true, "FIREBASE_PROJECT_ID": true,
-		"WISHLIST_URL": true, "VISION_URL": true, "MEDIA_URL": true, "NOTIFICATION_URL": true, "WEB_DIR": true,
+		"WISHLIST_URL": true, "VISION_URL": true, "MEDIA_URL": true, "NOTIFICATION_URL": true, "FAMILY_URL": true, "WEB_DIR": true,
 		"MINIO_ENDPOINT": true, "MINIO_ACCESS_KEY": true, "MINIO_SECRET_KEY": true, "MINIO_BUCKET": true, "MINIO_USE_SSL": true,
 	}
 	leftOptional := map[string]string{
