@@ -56,7 +56,7 @@ export RATE_LIMIT_IP_PER_MINUTE=100000
 if $STACK_SH start; then
   record stack-start ok
   export SANTA_E2E_URL=http://127.0.0.1:18080
-  export SANTA_METRICS_URLS=$(for p in 18080 18081 18082 18083 18084; do printf 'http://127.0.0.1:%s,' $p; done | sed 's/,$//')
+  export SANTA_METRICS_URLS=$(for p in 18080 18081 18082 18083 18084 18085; do printf 'http://127.0.0.1:%s,' $p; done | sed 's/,$//')
   if [ -d tests/e2e ]; then
     step "end-to-end API tests"
     go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | grep -E '^(ok|FAIL|panic:|---)|^\s+--- FAIL|_test\.go:[0-9]+:'
