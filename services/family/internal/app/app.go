@@ -183,8 +183,8 @@ func (f *Families) SetRole(ctx context.Context, familyID, callerUID, target, rol
 
 // DrawRequest is an admin's request for a draw.
 type DrawRequest struct {
-	Exclusions [][2]string `json:"exclusions"`
-	Budget     string      `json:"budget"`
+	Exclusions [][]string `json:"exclusions"`
+	Budget     string     `json:"budget"`
 }
 
 // Draw replaces the family's Secret Santa draw.
@@ -193,8 +193,16 @@ func (f *Families) Draw(ctx context.Context, familyID, callerUID string, req Dra
 	if err != nil {
 		return DrawResult{}, err
 	}
+	// Each exclusion is a pair: a longer or shorter list would be silently misread.
+	pairs := make([][2]string, len(req.Exclusions))
+	for i, ex := range req.Exclusions {
+		if len(ex) != 2 {
+			return DrawResult{}, &domain.FieldError{Field: "exclusions", Message: "Each exclusion is a pair of two members."}
+		}
+		pairs[i] = [2]string{ex[0], ex[1]}
+	}
 	at, n, err := f.repo.Draw(ctx, familyID, callerUID, budget, func(members []domain.Member) ([]domain.Assignment, error) {
-		return domain.Draw(members, req.Exclusions, f.random)
+		return domain.Draw(members, pairs, f.random)
 	})
 	return DrawResult{DrawnAt: at, Participants: n}, err
 }

@@ -317,6 +317,10 @@ func TestSecretSantaAnswersOnlyTheCallersOwnMatch(t *testing.T) {
 	e.refused(http.StatusNotFound, "no_draw", "GET", id+"/secret-santa", "ben", nil)
 	e.refused(http.StatusBadRequest, "validation_failed", "POST", id+"/secret-santa", "ann",
 		map[string]any{"exclusions": [][]string{{"ann", "zed"}}})
+	e.refused(http.StatusBadRequest, "validation_failed", "POST", id+"/secret-santa", "ann",
+		map[string]any{"exclusions": [][]string{{"ann", "ben", "cleo"}}})
+	e.refused(http.StatusBadRequest, "wrong_type", "POST", id+"/secret-santa", "ann",
+		map[string]any{"exclusions": "ann"})
 
 	// Ann and Ben, Cleo and Dan are couples.
 	req := map[string]any{"exclusions": [][]string{{"ann", "ben"}, {"dan", "cleo"}}, "budget": "€30"}
