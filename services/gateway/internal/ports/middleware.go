@@ -68,10 +68,17 @@ type RateLimits struct {
 // a bad token, a /media/ download or a web app file is counted like any other, so none of them
 // is a free way to hammer the gateway or what stands behind it. The limiter answers from
 // memory and shares its counts through Redis in the background, so a Redis outage neither
-// slows requests nor lifts the limits.
-func limitIP(limiter *adapters.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
+// slows requests nor lifts the limits. Live stream opens are counted too, but against an
+// allowance of their own ("stream-ip", see StreamConfig.OpensPerIP): a household or a school
+// behind one address opens many at once, and must not use up the per-address limit meant for
+// one person's requests.
+func limitIP(limiter *adapters.RateLimiter, limits RateLimits, streamOpensPerIP int64, refused *prometheus.CounterVec) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		check(c, limiter, refused, adapters.Limit{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP})
+		l := adapters.Limit{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP}
+		if c.FullPath() == streamPath {
+			l = adapters.Limit{Scope: "stream-ip", Key: c.ClientIP(), Max: streamOpensPerIP}
+		}
+		check(c, limiter, refused, l)
 	}
 }
 

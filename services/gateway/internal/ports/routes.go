@@ -49,6 +49,9 @@ type Deps struct {
 	Lifetime context.Context
 }
 
+// streamPath is the live stream's route; its opens have a per-address allowance of their own.
+const streamPath = "/api/notifications/stream"
+
 // Routes registers the public API and the web app.
 func Routes(r *gin.Engine, d Deps) {
 	refused := prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -58,7 +61,7 @@ func Routes(r *gin.Engine, d Deps) {
 
 	// Every route (the API, /media/ and the web app) is counted per IP first, before a token
 	// is even looked at; /healthz, registered by httpserver, stays out of it for the probes.
-	r.Use(securityHeaders(contentSecurityPolicy(d.WebConfig)), limitIP(d.Limiter, d.Limits, refused))
+	r.Use(securityHeaders(contentSecurityPolicy(d.WebConfig)), limitIP(d.Limiter, d.Limits, d.Streams.OpensPerIP, refused))
 	signedIn := []gin.HandlerFunc{d.Verifier.Authenticate(true), limitUser(d.Limiter, d.Limits, refused)}
 	anyone := []gin.HandlerFunc{d.Verifier.Authenticate(false), limitUser(d.Limiter, d.Limits, refused)}
 	with := func(chain []gin.HandlerFunc, more ...gin.HandlerFunc) []gin.HandlerFunc {
@@ -104,8 +107,8 @@ func Routes(r *gin.Engine, d Deps) {
 	notification := forward(d.Upstreams.Notification, true)
 	// A stream is admitted (503 past the pod's ceiling or in a reconnect storm) before its
 	// token is verified, so refusing costs next to nothing; see streams.go.
-	r.GET("/api/notifications/stream", httpserver.NewStreamGate(d.Registry, d.Streams.StreamLimits).Admit(),
-		d.Verifier.Authenticate(true), rateLimitStreamOpens(d.Limiter, d.Limits.PerUser, d.Streams.OpensPerIP, refused), relayStream(d.Lifetime, d.Upstreams.Notification))
+	r.GET(streamPath, httpserver.NewStreamGate(d.Registry, d.Streams.StreamLimits).Admit(),
+		d.Verifier.Authenticate(true), rateLimitStreamOpens(d.Limiter, d.Limits.PerUser, refused), relayStream(d.Lifetime, d.Upstreams.Notification))
 	r.GET("/api/notifications", with(signedIn, notification)...)
 
 	r.NoRoute(webApp(d.WebDir))
