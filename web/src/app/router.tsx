@@ -29,6 +29,8 @@ export const routes: RouteObject[] = [
       { path: 'share-options', ...lazyPage(() => import('../features/photo/share/ShareOptionsPage')) },
       { path: 'image-recognition', ...lazyPage(() => import('../features/photo/recognition/ImageRecognitionPage')) },
       { path: 'share/:slug', ...lazyPage(() => import('../features/photo/share/SharedGiftPage')) },
+      // Open to visitors: claiming asks them to sign in and brings them back here.
+      { path: 'l/:token', ...lazyPage(() => import('../features/family-lists/components/SharedListPage')) },
       {
         element: <RequireAuth />,
         children: [

@@ -18,6 +18,10 @@ function item(id: string, name: string, category: string | null, extra: Partial<
     aiGenerated: false,
     sentToSanta: false,
     createdAt: '2026-12-01T10:00:00Z',
+    listId: 'list-1',
+    priority: 2,
+    quantity: 1,
+    notes: '',
     ...extra,
   };
 }
