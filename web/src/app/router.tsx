@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'wishlist', ...lazyPage(() => import('../features/wishlist/components/WishlistPage')) },
           { path: 'text-prompt', ...lazyPage(() => import('../features/wishlist/components/AddItemPage')) },
+          { path: 'claims', ...lazyPage(() => import('../features/family-lists/components/ClaimsPage')) },
         ],
       },
       { path: '*', ...lazyPage(() => import('./routes/NotFoundPage')) },
