@@ -43,6 +43,12 @@ export function SharedItemCard({ token, item, isOwner, signedIn, onSignInNeeded 
         {item.price && <p className="gift-card__price">{item.price}</p>}
         {item.quantity > 1 && <p className="muted">Wants {item.quantity}</p>}
         {item.notes && <p className="shared-item__notes">{item.notes}</p>}
+        {isOwner && item.claims && item.claims.length > 0 && (
+          // Only after the reveal date does the server send `claims` to the owner.
+          <p className="shared-item__status" data-testid="given-by">
+            From {item.claims.map((c) => (c.quantity > 1 ? `${c.displayName} (${c.quantity})` : c.displayName)).join(', ')}
+          </p>
+        )}
         {!isOwner && (item.claimed ?? 0) > 0 && !taken && (
           <p className="shared-item__status">
             {item.claimed} of {item.quantity} taken

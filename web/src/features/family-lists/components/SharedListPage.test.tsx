@@ -112,6 +112,12 @@ describe('shared list page /l/:token', () => {
     expect(within(card).queryByText(/Taken|taken|getting/)).not.toBeInTheDocument();
   });
 
+  it('shows the owner who gave what once the server sends claims (after the reveal date)', async () => {
+    mockFetch(() => json(shared('owner', [item({ claims: [{ displayName: 'Aunt Ann', quantity: 1, purchased: false }] })])));
+    renderPage();
+    expect(await screen.findByTestId('given-by')).toHaveTextContent('From Aunt Ann');
+  });
+
   it('says so when the link was revoked or never existed', async () => {
     mockFetch(() => json({ error: { code: 'share_not_found', message: 'Shared list not found.' } }, 404));
     renderPage();

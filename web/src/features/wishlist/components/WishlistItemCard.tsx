@@ -41,6 +41,12 @@ export function WishlistItemCard({ item, removing, onRemove }: Props) {
         </h3>
         {item.description && <p className="item-card__description">{item.description}</p>}
         {item.price && <p className="item-card__price">{item.price}</p>}
+        {item.claims && item.claims.length > 0 && (
+          // The server adds `claims` only after the list's reveal date: who gave what.
+          <p className="item-card__given" data-testid="given-by">
+            From {item.claims.map((c) => (c.quantity > 1 ? `${c.displayName} (${c.quantity})` : c.displayName)).join(', ')}
+          </p>
+        )}
       </div>
       <div className="item-card__actions">
         <button type="button" className="button button--primary button--small" onClick={() => openInNewTab(shopUrlFor(item))}>
