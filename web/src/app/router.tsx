@@ -34,7 +34,7 @@ export const routes: RouteObject[] = [
       {
         element: <RequireAuth />,
         children: [
-          { path: 'wishlist', ...lazyPage(() => import('../features/wishlist/components/WishlistPage')) },
+          { path: 'wishlist', ...lazyPage(() => import('./routes/MyWishlistPage')) },
           { path: 'text-prompt', ...lazyPage(() => import('../features/wishlist/components/AddItemPage')) },
           { path: 'claims', ...lazyPage(() => import('../features/family-lists/components/ClaimsPage')) },
         ],

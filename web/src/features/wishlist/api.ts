@@ -7,8 +7,9 @@ const RECENT = { type: 'Wishlist' as const, id: 'RECENT' };
 
 export const wishlistApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getWishlist: build.query<WishlistItem[], void>({
-      query: () => '/api/wishlist',
+    /** One list's items; without a list id, the default list (what the header's badge counts). */
+    getWishlist: build.query<WishlistItem[], string | void>({
+      query: (listId) => (listId ? `/api/wishlist?listId=${encodeURIComponent(listId)}` : '/api/wishlist'),
       providesTags: (items) => [LIST, ...(items ?? []).map((i) => ({ type: 'Wishlist' as const, id: i.id }))],
     }),
     getRecentWishlist: build.query<WishlistItem[], void>({

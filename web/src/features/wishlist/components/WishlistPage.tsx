@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CameraIcon, GiftIcon, PencilIcon, PlusIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
@@ -19,10 +19,17 @@ export function categoriesOf(items: readonly WishlistItem[]): string[] {
   return Array.from(new Set(items.map(categoryOf)));
 }
 
+interface Props {
+  /** The list to show; the default list when absent. */
+  listId?: string;
+  /** Controls the app puts under the title (the list switcher and settings of family-lists). */
+  toolbar?: ReactNode;
+}
+
 /** /wishlist (signed in only). */
-export default function WishlistPage() {
+export default function WishlistPage({ listId, toolbar }: Props = {}) {
   usePageTitle('My Wishlist');
-  const { data: items, isLoading, isError, error, refetch } = useGetWishlistQuery();
+  const { data: items, isLoading, isError, error, refetch } = useGetWishlistQuery(listId);
   const [deleteItem] = useDeleteWishlistItemMutation();
   const [removingId, setRemovingId] = useState<string | null>(null);
   const [tab, setTab] = useState(ALL_ITEMS);
@@ -63,6 +70,7 @@ export default function WishlistPage() {
           </Link>
         </div>
       </div>
+      {toolbar}
 
       {isLoading ? (
         <PageSpinner label="Loading your wishlist" />
