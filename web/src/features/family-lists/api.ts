@@ -4,10 +4,7 @@ import type { ClaimEntry, ClaimRequest, ClaimResult, ListDraft, ListShare, Share
 const LISTS = { type: 'Lists' as const, id: 'ALL' };
 const CLAIMS = { type: 'Claims' as const, id: 'ALL' };
 
-/** Tags of this feature; the wishlist's 'Wishlist' tag is refreshed when a list's reveal date moves. */
-const familyApi = api.enhanceEndpoints({ addTagTypes: ['Lists', 'Shared', 'Claims'] });
-
-export const familyListsApi = familyApi.injectEndpoints({
+export const familyListsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getLists: build.query<WishList[], void>({
       query: () => '/api/lists',
