@@ -8,6 +8,7 @@ import { errorMessage } from '../../../lib/apiError';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useDeleteWishlistItemMutation, useGetWishlistQuery } from '../api';
 import { categoryOf, type WishlistItem } from '../types';
+import { EditItemSheet } from './EditItemSheet';
 import { WishlistItemCard } from './WishlistItemCard';
 import './wishlist.css';
 
@@ -33,6 +34,7 @@ export default function WishlistPage({ listId, toolbar }: Props = {}) {
   const [deleteItem] = useDeleteWishlistItemMutation();
   const [removingId, setRemovingId] = useState<string | null>(null);
   const [tab, setTab] = useState(ALL_ITEMS);
+  const [editing, setEditing] = useState<WishlistItem | null>(null);
   const toast = useToast();
 
   const categories = useMemo(() => categoriesOf(items ?? []), [items]);
@@ -109,12 +111,13 @@ export default function WishlistPage({ listId, toolbar }: Props = {}) {
           <ul className="item-grid">
             {visible.map((item) => (
               <li key={item.id}>
-                <WishlistItemCard item={item} removing={removingId === item.id} onRemove={remove} />
+                <WishlistItemCard item={item} removing={removingId === item.id} onRemove={remove} onEdit={setEditing} />
               </li>
             ))}
           </ul>
         </Tabs>
       )}
+      {editing && <EditItemSheet item={editing} onClose={() => setEditing(null)} />}
     </section>
   );
 }
