@@ -73,9 +73,7 @@ test('a list is shared, claimed by family and kept secret from its owner until t
     category: 'Toys',
     price: '$120',
     listId: list.id,
-    priority: 3,
     quantity: 1,
-    notes: 'Size 24 inch',
   });
   await callApi(ownerToken, 'POST', '/api/wishlist', {
     name: 'Wool socks',
@@ -91,8 +89,15 @@ test('a list is shared, claimed by family and kept secret from its owner until t
   await signIn(owner.page, ownerP);
   await signIn(member.page, memberP);
 
-  // The owner makes the list's link on My Wishlist.
+  // The owner marks the bicycle most wanted with a note, and makes the list's link on My Wishlist.
   await owner.page.goto('/wishlist');
+  await owner.page.getByRole('button', { name: 'Edit Red bicycle' }).click();
+  const sheet = owner.page.getByRole('dialog', { name: 'Edit Red bicycle' });
+  await sheet.getByRole('radio', { name: 'Most wanted' }).check();
+  await sheet.getByLabel(/Notes/).fill('Size 24 inch');
+  await sheet.getByRole('button', { name: 'Save' }).click();
+  await expect(sheet).toHaveCount(0);
+  await expect(owner.page.getByTestId('wishlist-item').filter({ hasText: 'Red bicycle' })).toContainText('★ Most wanted');
   await owner.page.getByRole('button', { name: 'Share', exact: true }).click();
   const settings = owner.page.getByRole('dialog', { name: 'My Wishlist: sharing' });
   await settings.getByRole('button', { name: 'Make a share link' }).click();
