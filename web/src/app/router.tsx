@@ -26,7 +26,7 @@ export const routes: RouteObject[] = [
       { path: 'edit-photo', ...lazyPage(() => import('../features/photo/editor/EditPhotoPage')) },
       { path: 'gift-options', ...lazyPage(() => import('../features/photo/gift/GiftOptionsPage')) },
       { path: 'confirmation', ...lazyPage(() => import('../features/photo/gift/ConfirmationPage')) },
-      { path: 'share-options', ...lazyPage(() => import('../features/photo/share/ShareOptionsPage')) },
+      { path: 'share-options', ...lazyPage(() => import('./routes/ShareOptionsRoute')) },
       { path: 'image-recognition', ...lazyPage(() => import('../features/photo/recognition/ImageRecognitionPage')) },
       { path: 'share/:slug', ...lazyPage(() => import('../features/photo/share/SharedGiftPage')) },
       // Open to visitors: claiming asks them to sign in and brings them back here.
