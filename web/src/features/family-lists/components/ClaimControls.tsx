@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Spinner } from '../../../components/Spinner';
 import { errorMessage } from '../../../lib/apiError';
 import { useToast } from '../../../app/shell/notices';
-import { useClaimItemMutation, useReleaseClaimMutation } from '../api';
+import { useClaimItemMutation, useGetClaimsQuery, useReleaseClaimMutation } from '../api';
 import { unitsLeft, type SharedItem } from '../types';
 
 interface Props {
@@ -18,7 +18,9 @@ export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) 
   const mine = item.mine ?? 0;
   const max = unitsLeft(item) + mine;
   const [quantity, setQuantity] = useState(Math.max(1, Math.min(mine || 1, max)));
-  const [purchased, setPurchased] = useState(false);
+  // The shared view carries no "purchased" of the caller's own claim; the shopping list does.
+  const { data: myClaims } = useGetClaimsQuery(undefined, { skip: !signedIn || mine === 0 });
+  const purchased = myClaims?.find((c) => c.item.id === item.id)?.purchased ?? false;
   const [claim, claiming] = useClaimItemMutation();
   const [release, releasing] = useReleaseClaimMutation();
   const toast = useToast();
@@ -31,8 +33,7 @@ export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) 
       return;
     }
     try {
-      const result = await claim({ token, itemId: item.id, quantity: units, purchased: bought }).unwrap();
-      setPurchased(result.purchased);
+      await claim({ token, itemId: item.id, quantity: units, purchased: bought }).unwrap();
     } catch (err) {
       toast({ title: 'Could not claim', description: errorMessage(err), variant: 'destructive' });
     }
@@ -41,7 +42,6 @@ export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) 
   async function unclaim() {
     try {
       await release({ token, itemId: item.id }).unwrap();
-      setPurchased(false);
     } catch (err) {
       toast({ title: 'Could not release', description: errorMessage(err), variant: 'destructive' });
     }

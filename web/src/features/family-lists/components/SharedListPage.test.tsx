@@ -62,10 +62,15 @@ describe('shared list page /l/:token', () => {
 
   it('claims a chosen number of units and then offers purchased and release', async () => {
     let list = shared('member', [item({ quantity: 3, claimed: 1, mine: 0 })]);
+    let bought = false;
     const calls = mockFetch((call) => {
       if (call.method === 'PUT') {
+        bought = (call.body as { purchased: boolean }).purchased;
         list = shared('member', [item({ quantity: 3, claimed: 3, mine: 2 })]);
-        return json({ claimed: 3, mine: 2, purchased: false });
+        return json({ claimed: 3, mine: 2, purchased: bought });
+      }
+      if (call.url === '/api/claims') {
+        return json([{ quantity: 2, purchased: bought, list: { name: 'Christmas', ownerName: 'Tom', token: TOKEN }, item: item({}) }]);
       }
       return json(list);
     });
@@ -78,6 +83,8 @@ describe('shared list page /l/:token', () => {
     expect(put?.body).toEqual({ quantity: 2, purchased: false });
     await userEvent.click(screen.getByRole('checkbox', { name: 'Purchased' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ quantity: 2, purchased: true }));
+    // The tick comes from the shopping list, so it is still there after a reload.
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Purchased' })).toBeChecked());
     expect(screen.getByRole('button', { name: 'Release Bike' })).toBeInTheDocument();
   });
 
