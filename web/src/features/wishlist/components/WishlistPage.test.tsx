@@ -71,6 +71,19 @@ describe('My Wishlist', () => {
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Mystery box']);
   });
 
+  it('shows who gave what when the server sends claims (after the reveal date), and nothing otherwise', async () => {
+    mockFetch(() =>
+      json([
+        item('1', 'Headphones', 'Electronics', { claims: [{ displayName: 'Aunt Ann', quantity: 2, purchased: true }] }),
+        item('2', 'Scarf', 'Clothing'),
+      ]),
+    );
+    renderPage();
+    const cards = await screen.findAllByTestId('wishlist-item');
+    expect(within(cards[0]).getByTestId('given-by')).toHaveTextContent('From Aunt Ann (2)');
+    expect(within(cards[1]).queryByTestId('given-by')).not.toBeInTheDocument();
+  });
+
   it('draws the category icon for each item', async () => {
     mockFetch(() => json(ITEMS));
     renderPage();
