@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The local stack: installs what is missing, reuses PostgreSQL, Redis and NATS when they answer
 # on their standard ports (starting private ones when they do not), starts MinIO, the Firebase
-# Auth emulator, a fake Gemini and fake product databases, and runs the five services.
+# Auth emulator, Mailpit (SMTP with an HTTP API), a fake Gemini and fake product databases, and
+# runs the six services.
 #
 #   stack.sh install         install tools into ~/.cache/santa (idempotent)
 #   stack.sh up              everything in the foreground with prefixed logs (make dev); Ctrl-C stops it
@@ -10,9 +11,9 @@
 #   stack.sh deps            only the dependencies, in the background (Go tests)
 #   stack.sh env             prints the environment the services run with
 #
-# STACK=test (the default for start/deps under `make test`) uses ports 18080-18084 (their
-# /readyz and /metrics on 18090-18094), the database santa_test and the events namespace
-# "test", so tests can run beside a `make dev` (8080-8084, 8090-8094, santa, "dev").
+# STACK=test (the default for start/deps under `make test`) uses ports 18080-18085 (their
+# /readyz and /metrics on 18090-18095), the database santa_test and the events namespace
+# "test", so tests can run beside a `make dev` (8080-8085, 8090-8095, santa, "dev").
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +27,8 @@ export PATH=$TOOLS/bin:$PATH
 MINIO_PIN=v0.0.0-20260212201848-7aac2a2c5b7c
 NATS_PIN=v2.10.29
 FIREBASE_TOOLS_PIN=15.34.2
-SERVICES=(gateway wishlist vision media notification)
+MAILPIT_PIN=v1.27.11
+SERVICES=(gateway wishlist vision media notification family)
 # Opt-outs the libraries document, to keep unused code out of the binaries (and of memory:
 # package initialisers run for everything linked): Cloud Storage's gRPC DirectPath (xDS, RLS),
 # which the Firebase SDK pulls in, and gin's MessagePack binding.
@@ -38,6 +40,8 @@ REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
 NATS_URL=${NATS_URL:-nats://127.0.0.1:4222}
 MINIO_ADDR=127.0.0.1:9000
 EMULATOR_HOST=127.0.0.1:9099
+MAILPIT_SMTP=127.0.0.1:1025
+MAILPIT_HTTP=127.0.0.1:8025
 FAKE_GEMINI_ADDR=127.0.0.1:8095
 FAKE_PRODUCTS_ADDR=127.0.0.1:8096
 
@@ -61,6 +65,10 @@ install_tools() {
   if [ ! -x "$TOOLS/bin/minio" ]; then
     log "installing MinIO $MINIO_PIN (takes a few minutes, once)"
     (cd /tmp && GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/minio/minio@$MINIO_PIN")
+  fi
+  if [ ! -x "$TOOLS/bin/mailpit" ]; then
+    log "installing Mailpit $MAILPIT_PIN (takes a few minutes, once)"
+    (cd /tmp && GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/axllent/mailpit@$MAILPIT_PIN")
   fi
   if [ ! -x "$TOOLS/firebase/node_modules/.bin/firebase" ]; then
     log "installing firebase-tools $FIREBASE_TOOLS_PIN (the Auth emulator)"
@@ -125,6 +133,16 @@ start_minio() {
   wait_port $MINIO_ADDR MinIO 60
 }
 
+# Mailpit receives every email locally (invitations); its web UI and API are on 8025.
+start_mailpit() {
+  answers $MAILPIT_SMTP && return
+  log "starting Mailpit on $MAILPIT_SMTP (SMTP) and $MAILPIT_HTTP (API)"
+  nohup mailpit --smtp $MAILPIT_SMTP --listen $MAILPIT_HTTP --database "$ROOT/.dev/mailpit.db" --quiet \
+    > "$ROOT/.dev/mailpit.log" 2>&1 &
+  echo $! > "$ROOT/.dev/mailpit.pid"
+  wait_port $MAILPIT_SMTP Mailpit 20
+}
+
 start_emulator() {
   answers $EMULATOR_HOST && return
   log "starting the Firebase Auth emulator on $EMULATOR_HOST"
@@ -165,7 +183,7 @@ ensure_database() {
 
 deps() {
   cd "$ROOT"
-  start_postgres; start_redis; start_nats; start_minio; start_emulator; start_fake_gemini; start_fake_products
+  start_postgres; start_redis; start_nats; start_minio; start_mailpit; start_emulator; start_fake_gemini; start_fake_products
   command -v psql >/dev/null || apt_install postgresql-client
   ensure_database
 }
@@ -189,6 +207,9 @@ WISHLIST_URL=http://127.0.0.1:$((PORT_BASE + 1))
 VISION_URL=http://127.0.0.1:$((PORT_BASE + 2))
 MEDIA_URL=http://127.0.0.1:$((PORT_BASE + 3))
 NOTIFICATION_URL=http://127.0.0.1:$((PORT_BASE + 4))
+FAMILY_URL=http://127.0.0.1:$((PORT_BASE + 5))
+SMTP_URL=${SMTP_URL:-smtp://$MAILPIT_SMTP}
+PUBLIC_URL=http://localhost:$PORT_BASE
 GEMINI_API_KEY=${GEMINI_API_KEY:-fake-dev-key}
 GEMINI_BASE_URL=${GEMINI_BASE_URL:-$([ -n "${GEMINI_API_KEY:-}" ] || echo "http://$FAKE_GEMINI_ADDR")}
 LOOKUP_OPENFOODFACTS_URL=http://$FAKE_PRODUCTS_ADDR/openfoodfacts
@@ -272,7 +293,7 @@ stop_services() { # by pid file: only what this stack started
 
 stop_deps() { # only what this script started
   local f
-  for f in minio auth-emulator fakegemini fakeproducts nats; do
+  for f in minio mailpit auth-emulator fakegemini fakeproducts nats; do
     [ -f "$ROOT/.dev/$f.pid" ] && { kill "$(cat "$ROOT/.dev/$f.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/$f.pid"; }
   done
   [ -f "$ROOT/.dev/redis.pid" ] && { kill "$(cat "$ROOT/.dev/redis.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/redis.pid"; }

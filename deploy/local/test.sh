@@ -70,7 +70,7 @@ if $STACK_SH start; then
   record stack-start ok
   export SANTA_E2E_URL=http://127.0.0.1:18080
   export EVENTS_NAMESPACE=test # the stack's events namespace (stack.sh), for tests that read the stream
-  export SANTA_METRICS_URLS=$(for p in 18090 18091 18092 18093 18094; do printf 'http://127.0.0.1:%s,' $p; done | sed 's/,$//')
+  export SANTA_METRICS_URLS=$(for p in 18090 18091 18092 18093 18094 18095; do printf 'http://127.0.0.1:%s,' $p; done | sed 's/,$//')
   if [ -d tests/e2e ]; then
     step "end-to-end API tests"
     go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | grep -E '^(ok|FAIL|panic:|---)|^\s+--- FAIL|_test\.go:[0-9]+:'

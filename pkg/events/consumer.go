@@ -138,8 +138,10 @@ func Consume(ctx context.Context, js jetstream.JetStream, cfg ConsumerConfig, ha
 				attempt = meta.NumDelivered
 			}
 			log.Warn("event handling failed; will retry with back-off", "event_id", env.ID, "attempt", attempt, "err", err)
-			// Nak without delay lets the server apply the consumer's BackOff schedule.
-			_ = msg.Nak()
+			// The server applies BackOff to redeliveries after an ack timeout, but redelivers a
+			// plain Nak at once (all attempts could be spent in milliseconds), so the delay is
+			// given explicitly: BackOff[attempt-1], the last one repeated.
+			_ = msg.NakWithDelay(cfg.BackOff[min(max(int(attempt), 1), len(cfg.BackOff))-1])
 			processed("retry")
 		}
 	},

@@ -32,6 +32,11 @@ const (
 	TypeItemUnclaimed = "item.unclaimed"
 	TypeListDeleted   = "list.deleted"
 	TypeListChanged   = "list.changed"
+	// Families (FAMILY.md). secretsanta.drawn names the participants, never a pair.
+	TypeFamilyInvited      = "family.invited"
+	TypeFamilyMemberJoined = "family.member.joined"
+	TypeFamilyMemberLeft   = "family.member.left"
+	TypeSecretSantaDrawn   = "secretsanta.drawn"
 )
 
 // DuplicateWindow is how long JetStream remembers event ids. An outbox relay that crashes
@@ -60,6 +65,7 @@ func NewEnvelope(eventType, userID string, data any) (Envelope, error) {
 var knownTypes = map[string]bool{
 	TypeItemCreated: true, TypeItemDeleted: true, TypeSantaSent: true, TypeItemUpdated: true,
 	TypeItemClaimed: true, TypeItemUnclaimed: true, TypeListDeleted: true, TypeListChanged: true,
+	TypeFamilyInvited: true, TypeFamilyMemberJoined: true, TypeFamilyMemberLeft: true, TypeSecretSantaDrawn: true,
 }
 
 // Validate checks the fields every consumer relies on.
@@ -110,7 +116,7 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream
 	ns := NamespaceOf(js)
 	s, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       ns.Stream(),
-		Subjects:   []string{ns.Subject("item.>"), ns.Subject("santa.>"), ns.Subject("list.>")},
+		Subjects:   []string{ns.Subject("item.>"), ns.Subject("santa.>"), ns.Subject("list.>"), ns.Subject("family.>"), ns.Subject("secretsanta.>")},
 		Storage:    jetstream.FileStorage,
 		Retention:  jetstream.LimitsPolicy,
 		MaxAge:     7 * 24 * time.Hour,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -16,6 +17,14 @@ const DefaultMaxConns = 16
 
 // Connect opens a pool. Settings in the URL (pool_max_conns=...) win over the defaults.
 func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	cfg, err := poolConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	return open(ctx, cfg)
+}
+
+func poolConfig(url string) (*pgxpool.Config, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("DATABASE_URL: %w", err)
@@ -25,9 +34,34 @@ func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
 	cfg.HealthCheckPeriod = 30 * time.Second
+	return cfg, nil
+}
+
+func open(ctx context.Context, cfg *pgxpool.Config) (*pgxpool.Pool, error) {
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
 	}
 	return pool, nil
+}
+
+// ConnectSchema opens a pool whose connections work in their own schema (made if missing), so
+// a service can share a database with the others and still name its tables freely: each
+// service that uses pkg/outbox needs its own "outbox" table.
+func ConnectSchema(ctx context.Context, url, schema string) (*pgxpool.Pool, error) {
+	setup, err := Connect(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	_, err = setup.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{schema}.Sanitize())
+	setup.Close()
+	if err != nil {
+		return nil, fmt.Errorf("create schema %s: %w", schema, err)
+	}
+	cfg, err := poolConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	cfg.ConnConfig.RuntimeParams["search_path"] = schema
+	return open(ctx, cfg)
 }

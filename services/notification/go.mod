@@ -9,6 +9,7 @@ require (
 	github.com/nats-io/nats.go v1.55.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/santa-wishlist/santa/pkg v0.0.0
+	github.com/wneessen/go-mail v0.8.1
 )
 
 require (

@@ -15,7 +15,8 @@ export const api = createApi({
       return headers;
     },
   }),
-  tagTypes: ['Wishlist'],
+  // Lists, Shared (one shared list by token) and Claims belong to features/family-lists.
+  tagTypes: ['Wishlist', 'Lists', 'Shared', 'Claims'],
   // Wishlist data is never stale by time (SPEC 7): it changes only through our own saves and
   // deletes, which invalidate tags, or through the live-update stream.
   keepUnusedDataFor: 300,

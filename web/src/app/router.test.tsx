@@ -112,6 +112,7 @@ describe('shell', () => {
     expect(within(menu).getByText('Holly Berry')).toBeInTheDocument();
     expect(within(menu).getByText('holly@example.com')).toBeInTheDocument();
     expect(within(menu).getByRole('menuitem', { name: 'Log Out' })).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'My gift shopping list' })).toHaveAttribute('href', '/claims');
   });
 
   it('falls back to username, No email provided and the letter U', async () => {

@@ -26,14 +26,17 @@ export const routes: RouteObject[] = [
       { path: 'edit-photo', ...lazyPage(() => import('../features/photo/editor/EditPhotoPage')) },
       { path: 'gift-options', ...lazyPage(() => import('../features/photo/gift/GiftOptionsPage')) },
       { path: 'confirmation', ...lazyPage(() => import('../features/photo/gift/ConfirmationPage')) },
-      { path: 'share-options', ...lazyPage(() => import('../features/photo/share/ShareOptionsPage')) },
+      { path: 'share-options', ...lazyPage(() => import('./routes/ShareOptionsRoute')) },
       { path: 'image-recognition', ...lazyPage(() => import('../features/photo/recognition/ImageRecognitionPage')) },
       { path: 'share/:slug', ...lazyPage(() => import('../features/photo/share/SharedGiftPage')) },
+      // Open to visitors: claiming asks them to sign in and brings them back here.
+      { path: 'l/:token', ...lazyPage(() => import('../features/family-lists/components/SharedListPage')) },
       {
         element: <RequireAuth />,
         children: [
-          { path: 'wishlist', ...lazyPage(() => import('../features/wishlist/components/WishlistPage')) },
+          { path: 'wishlist', ...lazyPage(() => import('./routes/MyWishlistPage')) },
           { path: 'text-prompt', ...lazyPage(() => import('../features/wishlist/components/AddItemPage')) },
+          { path: 'claims', ...lazyPage(() => import('../features/family-lists/components/ClaimsPage')) },
         ],
       },
       { path: '*', ...lazyPage(() => import('./routes/NotFoundPage')) },

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { avatarLetter, menuName, type CurrentUser } from '../lib/session';
 import { chooseTheme, useTheme } from '../lib/theme';
-import { LogOutIcon, MoonIcon } from './icons';
+import { GiftIcon, LogOutIcon, MoonIcon } from './icons';
 import './AvatarMenu.css';
 
 interface AvatarMenuProps {
@@ -60,6 +61,9 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
             <p className="avatar-menu__name">{name}</p>
             <p className="avatar-menu__email">{user.email || 'No email provided'}</p>
           </div>
+          <Link to="/claims" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
+            <GiftIcon size={18} /> My gift shopping list
+          </Link>
           <button
             type="button"
             role="menuitemcheckbox"

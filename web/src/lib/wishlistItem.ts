@@ -10,8 +10,13 @@ type Schemas = components['schemas'];
 /** A wishlist item as the gateway answers it. */
 export type WishlistItem = Schemas['Item'];
 
-/** What POST /api/wishlist accepts; the form, the photo flow and gift options send subsets. */
-export type NewWishlistItem = Schemas['ItemDraft'] & Required<Pick<Schemas['ItemDraft'], 'name' | 'description'>>;
+/**
+ * What POST /api/wishlist accepts; the form, the photo flow and gift options send subsets.
+ * `priority` and `quantity` have server defaults (2 and 1), which openapi-typescript marks required.
+ */
+export type NewWishlistItem = Omit<Schemas['ItemDraft'], 'priority' | 'quantity'> &
+  Partial<Pick<Schemas['ItemDraft'], 'priority' | 'quantity'>> &
+  Required<Pick<Schemas['ItemDraft'], 'name' | 'description'>>;
 
 /** POST /api/vision/analyze's answer (SPEC 3 'Product analysis result', without the image). */
 export type ProductAnalysis = Schemas['ProductAnalysis'];

@@ -21,7 +21,7 @@ const (
 
 // Upstreams are the internal services' base URLs.
 type Upstreams struct {
-	Wishlist, Vision, Media, Notification string
+	Wishlist, Vision, Media, Notification, Family string
 }
 
 // WebConfig is what the browser needs to start Firebase: public values only, never a secret.
@@ -88,6 +88,7 @@ func Routes(r *gin.Engine, d Deps) {
 	r.DELETE("/api/wishlist/:id", with(signedIn, small, wishlist)...)
 	r.POST("/api/santa", with(signedIn, photo, once, wishlist)...)
 	familyRoutes(r, signedIn, anyone, with, wishlist, once, small, photo)
+	familiesRoutes(r, signedIn, anyone, with, forward(d.Upstreams.Family, false), once, small)
 
 	vision := forward(d.Upstreams.Vision, false)
 	r.POST("/api/vision/analyze", with(anyone, photo, vision)...)
@@ -148,4 +149,21 @@ func familyRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
 	r.PUT("/api/shared/:token/items/:itemId/claim", with(signedIn, small, wishlist)...)
 	r.DELETE("/api/shared/:token/items/:itemId/claim", with(signedIn, small, wishlist)...)
 	r.GET("/api/claims", with(signedIn, wishlist)...)
+}
+
+// familiesRoutes are the family service's (FAMILY.md "Families", "Secret Santa"). The
+// invitation's accept page reads who invited before the visitor signs in (per-IP limit; an
+// unknown and an expired token answer alike); everything else needs a signed-in user.
+func familiesRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
+	with func([]gin.HandlerFunc, ...gin.HandlerFunc) []gin.HandlerFunc, family, once, small gin.HandlerFunc) {
+	r.POST("/api/families", with(signedIn, small, once, family)...)
+	r.GET("/api/families", with(signedIn, family)...)
+	r.GET("/api/families/:id", with(signedIn, family)...)
+	r.POST("/api/families/:id/invites", with(signedIn, small, once, family)...)
+	r.PATCH("/api/families/:id/members/:uid", with(signedIn, small, family)...)
+	r.DELETE("/api/families/:id/members/:uid", with(signedIn, small, family)...)
+	r.POST("/api/families/:id/secret-santa", with(signedIn, small, family)...)
+	r.GET("/api/families/:id/secret-santa", with(signedIn, family)...)
+	r.GET("/api/invites/:token", with(anyone, family)...)
+	r.POST("/api/invites/:token/accept", with(signedIn, small, family)...)
 }

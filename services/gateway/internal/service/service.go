@@ -49,6 +49,7 @@ func LoadConfig(env *config.Env) Config {
 			Vision:       serviceURL(env, "VISION_URL", false),
 			Media:        serviceURL(env, "MEDIA_URL", false),
 			Notification: serviceURL(env, "NOTIFICATION_URL", false),
+			Family:       serviceURL(env, "FAMILY_URL", false),
 		},
 		WebDir: env.String("WEB_DIR", ""),
 		Limits: ports.RateLimits{

@@ -72,7 +72,7 @@ func startGateway(t *testing.T, up *upstream, limits ports.RateLimits, webDir st
 		"FIREBASE_AUTH_EMULATOR_HOST": testenv.AuthEmulatorHost(), "ALLOW_AUTH_EMULATOR": "true",
 		"REDIS_URL": testenv.RedisURL(), "REDIS_KEY_PREFIX": "test-" + testenv.RandomHex(6),
 		"FIREBASE_PROJECT_ID": testenv.FirebaseProject, "WISHLIST_URL": up.server.URL,
-		"MEDIA_URL": up.server.URL, "WEB_DIR": webDir,
+		"MEDIA_URL": up.server.URL, "FAMILY_URL": up.server.URL, "WEB_DIR": webDir,
 	} {
 		t.Setenv(k, v)
 	}
@@ -271,6 +271,39 @@ func TestRecentIsEmptyForVisitors(t *testing.T) {
 	}
 	if len(up.calls()) != 0 {
 		t.Fatal("a visitor's recent call reached the wishlist")
+	}
+}
+
+func TestFamilyRoutes(t *testing.T) {
+	up := newUpstream(t)
+	g := startGateway(t, up, roomy, "")
+	// Only the invitation's accept page opens for visitors.
+	for _, r := range []struct{ method, path string }{
+		{"POST", "/api/families"}, {"GET", "/api/families"}, {"GET", "/api/families/f1"},
+		{"POST", "/api/families/f1/invites"}, {"PATCH", "/api/families/f1/members/u1"},
+		{"DELETE", "/api/families/f1/members/u1"}, {"POST", "/api/families/f1/secret-santa"},
+		{"GET", "/api/families/f1/secret-santa"}, {"POST", "/api/invites/tok/accept"},
+	} {
+		resp := g.do(r.method, r.path, "", strings.NewReader("{}"))
+		if body := readBody(resp); resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("anonymous %s %s: %d %s", r.method, r.path, resp.StatusCode, body)
+		}
+	}
+	if n := len(up.calls()); n != 0 {
+		t.Fatalf("%d anonymous family calls reached the family service", n)
+	}
+	resp := g.do("GET", "/api/invites/tok", "", nil)
+	readBody(resp)
+	calls := up.calls()
+	if resp.StatusCode != http.StatusOK || len(calls) != 1 || calls[0].URL.Path != "/api/invites/tok" || calls[0].Header.Get(auth.HeaderUserID) != "" {
+		t.Fatalf("a visitor's invitation: %d, %d calls", resp.StatusCode, len(calls))
+	}
+	user := testenv.SignUp(t, testenv.UniqueEmail("family"), "secret123", "Ann")
+	resp = g.do("POST", "/api/families/f1/secret-santa", user.IDToken, strings.NewReader(`{"exclusions":[]}`))
+	readBody(resp)
+	calls = up.calls()
+	if resp.StatusCode != http.StatusCreated || len(calls) != 2 || calls[1].URL.Path != "/api/families/f1/secret-santa" || calls[1].Header.Get(auth.HeaderUserID) != user.UID {
+		t.Fatalf("a member's draw: %d, %d calls", resp.StatusCode, len(calls))
 	}
 }
 

@@ -144,3 +144,16 @@ func (s *Notices) Position(ctx context.Context, userID string) (seq int64, count
 
 // Ping checks the database (readiness).
 func (s *Notices) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
+
+// EmailSent reports whether the email of an event already went out.
+func (n *Notices) EmailSent(ctx context.Context, eventID string) (bool, error) {
+	var sent bool
+	err := n.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM sent_emails WHERE event_id = $1)", eventID).Scan(&sent)
+	return sent, err
+}
+
+// MarkEmailSent records that the email of an event went out.
+func (n *Notices) MarkEmailSent(ctx context.Context, eventID string) error {
+	_, err := n.pool.Exec(ctx, "INSERT INTO sent_emails (event_id) VALUES ($1) ON CONFLICT DO NOTHING", eventID)
+	return err
+}

@@ -24,7 +24,31 @@ const (
 	EventSharedListChanged = "shared-list-changed"
 	// EventClaimRemoved tells a claimer that the gift they claimed is gone from the list.
 	EventClaimRemoved = "claim-removed"
+	// EventSecretSanta tells each participant of a draw that their match is ready; it never
+	// says who it is (they read it from the family service, which answers only their own).
+	EventSecretSanta = "secret-santa"
+	// EventFamilyMemberJoined tells a family's admins that someone joined.
+	EventFamilyMemberJoined = "family-member-joined"
 )
+
+// SecretSantaMessage is the secret-santa notice's text.
+const SecretSantaMessage = "Your Secret Santa match is ready"
+
+// SecretSantaData is the data of secret-santa: which family, nothing of the match.
+type SecretSantaData struct {
+	Message    string `json:"message"`
+	FamilyID   string `json:"familyId"`
+	FamilyName string `json:"familyName"`
+}
+
+// MemberJoinedData is the data of family-member-joined.
+type MemberJoinedData struct {
+	Message     string `json:"message"`
+	FamilyID    string `json:"familyId"`
+	FamilyName  string `json:"familyName"`
+	UID         string `json:"uid"`
+	DisplayName string `json:"displayName"`
+}
 
 // SharedListData is the data of shared-list-changed: only which list, nothing of why.
 type SharedListData struct {
@@ -76,8 +100,40 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 		return nil, fmt.Errorf("%w: event id %q is not a UUID", ErrMalformed, env.ID)
 	}
 	switch env.Type {
-	case events.TypeItemUpdated, events.TypeItemClaimed, events.TypeListDeleted:
+	case events.TypeItemUpdated, events.TypeItemClaimed, events.TypeListDeleted,
+		events.TypeFamilyInvited, events.TypeFamilyMemberLeft:
 		return nil, nil
+	case events.TypeSecretSantaDrawn:
+		var d struct {
+			FamilyID     string   `json:"familyId"`
+			FamilyName   string   `json:"familyName"`
+			Participants []string `json:"participants"`
+		}
+		if err := json.Unmarshal(env.Data, &d); err != nil || d.FamilyID == "" {
+			return nil, fmt.Errorf("%w: secretsanta.drawn needs a familyId", ErrMalformed)
+		}
+		data, err := json.Marshal(SecretSantaData{Message: SecretSantaMessage, FamilyID: d.FamilyID, FamilyName: d.FamilyName})
+		if err != nil {
+			return nil, err
+		}
+		return perUser(env, d.Participants, "", EventSecretSanta, data), nil
+	case events.TypeFamilyMemberJoined:
+		var d struct {
+			FamilyID    string   `json:"familyId"`
+			FamilyName  string   `json:"familyName"`
+			UID         string   `json:"uid"`
+			DisplayName string   `json:"displayName"`
+			Admins      []string `json:"admins"`
+		}
+		if err := json.Unmarshal(env.Data, &d); err != nil || d.FamilyID == "" || d.UID == "" {
+			return nil, fmt.Errorf("%w: family.member.joined needs a familyId and a uid", ErrMalformed)
+		}
+		data, err := json.Marshal(MemberJoinedData{Message: fmt.Sprintf("%s joined %s", d.DisplayName, d.FamilyName),
+			FamilyID: d.FamilyID, FamilyName: d.FamilyName, UID: d.UID, DisplayName: d.DisplayName})
+		if err != nil {
+			return nil, err
+		}
+		return perUser(env, d.Admins, d.UID, EventFamilyMemberJoined, data), nil
 	case events.TypeItemUnclaimed:
 		var d struct {
 			ClaimerID, ItemID, ItemName, ListID, OwnerName, Reason string
@@ -118,6 +174,21 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 		return nil, err
 	}
 	return []Notice{n}, nil
+}
+
+// perUser makes one notice per user (but skip), each with an id derived from the event's and
+// the user, so a redelivery stores nothing twice.
+func perUser(env events.Envelope, users []string, skip, event string, data json.RawMessage) []Notice {
+	base := uuid.MustParse(env.ID)
+	var out []Notice
+	for _, u := range users {
+		if u == "" || u == skip {
+			continue
+		}
+		out = append(out, Notice{EventID: uuid.NewSHA1(base, []byte(u)).String(), UserID: u,
+			OccurredAt: env.OccurredAt, Event: event, Data: data})
+	}
+	return out
 }
 
 // RemovedMessage is the claimer's notice when the owner removes a claimed gift.

@@ -79,3 +79,56 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// A Secret Santa draw tells each participant that their match is ready, and nothing of whom
+// they drew; someone joining a family is told to its admins. Outsiders hear nothing.
+func TestFamilyNotices(t *testing.T) {
+	_, dbURL := testenv.Postgres(t)
+	nats := testenv.StartNATS(t)
+	b := newBroker(t, nats.URL())
+	svc := start(t, dbURL, nats.URL())
+
+	streams := map[string]*stream{}
+	for _, uid := range []string{"ann", "ben", "cleo", "zed"} {
+		streams[uid] = openStream(t, svc.base, uid, streamOpts{})
+		streams[uid].hello(t, 0)
+	}
+	familyID := uuid.NewString()
+	drawn, err := events.NewEnvelope(events.TypeSecretSantaDrawn, "ann", map[string]any{
+		"familyId": familyID, "familyName": "Smiths", "drawnAt": time.Now().UTC(), "participants": []string{"ann", "ben", "cleo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.publish(drawn)
+	for _, uid := range []string{"ann", "ben", "cleo"} {
+		e := streams[uid].next(t)
+		d := e.decode(t)
+		if e.Event != "secret-santa" || d["message"] != "Your Secret Santa match is ready" || d["familyId"] != familyID || len(d) != 3 {
+			t.Fatalf("%s's notice: %+v", uid, e)
+		}
+	}
+	// A redelivered draw adds nothing.
+	drawn.OccurredAt = drawn.OccurredAt.Add(time.Millisecond)
+	b.publishRaw(events.TypeSecretSantaDrawn, mustJSON(t, drawn))
+
+	joined, err := events.NewEnvelope(events.TypeFamilyMemberJoined, "cleo", map[string]any{
+		"familyId": familyID, "familyName": "Smiths", "uid": "cleo", "displayName": "Cleo", "role": "member", "admins": []string{"ann", "ben"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.publish(joined)
+	for _, uid := range []string{"ann", "ben"} {
+		e := streams[uid].next(t)
+		if d := e.decode(t); e.Event != "family-member-joined" || d["message"] != "Cleo joined Smiths" || d["uid"] != "cleo" {
+			t.Fatalf("%s's notice: %+v", uid, e)
+		}
+	}
+	b.consumerSettled(10 * time.Second)
+	streams["zed"].nothing(t, 300*time.Millisecond)
+	streams["cleo"].nothing(t, 100*time.Millisecond)
+	for uid, want := range map[string]int{"ann": 2, "ben": 2, "cleo": 1, "zed": 0} {
+		if got := listNotices(t, svc.base, uid); len(got) != want {
+			t.Fatalf("%s has %d notices, want %d: %+v", uid, len(got), want, got)
+		}
+	}
+}

@@ -220,8 +220,14 @@ func (b broker) publishRaw(subject string, payload []byte) {
 // consumerSettled waits until the notification consumer has nothing pending or unacked.
 func (b broker) consumerSettled(timeout time.Duration) {
 	b.t.Helper()
+	b.consumerSettledNamed(service.ConsumerName, timeout)
+}
+
+// consumerSettledNamed waits until the named consumer has nothing pending or unacked.
+func (b broker) consumerSettledNamed(name string, timeout time.Duration) {
+	b.t.Helper()
 	testenv.Eventually(b.t, timeout, func() error {
-		cons, err := b.js.Consumer(context.Background(), events.StreamName, service.ConsumerName)
+		cons, err := b.js.Consumer(context.Background(), events.StreamName, name)
 		if err != nil {
 			return err
 		}

@@ -20,6 +20,10 @@ import (
 // ConsumerName is the durable consumer of every product event.
 const ConsumerName = "notification"
 
+// EmailConsumerName is the durable consumer of the events that send email (family.invited):
+// its own, so a slow or failing SMTP server never holds up live notices.
+const EmailConsumerName = "notification-email"
+
 // Config is what the service needs from its environment.
 type Config struct {
 	DatabaseURL string
@@ -30,6 +34,13 @@ type Config struct {
 	Streams         httpserver.StreamLimits
 	// RetryBackOff overrides the consumer's redelivery waits (tests make them short).
 	RetryBackOff []time.Duration
+	// SMTPURL (empty: no email is sent) is where invitations go out; MailFrom is the sender and
+	// PublicURL the web app's origin, for the links in emails.
+	SMTPURL   string
+	MailFrom  string
+	PublicURL string
+	// EmailBackOff are the waits between attempts to send one email.
+	EmailBackOff []time.Duration
 }
 
 // LoadConfig reads and checks the environment.
@@ -40,6 +51,11 @@ func LoadConfig(env *config.Env) Config {
 		EventsNamespace: events.NamespaceFromEnv(env),
 		Server:          httpserver.OptionsFromEnv(env, "notification", "8084"),
 		Streams:         httpserver.StreamLimitsFromEnv(env),
+		SMTPURL:         env.String("SMTP_URL", ""),
+		MailFrom:        env.String("MAIL_FROM", "Santa Wishlist <no-reply@santa-wishlist.example>"),
+		PublicURL:       env.String("PUBLIC_URL", "http://localhost:8080"),
+		EmailBackOff: []time.Duration{5 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute,
+			30 * time.Minute, time.Hour},
 	}
 	// The gateway forwards every live stream over a few HTTP/2 connections.
 	cfg.Server.CleartextHTTP2 = true
@@ -75,12 +91,28 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		pool.Close()
 		return nil, err
 	}
+	metrics := events.NewConsumerMetrics(srv.Registry)
 	consumer, err := events.Consume(ctx, js, events.ConsumerConfig{Durable: ConsumerName, BackOff: cfg.RetryBackOff},
-		app.NewNotifier(notices, fanout, logger).Handle, logger, events.NewConsumerMetrics(srv.Registry))
+		app.NewNotifier(notices, fanout, logger).Handle, logger, metrics)
 	if err != nil {
 		nc.Close()
 		pool.Close()
 		return nil, err
+	}
+	var emailConsumer *events.Consumer
+	if cfg.SMTPURL != "" {
+		mailer, err := adapters.NewSMTPMailer(cfg.SMTPURL, cfg.MailFrom)
+		if err == nil {
+			emailConsumer, err = events.Consume(ctx, js, events.ConsumerConfig{Durable: EmailConsumerName,
+				Subjects: []string{events.TypeFamilyInvited}, BackOff: cfg.EmailBackOff},
+				app.NewEmailer(mailer, notices, cfg.PublicURL, logger).Handle, logger, metrics)
+		}
+		if err != nil {
+			consumer.Stop()
+			nc.Close()
+			pool.Close()
+			return nil, err
+		}
 	}
 	// The server's shutdown waits for every handler, and a stream never ends by itself, so
 	// streams end when ctx does (SIGTERM, the moment readiness starts failing); their devices
@@ -96,6 +128,13 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	// NATS, then the pool the handler was using.
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
 	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(func(context.Context) error { _ = fanSub.Unsubscribe(); consumer.Stop(); return nil })
+	srv.OnShutdown(func(context.Context) error {
+		_ = fanSub.Unsubscribe()
+		consumer.Stop()
+		if emailConsumer != nil {
+			emailConsumer.Stop()
+		}
+		return nil
+	})
 	return srv, nil
 }

@@ -9,6 +9,8 @@ export const LIVE_EVENTS = {
   hello: 'hello',
   wishlistCount: 'wishlist-count',
   santa: 'santa',
+  sharedListChanged: 'shared-list-changed',
+  claimRemoved: 'claim-removed',
 } as const;
 
 const WISHLIST_TAGS = [
@@ -57,6 +59,16 @@ export function handleLiveEvent(event: ServerEvent, ctx: LiveContext): void {
       const name = typeof data.name === 'string' && data.name ? data.name : null;
       const message = typeof data.message === 'string' && data.message ? data.message : 'Santa received your gift request!';
       ctx.dispatch(showShellToast(name ? `${message} (${name})` : message));
+      return;
+    }
+    case LIVE_EVENTS.sharedListChanged:
+      // A list this user opened by its link changed (items or claims): read open ones again.
+      ctx.dispatch(api.util.invalidateTags(['Shared', 'Claims']));
+      return;
+    case LIVE_EVENTS.claimRemoved: {
+      ctx.dispatch(api.util.invalidateTags(['Shared', 'Claims']));
+      const message = typeof data.message === 'string' && data.message ? data.message : null;
+      if (message) ctx.dispatch(showShellToast(message));
       return;
     }
     default:

@@ -79,6 +79,20 @@ describe('live events', () => {
     expect(dispatch).toHaveBeenCalledWith(invalidated);
   });
 
+  it('shared-list-changed re-reads open shared lists and the shopping list; claim-removed also says what went', () => {
+    const store = makeStore();
+    const dispatch = vi.spyOn(store, 'dispatch');
+    handleLiveEvent({ event: 'shared-list-changed', data: '{"listId":"l1"}' }, { dispatch: store.dispatch, currentCount: () => 0 });
+    expect(dispatch).toHaveBeenCalledWith(expect.objectContaining({ type: 'api/invalidateTags', payload: ['Shared', 'Claims'] }));
+    dispatch.mockClear();
+    handleLiveEvent(
+      { event: 'claim-removed', data: '{"message":"Red bicycle was removed from Emma\'s list","itemId":"i","listId":"l1"}' },
+      { dispatch: store.dispatch, currentCount: () => 0 },
+    );
+    expect(dispatch).toHaveBeenCalledWith(expect.objectContaining({ type: 'api/invalidateTags' }));
+    expect(JSON.stringify(store.getState().shell)).toContain("Red bicycle was removed from Emma's list");
+  });
+
   it('hello refreshes the wishlist only when the count changed', () => {
     const store = makeStore();
     const dispatch = vi.spyOn(store, 'dispatch');

@@ -1,14 +1,15 @@
 import { api } from '../../app/api';
 import { uuid } from '../../lib/ids';
-import type { NewWishlistItem, WishlistItem } from './types';
+import type { ItemEdit, NewWishlistItem, WishlistItem } from './types';
 
 const LIST = { type: 'Wishlist' as const, id: 'LIST' };
 const RECENT = { type: 'Wishlist' as const, id: 'RECENT' };
 
 export const wishlistApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getWishlist: build.query<WishlistItem[], void>({
-      query: () => '/api/wishlist',
+    /** One list's items; without a list id, the default list (what the header's badge counts). */
+    getWishlist: build.query<WishlistItem[], string | void>({
+      query: (listId) => (listId ? `/api/wishlist?listId=${encodeURIComponent(listId)}` : '/api/wishlist'),
       providesTags: (items) => [LIST, ...(items ?? []).map((i) => ({ type: 'Wishlist' as const, id: i.id }))],
     }),
     getRecentWishlist: build.query<WishlistItem[], void>({
@@ -24,6 +25,11 @@ export const wishlistApi = api.injectEndpoints({
       }),
       invalidatesTags: (_result, error) => (error ? [] : [LIST, RECENT]),
     }),
+    updateWishlistItem: build.mutation<WishlistItem, { id: string } & ItemEdit>({
+      query: ({ id, ...edit }) => ({ url: `/api/wishlist/${encodeURIComponent(id)}`, method: 'PATCH', body: edit }),
+      // Moving an item to another list changes the lists' counts too.
+      invalidatesTags: (_result, error, { id }) => (error ? [] : [LIST, RECENT, { type: 'Wishlist', id }, 'Lists']),
+    }),
     deleteWishlistItem: build.mutation<void, string>({
       query: (id) => ({ url: `/api/wishlist/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, _error, id) => [LIST, RECENT, { type: 'Wishlist', id }],
@@ -35,5 +41,6 @@ export const {
   useGetWishlistQuery,
   useGetRecentWishlistQuery,
   useAddWishlistItemMutation,
+  useUpdateWishlistItemMutation,
   useDeleteWishlistItemMutation,
 } = wishlistApi;

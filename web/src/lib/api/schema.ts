@@ -460,10 +460,203 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/families": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's families with their members and the lists shared with each
+         * @description `lists` stays empty until wishlist shares lists with families (issue 12, step 3).
+         */
+        get: operations["listFamilies"];
+        put?: never;
+        /** Make a family (at most 10 per user); the caller is its admin */
+        post: operations["createFamily"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/families/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        /** One of the caller's families */
+        get: operations["getFamily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/families/{id}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new invitation link, valid 7 days (admins); with email it is also sent by email */
+        post: operations["inviteToFamily"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/families/{id}/members/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+                uid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Leave (your own uid) or, as an admin, remove a member
+         * @description Cancels the family's Secret Santa draw when it included the member. The last member leaving deletes the family.
+         */
+        delete: operations["removeFamilyMember"];
+        options?: never;
+        head?: never;
+        /** Make a member an admin, or an admin a member again (admins) */
+        patch: operations["setFamilyRole"];
+        trace?: never;
+    };
+    "/api/families/{id}/secret-santa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        /** The caller's own match, and nobody else's */
+        get: operations["mySecretSantaMatch"];
+        put?: never;
+        /**
+         * Draw (or redraw) Secret Santa names (admins)
+         * @description Every member gives one present and receives one, nobody draws themselves, no excluded pair either way; each valid assignment equally likely, from crypto/rand. The answer names nobody.
+         */
+        post: operations["drawSecretSanta"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invites/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+            };
+            cookie?: never;
+        };
+        /** What the accept page shows (signed in or not) */
+        get: operations["inviteInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invites/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join the invitation's family (already a member - nothing changes) */
+        post: operations["acceptInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Family: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {unknown} */
+            role: "admin" | "member";
+            members: {
+                uid: string;
+                displayName: string;
+                /** @enum {unknown} */
+                role: "admin" | "member";
+            }[];
+            lists: {
+                listId: string;
+                name: string;
+                ownerName: string;
+                token: string;
+            }[];
+        };
+        Invite: {
+            /** @description 192 random bits, URL-safe base64 */
+            token: string;
+            /** @example /join/3q2-7w... */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        FamilyCreated: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @constant */
+            role: "admin";
+            invite: components["schemas"]["Invite"];
+        };
+        SecretSantaMatch: {
+            /** Format: date-time */
+            drawnAt: string;
+            budget: string;
+            assignee: {
+                uid: string;
+                displayName: string;
+                /** @description empty until wishlist shares lists with families (issue 12, step 3) */
+                lists: {
+                    name: string;
+                    token: string;
+                }[];
+            };
+        };
         Error: {
             error: {
                 /** @example validation_failed */
@@ -511,12 +704,12 @@ export interface components {
              * @description Else 'Please choose a priority: 1 (nice to have), 2 (would love) or 3 (most wanted).'
              * @default 2
              */
-            priority: number;
+            priority?: number;
             /**
              * @description 'Quantity must be between 1 and 99.'
              * @default 1
              */
-            quantity: number;
+            quantity?: number;
             /** @description 'Notes must be at most 500 characters.' */
             notes?: string;
         };
@@ -614,14 +807,32 @@ export interface components {
              */
             id: number;
             /** @enum {string} */
-            event: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed";
+            event: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed" | "secret-santa" | "family-member-joined";
             /** @description The data of the stream event of that name. */
-            data: components["schemas"]["WishlistCountData"] | components["schemas"]["SantaData"] | components["schemas"]["SharedListChangedData"] | components["schemas"]["ClaimRemovedData"];
+            data: components["schemas"]["WishlistCountData"] | components["schemas"]["SantaData"] | components["schemas"]["SharedListChangedData"] | components["schemas"]["ClaimRemovedData"] | components["schemas"]["SecretSantaNoticeData"] | components["schemas"]["FamilyMemberJoinedData"];
             /**
              * Format: date-time
              * @description When the event happened (the event's occurredAt).
              */
             occurredAt: string;
+        };
+        /** @description secret-santa: to each participant of a draw. Never says whom they drew: GET /api/families/{id}/secret-santa answers the caller's own match. */
+        SecretSantaNoticeData: {
+            /** @example Your Secret Santa match is ready */
+            message: string;
+            /** Format: uuid */
+            familyId: string;
+            familyName: string;
+        };
+        /** @description family-member-joined: to the family's admins (not to the one who joined). */
+        FamilyMemberJoinedData: {
+            /** @example Cleo joined The Smiths */
+            message: string;
+            /** Format: uuid */
+            familyId: string;
+            familyName: string;
+            uid: string;
+            displayName: string;
         };
         /** @description shared-list-changed: a shared list the user opened in the last 24 hours changed (items or claims); read it again. Never sent to the list's owner for a claim. */
         SharedListChangedData: {
@@ -700,9 +911,9 @@ export interface components {
         };
         ClaimRequest: {
             /** @default 1 */
-            quantity: number;
+            quantity?: number;
             /** @default false */
-            purchased: boolean;
+            purchased?: boolean;
         };
         ClaimResult: {
             claimed: number;
@@ -756,6 +967,42 @@ export interface components {
         };
     };
     responses: {
+        /** @description not_found: no such family, or one the caller is not in (the same on purpose). */
+        FamilyNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description forbidden: a member of the family who is not an admin. */
+        NotAdmin: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description invite_not_found: unknown or expired (they answer alike). */
+        InviteNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description too_many_families (10 per user) or family_full (50 members). */
+        FamilyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Malformed JSON, wrong types, invalid UTF-8, an empty body (codes malformed_json, wrong_type, invalid_utf8, empty_body). */
         BadRequest: {
             headers: {
@@ -957,6 +1204,7 @@ export interface components {
         };
     };
     parameters: {
+        FamilyID: string;
         ShareToken: string;
         /** @description Makes the POST safe to repeat (double tap, retry after a lost answer). */
         IdempotencyKey: string;
@@ -1018,7 +1266,17 @@ export interface operations {
                     "application/json": components["schemas"]["Item"][];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            /** @description listId is not one of the caller's lists (or does not exist): 'Failed to load your wishlist: list not found.' */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["RateLimited"];
         };
     };
@@ -2045,6 +2303,324 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+        };
+    };
+    listFamilies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Families, oldest first; members admins first, then by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Family"][];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+        };
+    };
+    createFamily: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to repeat (double tap, retry after a lost answer). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Made, with a first invitation link. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FamilyCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["FamilyConflict"];
+        };
+    };
+    getFamily: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The family. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Family"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["FamilyNotFound"];
+        };
+    };
+    inviteToFamily: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to repeat (double tap, retry after a lost answer). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The link. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["NotAdmin"];
+            404: components["responses"]["FamilyNotFound"];
+        };
+    };
+    removeFamilyMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Gone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["NotAdmin"];
+            404: components["responses"]["FamilyNotFound"];
+            /** @description last_admin (make someone else an admin first). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setFamilyRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    role: "admin" | "member";
+                };
+            };
+        };
+        responses: {
+            /** @description The family. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Family"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["NotAdmin"];
+            404: components["responses"]["FamilyNotFound"];
+            /** @description last_admin. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mySecretSantaMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The match. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretSantaMatch"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description not_found (not a member) or no_draw (no draw yet, the draw was cancelled, or the caller joined after it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    drawSecretSanta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    exclusions?: string[][];
+                    budget?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Drawn. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        drawnAt: string;
+                        participants: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["NotAdmin"];
+            404: components["responses"]["FamilyNotFound"];
+            /** @description draw_impossible, with a message saying why ("Ben and Cleo exclude each other and are the only two members"); draw_too_constrained for a family over 20 whose valid draws are too rare to find fairly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inviteInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        familyName: string;
+                        invitedBy: string;
+                    };
+                };
+            };
+            404: components["responses"]["InviteNotFound"];
+        };
+    };
+    acceptInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The family. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Family"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["InviteNotFound"];
+            409: components["responses"]["FamilyConflict"];
         };
     };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, Navigate } from 'react-router';
 import { ArrowLeftIcon } from '../../../components/icons';
 import { useToast } from '../../../app/shell/notices';
@@ -11,7 +11,7 @@ import './share.css';
 export const DEFAULT_SHARE_MESSAGE = 'I would really love this for Christmas';
 
 /** /share-options (SPEC 'Share options'), with real sharing. */
-export default function ShareOptionsPage() {
+export default function ShareOptionsPage({ listLink }: { listLink?: ReactNode } = {}) {
   usePageTitle('Share Gift Idea');
   const [image] = useState(readEditedImage);
   const [name] = useState(shareItemName);
@@ -110,6 +110,8 @@ export default function ShareOptionsPage() {
           </button>
         </div>
       </div>
+      {/* The whole list's link, put here by the app (family-lists). */}
+      {listLink}
     </section>
   );
 }

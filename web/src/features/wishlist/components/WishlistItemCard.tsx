@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { CategoryIcon } from '../../../components/CategoryIcon';
-import { CartIcon, TrashIcon } from '../../../components/icons';
+import { CartIcon, PencilIcon, TrashIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/Spinner';
 import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
 import { categoryOf, type WishlistItem } from '../types';
@@ -10,13 +10,14 @@ interface Props {
   item: WishlistItem;
   removing: boolean;
   onRemove: (item: WishlistItem) => void;
+  onEdit?: (item: WishlistItem) => void;
 }
 
 export function shopUrlFor(item: Pick<WishlistItem, 'shoppingUrl' | 'searchQuery' | 'name'>): string {
   return item.shoppingUrl || shopSearchUrl(item.searchQuery || item.name);
 }
 
-export function WishlistItemCard({ item, removing, onRemove }: Props) {
+export function WishlistItemCard({ item, removing, onRemove, onEdit }: Props) {
   const [imageFailed, setImageFailed] = useState(false);
   const category = categoryOf(item);
   return (
@@ -40,13 +41,28 @@ export function WishlistItemCard({ item, removing, onRemove }: Props) {
           {item.name}
         </h3>
         {item.description && <p className="item-card__description">{item.description}</p>}
+        {item.priority >= 3 && <p className="item-card__wanted">★ Most wanted</p>}
         {item.price && <p className="item-card__price">{item.price}</p>}
+        {item.quantity > 1 && <p className="muted">Wants {item.quantity}</p>}
+        {item.notes && <p className="item-card__description">{item.notes}</p>}
+        {item.claims && item.claims.length > 0 && (
+          // The server adds `claims` only after the list's reveal date: who gave what.
+          <p className="item-card__given" data-testid="given-by">
+            From {item.claims.map((c) => (c.quantity > 1 ? `${c.displayName} (${c.quantity})` : c.displayName)).join(', ')}
+          </p>
+        )}
       </div>
       <div className="item-card__actions">
         <button type="button" className="button button--primary button--small" onClick={() => openInNewTab(shopUrlFor(item))}>
           <CartIcon size={16} /> Shop
           <span className="visually-hidden"> for {item.name} (opens in a new tab)</span>
         </button>
+        {onEdit && (
+          <button type="button" className="button button--outline button--small" onClick={() => onEdit(item)} aria-label={`Edit ${item.name}`}>
+            <PencilIcon size={16} />
+            <span aria-hidden="true">Edit</span>
+          </button>
+        )}
         <button
           type="button"
           className="button button--danger-outline button--small"

@@ -18,6 +18,10 @@ function item(id: string, name: string, category: string | null, extra: Partial<
     aiGenerated: false,
     sentToSanta: false,
     createdAt: '2026-12-01T10:00:00Z',
+    listId: 'list-1',
+    priority: 2,
+    quantity: 1,
+    notes: '',
     ...extra,
   };
 }
@@ -65,6 +69,19 @@ describe('My Wishlist', () => {
 
     await user.click(screen.getByRole('tab', { name: 'Uncategorized' }));
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Mystery box']);
+  });
+
+  it('shows who gave what when the server sends claims (after the reveal date), and nothing otherwise', async () => {
+    mockFetch(() =>
+      json([
+        item('1', 'Headphones', 'Electronics', { claims: [{ displayName: 'Aunt Ann', quantity: 2, purchased: true }] }),
+        item('2', 'Scarf', 'Clothing'),
+      ]),
+    );
+    renderPage();
+    const cards = await screen.findAllByTestId('wishlist-item');
+    expect(within(cards[0]).getByTestId('given-by')).toHaveTextContent('From Aunt Ann (2)');
+    expect(within(cards[1]).queryByTestId('given-by')).not.toBeInTheDocument();
   });
 
   it('draws the category icon for each item', async () => {

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CameraIcon, GiftIcon, PencilIcon, PlusIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
@@ -8,6 +8,7 @@ import { errorMessage } from '../../../lib/apiError';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useDeleteWishlistItemMutation, useGetWishlistQuery } from '../api';
 import { categoryOf, type WishlistItem } from '../types';
+import { EditItemSheet } from './EditItemSheet';
 import { WishlistItemCard } from './WishlistItemCard';
 import './wishlist.css';
 
@@ -19,13 +20,21 @@ export function categoriesOf(items: readonly WishlistItem[]): string[] {
   return Array.from(new Set(items.map(categoryOf)));
 }
 
+interface Props {
+  /** The list to show; the default list when absent. */
+  listId?: string;
+  /** Controls the app puts under the title (the list switcher and settings of family-lists). */
+  toolbar?: ReactNode;
+}
+
 /** /wishlist (signed in only). */
-export default function WishlistPage() {
+export default function WishlistPage({ listId, toolbar }: Props = {}) {
   usePageTitle('My Wishlist');
-  const { data: items, isLoading, isError, error, refetch } = useGetWishlistQuery();
+  const { data: items, isLoading, isError, error, refetch } = useGetWishlistQuery(listId);
   const [deleteItem] = useDeleteWishlistItemMutation();
   const [removingId, setRemovingId] = useState<string | null>(null);
   const [tab, setTab] = useState(ALL_ITEMS);
+  const [editing, setEditing] = useState<WishlistItem | null>(null);
   const toast = useToast();
 
   const categories = useMemo(() => categoriesOf(items ?? []), [items]);
@@ -63,6 +72,7 @@ export default function WishlistPage() {
           </Link>
         </div>
       </div>
+      {toolbar}
 
       {isLoading ? (
         <PageSpinner label="Loading your wishlist" />
@@ -101,12 +111,13 @@ export default function WishlistPage() {
           <ul className="item-grid">
             {visible.map((item) => (
               <li key={item.id}>
-                <WishlistItemCard item={item} removing={removingId === item.id} onRemove={remove} />
+                <WishlistItemCard item={item} removing={removingId === item.id} onRemove={remove} onEdit={setEditing} />
               </li>
             ))}
           </ul>
         </Tabs>
       )}
+      {editing && <EditItemSheet item={editing} onClose={() => setEditing(null)} />}
     </section>
   );
 }

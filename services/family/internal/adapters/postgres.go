@@ -1,0 +1,487 @@
+// Package adapters keeps families in PostgreSQL and announces their changes through the outbox.
+package adapters
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/services/family/internal/domain"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// Migrations are the family service's versioned schema changes.
+func Migrations() fs.FS {
+	sub, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		panic(err) // the embed pattern above guarantees the folder
+	}
+	return sub
+}
+
+// Event data (schemas under api/events/). None of them carries a Secret Santa pair: the pairs
+// never leave the secret_santa_pairs table except one row, to its giver, in MyMatch.
+type (
+	// InvitedEvent is family.invited: an invitation by email, for notification to send.
+	InvitedEvent struct {
+		FamilyID   string    `json:"familyId"`
+		FamilyName string    `json:"familyName"`
+		InvitedBy  string    `json:"invitedBy"`
+		Email      string    `json:"email"`
+		URL        string    `json:"url"`
+		ExpiresAt  time.Time `json:"expiresAt"`
+	}
+	// MemberJoinedEvent is family.member.joined; Admins are who to tell.
+	MemberJoinedEvent struct {
+		FamilyID    string   `json:"familyId"`
+		FamilyName  string   `json:"familyName"`
+		UID         string   `json:"uid"`
+		DisplayName string   `json:"displayName"`
+		Role        string   `json:"role"`
+		Admins      []string `json:"admins"`
+	}
+	// MemberLeftEvent is family.member.left: the member left (RemovedBy empty) or was removed.
+	MemberLeftEvent struct {
+		FamilyID      string `json:"familyId"`
+		FamilyName    string `json:"familyName"`
+		UID           string `json:"uid"`
+		RemovedBy     string `json:"removedBy,omitempty"`
+		FamilyDeleted bool   `json:"familyDeleted"`
+		DrawCancelled bool   `json:"drawCancelled"`
+	}
+	// DrawnEvent is secretsanta.drawn: who takes part, so each can be told their match is
+	// ready, and never who gives to whom.
+	DrawnEvent struct {
+		FamilyID     string    `json:"familyId"`
+		FamilyName   string    `json:"familyName"`
+		DrawnAt      time.Time `json:"drawnAt"`
+		Participants []string  `json:"participants"`
+	}
+)
+
+// Repository stores families. Every method checks the caller's membership itself, so another
+// family's data answers domain.ErrNotFound, like a family that does not exist.
+type Repository struct {
+	pool *pgxpool.Pool
+}
+
+// NewRepository wraps a pool.
+func NewRepository(pool *pgxpool.Pool) *Repository { return &Repository{pool: pool} }
+
+// Ping reports whether PostgreSQL answers.
+func (r *Repository) Ping(ctx context.Context) error { return r.pool.Ping(ctx) }
+
+// Caller is a member's uid and the name the family sees.
+type Caller struct {
+	UID  string
+	Name string
+}
+
+// View is a family as one member sees it.
+type View struct {
+	ID      string
+	Name    string
+	Role    string
+	Members []domain.Member
+	Roles   map[string]string
+}
+
+func enqueue(ctx context.Context, tx pgx.Tx, eventType, userID string, data any) error {
+	env, err := events.NewEnvelope(eventType, userID, data)
+	if err != nil {
+		return err
+	}
+	return outbox.Enqueue(ctx, tx, env)
+}
+
+// lockUser serialises one user's joins, so the 10-family cap cannot be raced past.
+func lockUser(ctx context.Context, tx pgx.Tx, uid string) error {
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 12))", uid); err != nil {
+		return fmt.Errorf("lock user: %w", err)
+	}
+	return nil
+}
+
+// lockFamily locks the family's row and returns its name and the caller's role. Every
+// membership change holds it, so the member cap and the last-admin rule see a stable family.
+// A family the caller is not in is ErrNotFound.
+func lockFamily(ctx context.Context, tx pgx.Tx, familyID, uid string) (name, role string, err error) {
+	if _, perr := uuid.Parse(familyID); perr != nil {
+		return "", "", domain.ErrNotFound
+	}
+	err = tx.QueryRow(ctx, `SELECT f.name, m.role FROM families f
+		JOIN family_members m ON m.family_id = f.id AND m.uid = $2
+		WHERE f.id = $1 FOR UPDATE OF f`, familyID, uid).Scan(&name, &role)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", "", domain.ErrNotFound
+	}
+	return name, role, err
+}
+
+func countFamilies(ctx context.Context, tx pgx.Tx, uid string) (int, error) {
+	var n int
+	err := tx.QueryRow(ctx, "SELECT count(*) FROM family_members WHERE uid = $1", uid).Scan(&n)
+	return n, err
+}
+
+func insertInvite(ctx context.Context, tx pgx.Tx, familyID string, by Caller, inv domain.Invite, email string) error {
+	var mail *string
+	if email != "" {
+		mail = &email
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO family_invites (token_hash, family_id, invited_by, invited_by_name, email, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6)`, domain.TokenHash(inv.Token), familyID, by.UID, by.Name, mail, inv.ExpiresAt)
+	return err
+}
+
+// CreateFamily makes a family with the caller as its admin, and its first invitation link.
+func (r *Repository) CreateFamily(ctx context.Context, by Caller, name string, inv domain.Invite) (string, error) {
+	id := uuid.NewString()
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if err := lockUser(ctx, tx, by.UID); err != nil {
+			return err
+		}
+		n, err := countFamilies(ctx, tx, by.UID)
+		if err != nil {
+			return err
+		}
+		if n >= domain.MaxFamiliesPerUser {
+			return domain.ErrTooManyFamilies
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO families (id, name, created_by) VALUES ($1, $2, $3)", id, name, by.UID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO family_members (family_id, uid, display_name, role) VALUES ($1, $2, $3, 'admin')",
+			id, by.UID, by.Name); err != nil {
+			return err
+		}
+		return insertInvite(ctx, tx, id, by, inv, "")
+	})
+	return id, err
+}
+
+// Families are the caller's families, oldest first, with their members (admins first, then
+// by name).
+func (r *Repository) Families(ctx context.Context, uid string) ([]View, error) {
+	rows, err := r.pool.Query(ctx, `SELECT f.id, f.name, me.role, m.uid, m.display_name, m.role
+		FROM family_members me
+		JOIN families f ON f.id = me.family_id
+		JOIN family_members m ON m.family_id = f.id
+		WHERE me.uid = $1
+		ORDER BY f.created_at, f.id, m.role, m.display_name, m.uid`, uid)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	views := []View{}
+	for rows.Next() {
+		var id, name, myRole, muid, mname, mrole string
+		if err := rows.Scan(&id, &name, &myRole, &muid, &mname, &mrole); err != nil {
+			return nil, err
+		}
+		if len(views) == 0 || views[len(views)-1].ID != id {
+			views = append(views, View{ID: id, Name: name, Role: myRole, Roles: map[string]string{}})
+		}
+		v := &views[len(views)-1]
+		v.Members = append(v.Members, domain.Member{UID: muid, DisplayName: mname})
+		v.Roles[muid] = mrole
+	}
+	return views, rows.Err()
+}
+
+// Family is one of the caller's families.
+func (r *Repository) Family(ctx context.Context, familyID, uid string) (View, error) {
+	views, err := r.Families(ctx, uid)
+	if err != nil {
+		return View{}, err
+	}
+	for _, v := range views {
+		if v.ID == familyID {
+			return v, nil
+		}
+	}
+	return View{}, domain.ErrNotFound
+}
+
+// CreateInvite saves an invitation an admin made; with an email, family.invited asks
+// notification to send it.
+func (r *Repository) CreateInvite(ctx context.Context, familyID string, by Caller, inv domain.Invite, email string) error {
+	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		name, role, err := lockFamily(ctx, tx, familyID, by.UID)
+		if err != nil {
+			return err
+		}
+		if role != domain.RoleAdmin {
+			return domain.ErrNotAdmin
+		}
+		if err := insertInvite(ctx, tx, familyID, by, inv, email); err != nil {
+			return err
+		}
+		if email == "" {
+			return nil
+		}
+		return enqueue(ctx, tx, events.TypeFamilyInvited, by.UID, InvitedEvent{
+			FamilyID: familyID, FamilyName: name, InvitedBy: by.Name, Email: email, URL: inv.URL, ExpiresAt: inv.ExpiresAt,
+		})
+	})
+}
+
+// InviteInfo answers the accept page: the family's name and who invited.
+func (r *Repository) InviteInfo(ctx context.Context, token string) (familyName, invitedBy string, err error) {
+	err = r.pool.QueryRow(ctx, `SELECT f.name, i.invited_by_name FROM family_invites i
+		JOIN families f ON f.id = i.family_id
+		WHERE i.token_hash = $1 AND i.expires_at > now()`, domain.TokenHash(token)).Scan(&familyName, &invitedBy)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", "", domain.ErrInviteNotFound
+	}
+	return familyName, invitedBy, err
+}
+
+// Accept makes the caller a member of the invitation's family (already a member: nothing
+// changes) and returns the family's id.
+func (r *Repository) Accept(ctx context.Context, token string, by Caller) (string, error) {
+	var familyID string
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, "SELECT family_id FROM family_invites WHERE token_hash = $1 AND expires_at > now()",
+			domain.TokenHash(token)).Scan(&familyID); err != nil {
+			if errors.Is(err, pgx.ErrNoRows) {
+				return domain.ErrInviteNotFound
+			}
+			return err
+		}
+		if err := lockUser(ctx, tx, by.UID); err != nil {
+			return err
+		}
+		var name string
+		var members int
+		var already bool
+		err := tx.QueryRow(ctx, `SELECT f.name,
+				(SELECT count(*) FROM family_members WHERE family_id = f.id),
+				EXISTS (SELECT 1 FROM family_members WHERE family_id = f.id AND uid = $2)
+			FROM families f WHERE f.id = $1 FOR UPDATE`, familyID, by.UID).Scan(&name, &members, &already)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return domain.ErrInviteNotFound
+		}
+		if err != nil || already {
+			return err
+		}
+		if members >= domain.MaxMembers {
+			return domain.ErrFamilyFull
+		}
+		n, err := countFamilies(ctx, tx, by.UID)
+		if err != nil {
+			return err
+		}
+		if n >= domain.MaxFamiliesPerUser {
+			return domain.ErrTooManyFamilies
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO family_members (family_id, uid, display_name, role) VALUES ($1, $2, $3, 'member')",
+			familyID, by.UID, by.Name); err != nil {
+			return err
+		}
+		admins, err := adminsOf(ctx, tx, familyID)
+		if err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, events.TypeFamilyMemberJoined, by.UID, MemberJoinedEvent{
+			FamilyID: familyID, FamilyName: name, UID: by.UID, DisplayName: by.Name, Role: domain.RoleMember, Admins: admins,
+		})
+	})
+	return familyID, err
+}
+
+func adminsOf(ctx context.Context, tx pgx.Tx, familyID string) ([]string, error) {
+	rows, err := tx.Query(ctx, "SELECT uid FROM family_members WHERE family_id = $1 AND role = 'admin' ORDER BY uid", familyID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// RemoveMember removes target from the family: the caller leaving (target is the caller) or
+// an admin removing someone. The last member leaving deletes the family. A draw that included
+// the member is cancelled: its pairs no longer add up, and an admin draws again.
+func (r *Repository) RemoveMember(ctx context.Context, familyID, callerUID, target string) error {
+	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		name, role, err := lockFamily(ctx, tx, familyID, callerUID)
+		if err != nil {
+			return err
+		}
+		if target != callerUID && role != domain.RoleAdmin {
+			return domain.ErrNotAdmin
+		}
+		var targetRole string
+		var members, admins int
+		err = tx.QueryRow(ctx, `SELECT
+				coalesce((SELECT role FROM family_members WHERE family_id = $1 AND uid = $2), ''),
+				(SELECT count(*) FROM family_members WHERE family_id = $1),
+				(SELECT count(*) FROM family_members WHERE family_id = $1 AND role = 'admin')`,
+			familyID, target).Scan(&targetRole, &members, &admins)
+		if err != nil {
+			return err
+		}
+		if targetRole == "" {
+			return domain.ErrMemberNotFound
+		}
+		if targetRole == domain.RoleAdmin && admins == 1 && members > 1 {
+			return domain.ErrLastAdmin
+		}
+		ev := MemberLeftEvent{FamilyID: familyID, FamilyName: name, UID: target}
+		if target != callerUID {
+			ev.RemovedBy = callerUID
+		}
+		if members == 1 {
+			ev.FamilyDeleted = true
+			if _, err := tx.Exec(ctx, "DELETE FROM families WHERE id = $1", familyID); err != nil {
+				return err
+			}
+		} else {
+			if _, err := tx.Exec(ctx, "DELETE FROM family_members WHERE family_id = $1 AND uid = $2", familyID, target); err != nil {
+				return err
+			}
+			tag, err := tx.Exec(ctx, `DELETE FROM secret_santa_draws WHERE family_id = $1
+				AND EXISTS (SELECT 1 FROM secret_santa_pairs WHERE family_id = $1 AND (giver = $2 OR receiver = $2))`, familyID, target)
+			if err != nil {
+				return err
+			}
+			ev.DrawCancelled = tag.RowsAffected() > 0
+		}
+		return enqueue(ctx, tx, events.TypeFamilyMemberLeft, target, ev)
+	})
+}
+
+// SetRole makes a member an admin or a member again (admins only); the last admin cannot step
+// down while others remain.
+func (r *Repository) SetRole(ctx context.Context, familyID, callerUID, target, newRole string) error {
+	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		_, role, err := lockFamily(ctx, tx, familyID, callerUID)
+		if err != nil {
+			return err
+		}
+		if role != domain.RoleAdmin {
+			return domain.ErrNotAdmin
+		}
+		var admins, members int
+		var targetRole string
+		err = tx.QueryRow(ctx, `SELECT
+				coalesce((SELECT role FROM family_members WHERE family_id = $1 AND uid = $2), ''),
+				(SELECT count(*) FROM family_members WHERE family_id = $1),
+				(SELECT count(*) FROM family_members WHERE family_id = $1 AND role = 'admin')`,
+			familyID, target).Scan(&targetRole, &members, &admins)
+		if err != nil {
+			return err
+		}
+		if targetRole == "" {
+			return domain.ErrMemberNotFound
+		}
+		if targetRole == domain.RoleAdmin && newRole == domain.RoleMember && admins == 1 {
+			return domain.ErrLastAdmin
+		}
+		_, err = tx.Exec(ctx, "UPDATE family_members SET role = $3 WHERE family_id = $1 AND uid = $2", familyID, target, newRole)
+		return err
+	})
+}
+
+// Draw replaces the family's Secret Santa draw (admins only): draw gets the members and
+// returns the pairs, all under the family's lock so nobody joins or leaves meanwhile.
+func (r *Repository) Draw(ctx context.Context, familyID, callerUID, budget string,
+	draw func([]domain.Member) ([]domain.Assignment, error)) (time.Time, int, error) {
+	var drawnAt time.Time
+	var participants int
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		name, role, err := lockFamily(ctx, tx, familyID, callerUID)
+		if err != nil {
+			return err
+		}
+		if role != domain.RoleAdmin {
+			return domain.ErrNotAdmin
+		}
+		rows, err := tx.Query(ctx, "SELECT uid, display_name FROM family_members WHERE family_id = $1", familyID)
+		if err != nil {
+			return err
+		}
+		members, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Member, error) {
+			var m domain.Member
+			return m, row.Scan(&m.UID, &m.DisplayName)
+		})
+		if err != nil {
+			return err
+		}
+		pairs, err := draw(members)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM secret_santa_draws WHERE family_id = $1", familyID); err != nil {
+			return err
+		}
+		drawnAt = time.Now().UTC().Truncate(time.Millisecond)
+		if _, err := tx.Exec(ctx, "INSERT INTO secret_santa_draws (family_id, drawn_by, drawn_at, budget) VALUES ($1, $2, $3, $4)",
+			familyID, callerUID, drawnAt, budget); err != nil {
+			return err
+		}
+		givers, receivers := make([]string, len(pairs)), make([]string, len(pairs))
+		for i, p := range pairs {
+			givers[i], receivers[i] = p.Giver, p.Receiver
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO secret_santa_pairs (family_id, giver, receiver)
+			SELECT $1, g, r FROM unnest($2::text[], $3::text[]) AS t(g, r)`, familyID, givers, receivers); err != nil {
+			return err
+		}
+		participants = len(pairs)
+		// givers is in uid order (Draw's contract), so the event says nothing about pairs.
+		return enqueue(ctx, tx, events.TypeSecretSantaDrawn, callerUID, DrawnEvent{
+			FamilyID: familyID, FamilyName: name, DrawnAt: drawnAt, Participants: givers,
+		})
+	})
+	return drawnAt, participants, err
+}
+
+// Match is the caller's own Secret Santa match.
+type Match struct {
+	DrawnAt  time.Time
+	Budget   string
+	Assignee domain.Member
+}
+
+// MyMatch reads the one pair whose giver is the caller: the only query that touches pairs.
+func (r *Repository) MyMatch(ctx context.Context, familyID, uid string) (Match, error) {
+	if _, err := uuid.Parse(familyID); err != nil {
+		return Match{}, domain.ErrNotFound
+	}
+	var m Match
+	var member bool
+	var assignee, assigneeName *string
+	var drawnAt *time.Time
+	var budget *string
+	err := r.pool.QueryRow(ctx, `SELECT
+			EXISTS (SELECT 1 FROM family_members WHERE family_id = $1 AND uid = $2),
+			d.drawn_at, d.budget, p.receiver, rm.display_name
+		FROM (SELECT 1) one
+		LEFT JOIN secret_santa_draws d ON d.family_id = $1
+		LEFT JOIN secret_santa_pairs p ON p.family_id = $1 AND p.giver = $2
+		LEFT JOIN family_members rm ON rm.family_id = $1 AND rm.uid = p.receiver`, familyID, uid).
+		Scan(&member, &drawnAt, &budget, &assignee, &assigneeName)
+	if err != nil {
+		return Match{}, err
+	}
+	switch {
+	case !member:
+		return Match{}, domain.ErrNotFound
+	case drawnAt == nil || assignee == nil || assigneeName == nil:
+		return Match{}, domain.ErrNoDraw
+	}
+	m.DrawnAt, m.Budget = *drawnAt, *budget
+	m.Assignee = domain.Member{UID: *assignee, DisplayName: *assigneeName}
+	return m, nil
+}

@@ -1,0 +1,275 @@
+// Package app holds the family service's use cases.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/santa-wishlist/santa/services/family/internal/adapters"
+	"github.com/santa-wishlist/santa/services/family/internal/domain"
+)
+
+// Caller is the verified user of a request; Name is what the family sees.
+type Caller = adapters.Caller
+
+// Member is one member of a family as the API answers it.
+type Member struct {
+	UID         string `json:"uid"`
+	DisplayName string `json:"displayName"`
+	Role        string `json:"role"`
+}
+
+// SharedList is a list a member shared with the family (owned by wishlist).
+type SharedList struct {
+	ListID    string `json:"listId"`
+	Name      string `json:"name"`
+	OwnerName string `json:"ownerName"`
+	Token     string `json:"token"`
+}
+
+// Family is the API's family.
+type Family struct {
+	ID      string       `json:"id"`
+	Name    string       `json:"name"`
+	Role    string       `json:"role"`
+	Members []Member     `json:"members"`
+	Lists   []SharedList `json:"lists"`
+}
+
+// Created is the answer to creating a family: the family and its first invitation.
+type Created struct {
+	ID     string        `json:"id"`
+	Name   string        `json:"name"`
+	Role   string        `json:"role"`
+	Invite domain.Invite `json:"invite"`
+}
+
+// InviteInfo is what the accept page shows.
+type InviteInfo struct {
+	FamilyName string `json:"familyName"`
+	InvitedBy  string `json:"invitedBy"`
+}
+
+// DrawResult is the answer to a draw: when, and how many take part; never a pair.
+type DrawResult struct {
+	DrawnAt      time.Time `json:"drawnAt"`
+	Participants int       `json:"participants"`
+}
+
+// Assignee is the person the caller gives to.
+type Assignee struct {
+	UID         string     `json:"uid"`
+	DisplayName string     `json:"displayName"`
+	Lists       []ListLink `json:"lists"`
+}
+
+// ListLink opens an assignee's list shared with the family.
+type ListLink struct {
+	Name  string `json:"name"`
+	Token string `json:"token"`
+}
+
+// MyMatch is the caller's own Secret Santa match.
+type MyMatch struct {
+	DrawnAt  time.Time `json:"drawnAt"`
+	Budget   string    `json:"budget"`
+	Assignee Assignee  `json:"assignee"`
+}
+
+// Families runs the use cases on the repository.
+type Families struct {
+	repo   *adapters.Repository
+	random io.Reader
+	now    func() time.Time
+}
+
+// New builds the application with crypto/rand as the source of tokens and draws.
+func New(repo *adapters.Repository) *Families {
+	return &Families{repo: repo, random: rand.Reader, now: time.Now}
+}
+
+// Create makes a family with the caller as admin and a first invitation link.
+func (f *Families) Create(ctx context.Context, by Caller, name string) (Created, error) {
+	name, err := domain.CleanName(name)
+	if err != nil {
+		return Created{}, err
+	}
+	inv, err := domain.NewInvite(f.random, f.now())
+	if err != nil {
+		return Created{}, err
+	}
+	id, err := f.repo.CreateFamily(ctx, by, name, inv)
+	if err != nil {
+		return Created{}, err
+	}
+	return Created{ID: id, Name: name, Role: domain.RoleAdmin, Invite: inv}, nil
+}
+
+// List answers the caller's families.
+func (f *Families) List(ctx context.Context, uid string) ([]Family, error) {
+	views, err := f.repo.Families(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Family, len(views))
+	for i, v := range views {
+		out[i] = familyOf(v)
+	}
+	return out, nil
+}
+
+// Get answers one of the caller's families.
+func (f *Families) Get(ctx context.Context, familyID, uid string) (Family, error) {
+	v, err := f.repo.Family(ctx, familyID, uid)
+	if err != nil {
+		return Family{}, err
+	}
+	return familyOf(v), nil
+}
+
+func familyOf(v adapters.View) Family {
+	fam := Family{ID: v.ID, Name: v.Name, Role: v.Role, Members: make([]Member, len(v.Members)), Lists: []SharedList{}}
+	for i, m := range v.Members {
+		fam.Members[i] = Member{UID: m.UID, DisplayName: m.DisplayName, Role: v.Roles[m.UID]}
+	}
+	return fam
+}
+
+// Invite makes an invitation link (admins only); with an email it is also sent by email.
+func (f *Families) Invite(ctx context.Context, familyID string, by Caller, email string) (domain.Invite, error) {
+	if email != "" {
+		var err error
+		if email, err = domain.CleanEmail(email); err != nil {
+			return domain.Invite{}, err
+		}
+	}
+	inv, err := domain.NewInvite(f.random, f.now())
+	if err != nil {
+		return domain.Invite{}, err
+	}
+	return inv, f.repo.CreateInvite(ctx, familyID, by, inv, email)
+}
+
+// InviteInfo answers the accept page.
+func (f *Families) InviteInfo(ctx context.Context, token string) (InviteInfo, error) {
+	name, by, err := f.repo.InviteInfo(ctx, token)
+	return InviteInfo{FamilyName: name, InvitedBy: by}, err
+}
+
+// Accept joins the caller to the invitation's family.
+func (f *Families) Accept(ctx context.Context, token string, by Caller) (Family, error) {
+	id, err := f.repo.Accept(ctx, token, by)
+	if err != nil {
+		return Family{}, err
+	}
+	return f.Get(ctx, id, by.UID)
+}
+
+// RemoveMember is leaving (target is the caller) or an admin removing a member.
+func (f *Families) RemoveMember(ctx context.Context, familyID, callerUID, target string) error {
+	return f.repo.RemoveMember(ctx, familyID, callerUID, target)
+}
+
+// SetRole changes a member's role (admins only).
+func (f *Families) SetRole(ctx context.Context, familyID, callerUID, target, role string) error {
+	if role != domain.RoleAdmin && role != domain.RoleMember {
+		return &domain.FieldError{Field: "role", Message: `The role must be "admin" or "member".`}
+	}
+	return f.repo.SetRole(ctx, familyID, callerUID, target, role)
+}
+
+// DrawRequest is an admin's request for a draw.
+type DrawRequest struct {
+	Exclusions [][]string `json:"exclusions"`
+	Budget     string     `json:"budget"`
+}
+
+// Draw replaces the family's Secret Santa draw.
+func (f *Families) Draw(ctx context.Context, familyID, callerUID string, req DrawRequest) (DrawResult, error) {
+	budget, err := domain.CleanBudget(req.Budget)
+	if err != nil {
+		return DrawResult{}, err
+	}
+	// Each exclusion is a pair: a longer or shorter list would be silently misread.
+	pairs := make([][2]string, len(req.Exclusions))
+	for i, ex := range req.Exclusions {
+		if len(ex) != 2 {
+			return DrawResult{}, &domain.FieldError{Field: "exclusions", Message: "Each exclusion is a pair of two members."}
+		}
+		pairs[i] = [2]string{ex[0], ex[1]}
+	}
+	at, n, err := f.repo.Draw(ctx, familyID, callerUID, budget, func(members []domain.Member) ([]domain.Assignment, error) {
+		return domain.Draw(members, pairs, f.random)
+	})
+	return DrawResult{DrawnAt: at, Participants: n}, err
+}
+
+// MyMatch answers the caller's own match and nothing else.
+func (f *Families) MyMatch(ctx context.Context, familyID, uid string) (MyMatch, error) {
+	m, err := f.repo.MyMatch(ctx, familyID, uid)
+	if err != nil {
+		return MyMatch{}, err
+	}
+	return MyMatch{DrawnAt: m.DrawnAt, Budget: m.Budget, Assignee: Assignee{
+		UID: m.Assignee.UID, DisplayName: m.Assignee.DisplayName, Lists: []ListLink{},
+	}}, nil
+}
+
+// Kind says what went wrong in terms the HTTP port maps to a status.
+type Kind int
+
+// The kinds of failure.
+const (
+	KindUnavailable Kind = iota
+	KindInvalid
+	KindNotFound
+	KindConflict
+	KindForbidden
+)
+
+// Error is a classified failure: its kind, a stable code and the words a person reads.
+type Error struct {
+	Kind    Kind
+	Code    string
+	Message string
+	Fields  map[string]string
+}
+
+// ErrorOf classifies any error the application returns.
+func ErrorOf(err error) Error {
+	var field *domain.FieldError
+	if errors.As(err, &field) {
+		return Error{KindInvalid, "validation_failed", field.Message, map[string]string{field.Field: field.Message}}
+	}
+	var input *domain.DrawInputError
+	if errors.As(err, &input) {
+		return Error{KindInvalid, "validation_failed", input.Message, map[string]string{input.Field: input.Message}}
+	}
+	var impossible *domain.DrawImpossibleError
+	if errors.As(err, &impossible) {
+		return Error{Kind: KindConflict, Code: "draw_impossible", Message: impossible.Message}
+	}
+	for _, k := range []struct {
+		err  error
+		kind Kind
+		code string
+	}{
+		{domain.ErrNotFound, KindNotFound, "not_found"},
+		{domain.ErrMemberNotFound, KindNotFound, "not_found"},
+		{domain.ErrInviteNotFound, KindNotFound, "invite_not_found"},
+		{domain.ErrNoDraw, KindNotFound, "no_draw"},
+		{domain.ErrNotAdmin, KindForbidden, "forbidden"},
+		{domain.ErrLastAdmin, KindConflict, "last_admin"},
+		{domain.ErrFamilyFull, KindConflict, "family_full"},
+		{domain.ErrTooManyFamilies, KindConflict, "too_many_families"},
+		{domain.ErrTooConstrained, KindConflict, "draw_too_constrained"},
+	} {
+		if errors.Is(err, k.err) {
+			return Error{Kind: k.kind, Code: k.code, Message: k.err.Error()}
+		}
+	}
+	return Error{Kind: KindUnavailable, Code: "unavailable", Message: "something we depend on failed"}
+}

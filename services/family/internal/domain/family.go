@@ -1,0 +1,112 @@
+package domain
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Roles in a family.
+const (
+	RoleAdmin  = "admin"
+	RoleMember = "member"
+)
+
+// Limits of FAMILY.md.
+const (
+	MaxMembers         = 50
+	MaxFamiliesPerUser = 10
+	MaxNameRunes       = 60
+	MaxBudgetRunes     = 40
+	InviteTTL          = 7 * 24 * time.Hour
+	// inviteTokenBytes is 192 random bits: the contract asks for at least 128.
+	inviteTokenBytes = 24
+)
+
+// Errors the rules answer with; app maps each to a code and a status.
+var (
+	ErrNotFound        = errors.New("family not found")
+	ErrMemberNotFound  = errors.New("member not found")
+	ErrInviteNotFound  = errors.New("this invitation does not exist or has expired")
+	ErrNotAdmin        = errors.New("only an admin of the family can do this")
+	ErrLastAdmin       = errors.New("the last admin cannot leave while others remain: make someone else an admin first")
+	ErrFamilyFull      = errors.New("the family already has 50 members")
+	ErrTooManyFamilies = errors.New("you can be in up to 10 families")
+	ErrNoDraw          = errors.New("there is no Secret Santa draw in this family yet")
+)
+
+// Family is one family as a member sees it.
+type Family struct {
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Role    string   `json:"role"`
+	Members []Member `json:"-"`
+}
+
+// Invite is a link that lets anyone who has it join, until it expires.
+type Invite struct {
+	Token     string    `json:"token"`
+	URL       string    `json:"url"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// FieldError is input that breaks a rule, with the field it concerns.
+type FieldError struct{ Field, Message string }
+
+func (e *FieldError) Error() string { return e.Message }
+
+// CleanName checks a family's name: 1 to 60 characters once trimmed.
+func CleanName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch n := utf8.RuneCountInString(name); {
+	case n == 0:
+		return "", &FieldError{"name", "Please give the family a name."}
+	case n > MaxNameRunes:
+		return "", &FieldError{"name", fmt.Sprintf("A family's name can be at most %d characters.", MaxNameRunes)}
+	}
+	return name, nil
+}
+
+// CleanEmail checks an invitation's address and returns it bare ("ann@example.com").
+func CleanEmail(email string) (string, error) {
+	addr, err := mail.ParseAddress(strings.TrimSpace(email))
+	if err != nil || addr.Name != "" || !strings.Contains(addr.Address, ".") {
+		return "", &FieldError{"email", "Please enter a valid email address."}
+	}
+	return addr.Address, nil
+}
+
+// CleanBudget checks a draw's optional budget, free text such as "€30" or "about $25".
+func CleanBudget(budget string) (string, error) {
+	budget = strings.TrimSpace(budget)
+	if utf8.RuneCountInString(budget) > MaxBudgetRunes {
+		return "", &FieldError{"budget", fmt.Sprintf("The budget can be at most %d characters.", MaxBudgetRunes)}
+	}
+	return budget, nil
+}
+
+// NewInvite makes a fresh invitation link from random (crypto/rand.Reader in production).
+func NewInvite(random io.Reader, now time.Time) (Invite, error) {
+	b := make([]byte, inviteTokenBytes)
+	if _, err := io.ReadFull(random, b); err != nil {
+		return Invite{}, fmt.Errorf("invite token: %w", err)
+	}
+	token := base64.RawURLEncoding.EncodeToString(b)
+	return Invite{Token: token, URL: InviteURL(token), ExpiresAt: now.Add(InviteTTL).UTC().Truncate(time.Second)}, nil
+}
+
+// InviteURL is the web page that accepts an invitation.
+func InviteURL(token string) string { return "/join/" + token }
+
+// TokenHash is what the database keeps of an invitation token, so a copy of the database
+// holds no working links.
+func TokenHash(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}

@@ -1,0 +1,167 @@
+// Package ports exposes the family service over HTTP to the gateway. It depends on app alone:
+// app's error kinds decide the status codes here.
+package ports
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/services/family/internal/app"
+)
+
+// smallBody bounds every request: they are all small JSON documents.
+const smallBody = 64 << 10
+
+// Routes registers the family endpoints under their public paths (the gateway forwards them
+// unchanged).
+func Routes(r gin.IRouter, f *app.Families) {
+	h := handlers{f}
+	api := r.Group("/api", auth.FromGatewayHeaders(true))
+	api.POST("/families", h.create)
+	api.GET("/families", h.list)
+	api.GET("/families/:id", h.get)
+	api.POST("/families/:id/invites", h.invite)
+	api.DELETE("/families/:id/members/:uid", h.removeMember)
+	api.PATCH("/families/:id/members/:uid", h.setRole)
+	api.POST("/families/:id/secret-santa", h.draw)
+	api.GET("/families/:id/secret-santa", h.myMatch)
+	api.POST("/invites/:token/accept", h.accept)
+	// The accept page shows who invited before the visitor signs in.
+	r.GET("/api/invites/:token", auth.FromGatewayHeaders(false), h.inviteInfo)
+}
+
+type handlers struct{ f *app.Families }
+
+// caller is the verified user with the name the family sees: their display name, else the part
+// of their email before the @, else a neutral word.
+func caller(c *gin.Context) app.Caller {
+	u, _ := auth.UserFrom(c)
+	name := strings.TrimSpace(u.Name)
+	if name == "" {
+		name, _, _ = strings.Cut(u.Email, "@")
+	}
+	if name == "" {
+		name = "A family member"
+	}
+	return app.Caller{UID: u.UID, Name: name}
+}
+
+func (h handlers) create(c *gin.Context) {
+	var body struct {
+		Name string `json:"name"`
+	}
+	if !httpserver.DecodeJSON(c, &body, smallBody) {
+		return
+	}
+	created, err := h.f.Create(c.Request.Context(), caller(c), body.Name)
+	respond(c, http.StatusCreated, created, err, "Failed to create the family")
+}
+
+func (h handlers) list(c *gin.Context) {
+	fams, err := h.f.List(c.Request.Context(), caller(c).UID)
+	respond(c, http.StatusOK, fams, err, "Failed to load your families")
+}
+
+func (h handlers) get(c *gin.Context) {
+	fam, err := h.f.Get(c.Request.Context(), c.Param("id"), caller(c).UID)
+	respond(c, http.StatusOK, fam, err, "Failed to load the family")
+}
+
+func (h handlers) invite(c *gin.Context) {
+	var body struct {
+		Email string `json:"email"`
+	}
+	if c.Request.ContentLength != 0 && !httpserver.DecodeJSON(c, &body, smallBody) {
+		return
+	}
+	inv, err := h.f.Invite(c.Request.Context(), c.Param("id"), caller(c), body.Email)
+	respond(c, http.StatusCreated, inv, err, "Failed to invite")
+}
+
+func (h handlers) inviteInfo(c *gin.Context) {
+	info, err := h.f.InviteInfo(c.Request.Context(), c.Param("token"))
+	respond(c, http.StatusOK, info, err, "Failed to open the invitation")
+}
+
+func (h handlers) accept(c *gin.Context) {
+	fam, err := h.f.Accept(c.Request.Context(), c.Param("token"), caller(c))
+	respond(c, http.StatusOK, fam, err, "Failed to join the family")
+}
+
+func (h handlers) removeMember(c *gin.Context) {
+	err := h.f.RemoveMember(c.Request.Context(), c.Param("id"), caller(c).UID, c.Param("uid"))
+	if err != nil {
+		writeError(c, err, "Failed to remove the member")
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h handlers) setRole(c *gin.Context) {
+	var body struct {
+		Role string `json:"role"`
+	}
+	if !httpserver.DecodeJSON(c, &body, smallBody) {
+		return
+	}
+	ctx := c.Request.Context()
+	err := h.f.SetRole(ctx, c.Param("id"), caller(c).UID, c.Param("uid"), body.Role)
+	if err != nil {
+		writeError(c, err, "Failed to change the role")
+		return
+	}
+	fam, err := h.f.Get(ctx, c.Param("id"), caller(c).UID)
+	respond(c, http.StatusOK, fam, err, "Failed to change the role")
+}
+
+func (h handlers) draw(c *gin.Context) {
+	var req app.DrawRequest
+	if !httpserver.DecodeJSON(c, &req, smallBody) {
+		return
+	}
+	res, err := h.f.Draw(c.Request.Context(), c.Param("id"), caller(c).UID, req)
+	respond(c, http.StatusCreated, res, err, "Failed to draw names")
+}
+
+func (h handlers) myMatch(c *gin.Context) {
+	m, err := h.f.MyMatch(c.Request.Context(), c.Param("id"), caller(c).UID)
+	respond(c, http.StatusOK, m, err, "Failed to load your Secret Santa match")
+}
+
+func respond(c *gin.Context, status int, body any, err error, context string) {
+	if err != nil {
+		writeError(c, err, context)
+		return
+	}
+	httpserver.WriteJSON(c, status, body)
+}
+
+var statusOf = map[app.Kind]int{
+	app.KindInvalid:     http.StatusBadRequest,
+	app.KindNotFound:    http.StatusNotFound,
+	app.KindConflict:    http.StatusConflict,
+	app.KindForbidden:   http.StatusForbidden,
+	app.KindUnavailable: http.StatusServiceUnavailable,
+}
+
+// writeError answers an app error. Field errors and impossible draws are their own words;
+// the others say what failed, then why. Errors are logged without their request bodies, so
+// no log line can hold a pair.
+func writeError(c *gin.Context, err error, context string) {
+	e := app.ErrorOf(err)
+	msg := e.Message
+	switch {
+	case e.Fields != nil, e.Code == "draw_impossible":
+	case e.Kind == app.KindUnavailable:
+		httpserver.Logger(c).Error("family request failed", "err", err)
+		msg = context + ": please try again shortly."
+	default:
+		msg = context + ": " + msg + "."
+	}
+	apierror.AbortFields(c, statusOf[e.Kind], e.Code, msg, e.Fields)
+}

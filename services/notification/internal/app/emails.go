@@ -1,0 +1,76 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/services/notification/internal/domain"
+)
+
+// Mailer sends one email.
+type Mailer interface {
+	Send(ctx context.Context, messageID string, e domain.Email) error
+}
+
+// SentEmails remembers which events' emails went out.
+type SentEmails interface {
+	EmailSent(ctx context.Context, eventID string) (bool, error)
+	MarkEmailSent(ctx context.Context, eventID string) error
+}
+
+// Emailer sends the emails events ask for: invitations (family.invited).
+type Emailer struct {
+	mailer    Mailer
+	sent      SentEmails
+	publicURL string
+	logger    *slog.Logger
+}
+
+// NewEmailer builds the handler; publicURL is the web app's origin, for absolute links.
+func NewEmailer(mailer Mailer, sent SentEmails, publicURL string, logger *slog.Logger) *Emailer {
+	return &Emailer{mailer: mailer, sent: sent, publicURL: strings.TrimRight(publicURL, "/"), logger: logger.With("component", "emailer")}
+}
+
+// Handle sends an event's email once. A failed send returns the error, so JetStream delivers
+// the event again after the consumer's back-off; a sent email is recorded by event id, so a
+// redelivery sends nothing. (A crash between sending and recording sends it again, with the
+// same Message-ID.)
+func (e *Emailer) Handle(ctx context.Context, env events.Envelope) error {
+	if env.Type != events.TypeFamilyInvited {
+		return nil
+	}
+	var d struct {
+		FamilyName string    `json:"familyName"`
+		InvitedBy  string    `json:"invitedBy"`
+		Email      string    `json:"email"`
+		URL        string    `json:"url"`
+		ExpiresAt  time.Time `json:"expiresAt"`
+	}
+	if err := json.Unmarshal(env.Data, &d); err != nil || !strings.HasPrefix(d.URL, "/join/") || d.FamilyName == "" {
+		return fmt.Errorf("%w: family.invited needs familyName and a /join/ url", events.ErrPoison)
+	}
+	if _, err := mail.ParseAddress(d.Email); err != nil {
+		return fmt.Errorf("%w: family.invited has no valid email", events.ErrPoison)
+	}
+	sent, err := e.sent.EmailSent(ctx, env.ID)
+	if err != nil || sent {
+		return err
+	}
+	email, err := domain.InvitationEmail(domain.Invitation{To: d.Email, FamilyName: d.FamilyName, InvitedBy: d.InvitedBy,
+		Link: e.publicURL + d.URL, ExpiresAt: d.ExpiresAt})
+	if err != nil {
+		return fmt.Errorf("%w: %w", events.ErrPoison, err)
+	}
+	if err := e.mailer.Send(ctx, env.ID+"@santa-wishlist", email); err != nil {
+		// The address and the link stay out of the log: the event id finds them.
+		e.logger.Warn("sending an invitation failed; will retry", "event", env.ID, "err", err)
+		return err
+	}
+	return e.sent.MarkEmailSent(ctx, env.ID)
+}

@@ -1,0 +1,171 @@
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { signInWithEmail } from './support/app';
+import { createEmulatorUser, stackAuth } from './support/emulator';
+import { BASE_URL, uniqueEmail } from './support/env';
+
+const PASSWORD = 'family-secret-42';
+
+interface Person {
+  email: string;
+  name: string;
+}
+
+async function newPerson(prefix: string, name: string): Promise<Person> {
+  const person = { email: uniqueEmail(prefix), name: `${name} ${Math.random().toString(36).slice(2, 6)}` };
+  await createEmulatorUser(person.email, PASSWORD, person.name);
+  return person;
+}
+
+/** An ID token from the Auth emulator, for setting up data through the gateway's API. */
+async function idToken(person: Person): Promise<string> {
+  const { emulator } = await stackAuth();
+  const res = await fetch(`${emulator}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=e2e`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: person.email, password: PASSWORD, returnSecureToken: true }),
+  });
+  expect(res.ok).toBe(true);
+  return ((await res.json()) as { idToken: string }).idToken;
+}
+
+async function callApi<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(new URL(path, BASE_URL), {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.status, `${method} ${path}: ${res.status}`).toBeLessThan(300);
+  return (res.status === 204 ? undefined : await res.json()) as T;
+}
+
+/** A phone-size browser context of its own (the config's viewport), with every /api/ answer it reads kept. */
+async function contextFor(browser: Browser): Promise<{ context: BrowserContext; page: Page; bodies: string[] }> {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const bodies: string[] = [];
+  page.on('response', async (response) => {
+    if (!new URL(response.url()).pathname.startsWith('/api/')) return;
+    bodies.push(`${response.url()} ${await response.text().catch(() => '')}`);
+  });
+  return { context, page, bodies };
+}
+
+async function signIn(page: Page, person: Person): Promise<void> {
+  await page.goto('/login');
+  await signInWithEmail(page, person.email, PASSWORD);
+}
+
+test('a list is shared, claimed by family and kept secret from its owner until the reveal date', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const [ownerP, visitorP, memberP] = await Promise.all([
+    newPerson('owner', 'Tom'),
+    newPerson('aunt', 'Aunt Ann'),
+    newPerson('uncle', 'Uncle Bob'),
+  ]);
+
+  // The owner: a most-wanted gift on their default list (what /wishlist shows), shared.
+  const ownerToken = await idToken(ownerP);
+  const lists = await callApi<{ id: string; isDefault: boolean }[]>(ownerToken, 'GET', '/api/lists');
+  const list = lists.find((l) => l.isDefault)!;
+  await callApi(ownerToken, 'POST', '/api/wishlist', {
+    name: 'Red bicycle',
+    description: 'A red bicycle with a bell and a basket',
+    category: 'Toys',
+    price: '$120',
+    listId: list.id,
+    quantity: 1,
+  });
+  await callApi(ownerToken, 'POST', '/api/wishlist', {
+    name: 'Wool socks',
+    description: 'Warm wool socks for winter walks',
+    category: 'Clothing',
+    listId: list.id,
+    priority: 1,
+  });
+
+  const owner = await contextFor(browser);
+  const visitor = await contextFor(browser);
+  const member = await contextFor(browser);
+  await signIn(owner.page, ownerP);
+  await signIn(member.page, memberP);
+
+  // The owner marks the bicycle most wanted with a note, and makes the list's link on My Wishlist.
+  await owner.page.goto('/wishlist');
+  await owner.page.getByRole('button', { name: 'Edit Red bicycle' }).click();
+  const sheet = owner.page.getByRole('dialog', { name: 'Edit Red bicycle' });
+  await sheet.getByRole('radio', { name: 'Most wanted' }).check();
+  await sheet.getByLabel(/Notes/).fill('Size 24 inch');
+  await sheet.getByRole('button', { name: 'Save' }).click();
+  await expect(sheet).toHaveCount(0);
+  await expect(owner.page.getByTestId('wishlist-item').filter({ hasText: 'Red bicycle' })).toContainText('★ Most wanted');
+  await owner.page.getByRole('button', { name: 'Share', exact: true }).click();
+  const settings = owner.page.getByRole('dialog', { name: 'My Wishlist: sharing' });
+  await settings.getByRole('button', { name: 'Make a share link' }).click();
+  const linkField = settings.getByLabel(/Anyone with this link/);
+  await expect(linkField).toHaveValue(/\/l\/[A-Za-z0-9_-]{22,}$/);
+  const share = { token: new URL(await linkField.inputValue()).pathname.split('/').pop()! };
+  await settings.getByRole('button', { name: 'Done' }).click();
+
+  // The visitor opens the link signed out: most wanted first, with its price and notes.
+  await visitor.page.goto(`/l/${share.token}`);
+  await expect(visitor.page.getByRole('heading', { level: 1, name: 'My Wishlist' })).toBeVisible();
+  const cards = visitor.page.getByTestId('shared-item');
+  await expect(cards.first()).toContainText('Red bicycle');
+  await expect(cards.first()).toContainText('★ Most wanted');
+  await expect(cards.first()).toContainText('$120');
+  await expect(cards.first()).toContainText('Size 24 inch');
+  await expect(cards.nth(1)).toContainText('Wool socks');
+
+  // The second member has the list open before the claim.
+  await member.page.goto(`/l/${share.token}`);
+  const memberBike = member.page.getByTestId('shared-item').filter({ hasText: 'Red bicycle' });
+  await expect(memberBike.getByRole('button', { name: "I'll get this: Red bicycle" })).toBeVisible();
+
+  // Claiming asks the visitor to sign in, and brings them back to the list.
+  await visitor.page.getByRole('button', { name: "I'll get this: Red bicycle" }).click();
+  await visitor.page.getByRole('dialog', { name: 'Sign in to claim this gift' }).getByRole('link', { name: 'Sign in' }).click();
+  await expect(visitor.page).toHaveURL(/\/login$/);
+  await signInWithEmail(visitor.page, visitorP.email, PASSWORD);
+  await expect(visitor.page).toHaveURL(new RegExp(`/l/${share.token}$`));
+  const visitorBike = visitor.page.getByTestId('shared-item').filter({ hasText: 'Red bicycle' });
+  await visitorBike.getByRole('button', { name: "I'll get this: Red bicycle" }).click();
+  await expect(visitorBike).toContainText('You are getting 1');
+
+  // The second member, who had the list open, sees it taken: live through shared-list-changed.
+  // If the stream's event does not come within 15 s, a reload must still show it (noted in the report).
+  const live = await expect(memberBike)
+    .toContainText('Taken', { timeout: 15_000 })
+    .then(() => true)
+    .catch(() => false);
+  test.info().annotations.push({ type: 'taken-seen', description: live ? 'live' : 'after reload' });
+  console.log(`second member saw the claim ${live ? 'live' : 'only after a reload'}`);
+  if (!live) await member.page.reload();
+  await expect(memberBike).toContainText('Taken');
+  await expect(memberBike.getByRole('button', { name: "I'll get this: Red bicycle" })).toHaveCount(0);
+
+  // The owner's pages and every answer their browser got say nothing of the claim.
+  await owner.page.goto(`/l/${share.token}`);
+  const ownerBike = owner.page.getByTestId('shared-item').filter({ hasText: 'Red bicycle' });
+  await expect(ownerBike).toBeVisible();
+  await expect(owner.page.getByText('Your list, as your family sees it')).toBeVisible();
+  await expect(owner.page.locator('main')).not.toContainText(/Taken|taken|You are getting|From /);
+  await expect(owner.page.getByRole('button', { name: /I'll get this/ })).toHaveCount(0);
+  await owner.page.goto('/wishlist');
+  const ownerCard = owner.page.getByTestId('wishlist-item').filter({ hasText: 'Red bicycle' });
+  await expect(ownerCard).toBeVisible();
+  await expect(owner.page.locator('main')).not.toContainText(/Taken|taken|claimed|From /);
+  await expect(owner.page.locator('body')).not.toContainText(visitorP.name);
+  const ownerSaw = owner.bodies.join('\n');
+  expect(ownerSaw).toContain('/api/shared/');
+  expect(ownerSaw).not.toContain(visitorP.name);
+  expect(ownerSaw).not.toMatch(/"(claimed|mine|claims)"/);
+
+  // After the reveal date the owner sees who gave it.
+  await callApi(ownerToken, 'PATCH', `/api/lists/${list.id}`, { revealAt: '2020-01-01T00:00:00Z' });
+  await owner.page.reload();
+  await expect(ownerCard.getByTestId('given-by')).toHaveText(`From ${visitorP.name}`);
+  await owner.page.goto(`/l/${share.token}`);
+  await expect(ownerBike.getByTestId('given-by')).toHaveText(`From ${visitorP.name}`);
+
+  await Promise.all([owner.context.close(), visitor.context.close(), member.context.close()]);
+});

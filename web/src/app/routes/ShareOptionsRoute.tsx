@@ -1,0 +1,7 @@
+import { ListLinkCard } from '../../features/family-lists/components/ListLinkCard';
+import ShareOptionsPage from '../../features/photo/share/ShareOptionsPage';
+
+/** /share-options: the photo flow's share screen, with the whole list's link from family-lists. */
+export default function ShareOptionsRoute() {
+  return <ShareOptionsPage listLink={<ListLinkCard />} />;
+}

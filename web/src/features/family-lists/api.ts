@@ -1,0 +1,67 @@
+import { api } from '../../app/api';
+import type { ClaimEntry, ClaimRequest, ClaimResult, ListDraft, ListShare, SharedList, WishList } from './types';
+
+const LISTS = { type: 'Lists' as const, id: 'ALL' };
+const CLAIMS = { type: 'Claims' as const, id: 'ALL' };
+
+export const familyListsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getLists: build.query<WishList[], void>({
+      query: () => '/api/lists',
+      providesTags: [LISTS],
+    }),
+    createList: build.mutation<WishList, { name: string }>({
+      query: (body) => ({ url: '/api/lists', method: 'POST', body }),
+      invalidatesTags: (_r, error) => (error ? [] : [LISTS]),
+    }),
+    updateList: build.mutation<WishList, { id: string } & ListDraft>({
+      query: ({ id, ...body }) => ({ url: `/api/lists/${encodeURIComponent(id)}`, method: 'PATCH', body }),
+      // The reveal date decides whether the owner's items carry `claims`.
+      invalidatesTags: (_r, error) => (error ? [] : [LISTS, { type: 'Wishlist', id: 'LIST' }]),
+    }),
+    shareList: build.mutation<ListShare, string>({
+      query: (id) => ({ url: `/api/lists/${encodeURIComponent(id)}/share`, method: 'POST' }),
+      invalidatesTags: (_r, error) => (error ? [] : [LISTS]),
+    }),
+    unshareList: build.mutation<void, string>({
+      query: (id) => ({ url: `/api/lists/${encodeURIComponent(id)}/share`, method: 'DELETE' }),
+      invalidatesTags: (_r, error) => (error ? [] : [LISTS]),
+    }),
+    getSharedList: build.query<SharedList, string>({
+      query: (token) => `/api/shared/${encodeURIComponent(token)}`,
+      providesTags: (_r, _e, token) => [{ type: 'Shared', id: token }],
+    }),
+    claimItem: build.mutation<ClaimResult, { token: string; itemId: string } & ClaimRequest>({
+      query: ({ token, itemId, ...body }) => ({
+        url: `/api/shared/${encodeURIComponent(token)}/items/${encodeURIComponent(itemId)}/claim`,
+        method: 'PUT',
+        body,
+      }),
+      // A 409 means someone else was quicker: read the list again either way.
+      invalidatesTags: (_r, _e, { token }) => [{ type: 'Shared', id: token }, CLAIMS],
+    }),
+    releaseClaim: build.mutation<void, { token: string; itemId: string }>({
+      query: ({ token, itemId }) => ({
+        url: `/api/shared/${encodeURIComponent(token)}/items/${encodeURIComponent(itemId)}/claim`,
+        method: 'DELETE',
+      }),
+      invalidatesTags: (_r, _e, { token }) => [{ type: 'Shared', id: token }, CLAIMS],
+    }),
+    getClaims: build.query<ClaimEntry[], void>({
+      query: () => '/api/claims',
+      providesTags: [CLAIMS],
+    }),
+  }),
+});
+
+export const {
+  useGetListsQuery,
+  useCreateListMutation,
+  useUpdateListMutation,
+  useShareListMutation,
+  useUnshareListMutation,
+  useGetSharedListQuery,
+  useClaimItemMutation,
+  useReleaseClaimMutation,
+  useGetClaimsQuery,
+} = familyListsApi;

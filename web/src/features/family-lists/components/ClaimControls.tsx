@@ -1,0 +1,100 @@
+import { useId, useState } from 'react';
+import { Spinner } from '../../../components/Spinner';
+import { errorMessage } from '../../../lib/apiError';
+import { useToast } from '../../../app/shell/notices';
+import { useClaimItemMutation, useGetClaimsQuery, useReleaseClaimMutation } from '../api';
+import { unitsLeft, type SharedItem } from '../types';
+
+interface Props {
+  token: string;
+  item: SharedItem;
+  /** Anonymous visitors get the sign-in prompt instead of a claim. */
+  signedIn: boolean;
+  onSignInNeeded: () => void;
+}
+
+/** Claim, change the quantity, mark purchased, or release: what a family member does with one item. */
+export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) {
+  const mine = item.mine ?? 0;
+  const max = unitsLeft(item) + mine;
+  const [quantity, setQuantity] = useState(Math.max(1, Math.min(mine || 1, max)));
+  // The shared view carries no "purchased" of the caller's own claim; the shopping list does.
+  const { data: myClaims } = useGetClaimsQuery(undefined, { skip: !signedIn || mine === 0 });
+  const purchased = myClaims?.find((c) => c.item.id === item.id)?.purchased ?? false;
+  const [claim, claiming] = useClaimItemMutation();
+  const [release, releasing] = useReleaseClaimMutation();
+  const toast = useToast();
+  const selectId = useId();
+  const busy = claiming.isLoading || releasing.isLoading;
+
+  async function save(units: number, bought: boolean) {
+    if (!signedIn) {
+      onSignInNeeded();
+      return;
+    }
+    try {
+      await claim({ token, itemId: item.id, quantity: units, purchased: bought }).unwrap();
+    } catch (err) {
+      toast({ title: 'Could not claim', description: errorMessage(err), variant: 'destructive' });
+    }
+  }
+
+  async function unclaim() {
+    try {
+      await release({ token, itemId: item.id }).unwrap();
+    } catch (err) {
+      toast({ title: 'Could not release', description: errorMessage(err), variant: 'destructive' });
+    }
+  }
+
+  if (max === 0) return null;
+  return (
+    <div className="claim-controls">
+      {max > 1 && (
+        <label htmlFor={selectId} className="claim-controls__qty">
+          Units
+          <select id={selectId} value={quantity} onChange={(e) => setQuantity(Number(e.target.value))} disabled={busy}>
+            {Array.from({ length: max }, (_, i) => i + 1).map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {mine === 0 ? (
+        <button
+          type="button"
+          className="button button--primary button--small"
+          aria-label={`I'll get this: ${item.name}`}
+          disabled={busy}
+          onClick={() => save(quantity, false)}
+        >
+          {busy ? <Spinner size="small" label="Claiming" /> : `I'll get this`}
+        </button>
+      ) : (
+        <>
+          <p className="claim-controls__mine">You are getting {mine}</p>
+          {quantity !== mine && (
+            <button type="button" className="button button--primary button--small" disabled={busy} onClick={() => save(quantity, purchased)}>
+              Change to {quantity}
+            </button>
+          )}
+          <label className="claim-controls__check">
+            <input type="checkbox" checked={purchased} disabled={busy} onChange={(e) => save(mine, e.target.checked)} />
+            Purchased
+          </label>
+          <button
+            type="button"
+            className="button button--outline button--small"
+            aria-label={`Release ${item.name}`}
+            disabled={busy}
+            onClick={unclaim}
+          >
+            Release
+          </button>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { json, mockFetch, renderWithProviders, signedIn } from '../../../test/utils';
+import type { ClaimEntry } from '../types';
+import ClaimsPage from './ClaimsPage';
+
+function entry(owner: string, name: string, over: Partial<ClaimEntry> = {}): ClaimEntry {
+  return {
+    quantity: 1,
+    purchased: false,
+    list: { name: 'Christmas', ownerName: owner, token: `tok-${owner}` },
+    item: {
+      id: `id-${name}`,
+      name,
+      description: `${name} description`,
+      price: '$5',
+      imageUrl: null,
+      category: 'Toys',
+      features: [],
+      searchQuery: name,
+      shoppingUrl: '',
+      aiGenerated: false,
+      sentToSanta: false,
+      createdAt: '2026-11-01T10:00:00Z',
+      listId: `list-${owner}`,
+      priority: 2,
+      quantity: 2,
+      notes: '',
+    },
+    ...over,
+  };
+}
+
+describe('my gift shopping list /claims', () => {
+  it('groups the claims by person and checks one off as purchased', async () => {
+    let claims = [entry('Tom', 'Bike', { quantity: 2 }), entry('Ann', 'Book'), entry('Tom', 'Socks', { purchased: true })];
+    const calls = mockFetch((call) => {
+      if (call.method === 'PUT') {
+        claims = claims.map((c) => (c.item.name === 'Bike' ? { ...c, purchased: true } : c));
+        return json({ claimed: 2, mine: 2, purchased: true });
+      }
+      return json(claims);
+    });
+    renderWithProviders(<ClaimsPage />, { path: '/claims', preloadedState: signedIn() });
+    const tom = await screen.findByRole('region', { name: 'For Tom' });
+    const ann = screen.getByRole('region', { name: 'For Ann' });
+    expect(within(tom).getAllByTestId('claim-row').map((r) => r.textContent)).toEqual([
+      expect.stringContaining('Bike × 2'),
+      expect.stringContaining('Socks'),
+    ]);
+    expect(within(ann).getByText('Book')).toBeInTheDocument();
+    expect(within(tom).getByText('1 of 2 bought')).toBeInTheDocument();
+    expect(within(tom).getAllByRole('link', { name: 'Christmas' })[0]).toHaveAttribute('href', '/l/tok-Tom');
+
+    await userEvent.click(within(tom).getByRole('checkbox', { name: 'Purchased: Bike' }));
+    await waitFor(() => expect(within(tom).getByText('2 of 2 bought')).toBeInTheDocument());
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(put?.url).toBe('/api/shared/tok-Tom/items/id-Bike/claim');
+    expect(put?.body).toEqual({ quantity: 2, purchased: true });
+  });
+
+  it('keeps a claim on a revoked link readable but not changeable', async () => {
+    mockFetch(() => json([entry('Tom', 'Bike', { list: { name: 'Christmas', ownerName: 'Tom', token: null } })]));
+    renderWithProviders(<ClaimsPage />, { path: '/claims', preloadedState: signedIn() });
+    expect(await screen.findByRole('checkbox', { name: 'Purchased: Bike' })).toBeDisabled();
+    expect(screen.queryByRole('link', { name: 'Christmas' })).not.toBeInTheDocument();
+  });
+
+  it('says what to do when nothing is claimed yet', async () => {
+    mockFetch(() => json([]));
+    renderWithProviders(<ClaimsPage />, { path: '/claims', preloadedState: signedIn() });
+    expect(await screen.findByText(/Nothing claimed yet/)).toBeInTheDocument();
+  });
+});

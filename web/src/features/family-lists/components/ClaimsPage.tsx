@@ -1,0 +1,97 @@
+import { Link } from 'react-router';
+import { GiftIcon } from '../../../components/icons';
+import { PageSpinner } from '../../../components/Spinner';
+import { useToast } from '../../../app/shell/notices';
+import { errorMessage } from '../../../lib/apiError';
+import { usePageTitle } from '../../../lib/usePageTitle';
+import { useClaimItemMutation, useGetClaimsQuery } from '../api';
+import type { ClaimEntry } from '../types';
+import './familyLists.css';
+
+/** The caller's claims, one group per person whose list they are on, in first-seen order. */
+export function groupByPerson(entries: readonly ClaimEntry[]): [string, ClaimEntry[]][] {
+  const groups = new Map<string, ClaimEntry[]>();
+  for (const entry of entries) {
+    const person = entry.list.ownerName;
+    groups.set(person, [...(groups.get(person) ?? []), entry]);
+  }
+  return [...groups.entries()];
+}
+
+function ClaimRow({ entry }: { entry: ClaimEntry }) {
+  const [claim, { isLoading }] = useClaimItemMutation();
+  const toast = useToast();
+  const { item, list } = entry;
+  async function toggle(purchased: boolean) {
+    if (!list.token) return;
+    try {
+      await claim({ token: list.token, itemId: item.id, quantity: entry.quantity, purchased }).unwrap();
+    } catch (err) {
+      toast({ title: 'Could not save', description: errorMessage(err), variant: 'destructive' });
+    }
+  }
+  return (
+    <li className={`claim-row${entry.purchased ? ' claim-row--done' : ''}`} data-testid="claim-row">
+      <label className="claim-row__check">
+        <input
+          type="checkbox"
+          checked={entry.purchased}
+          // A revoked link leaves the claim readable but no longer changeable.
+          disabled={isLoading || !list.token}
+          onChange={(e) => toggle(e.target.checked)}
+          aria-label={`Purchased: ${item.name}`}
+        />
+      </label>
+      {item.imageUrl ? <img className="claim-row__img" src={item.imageUrl} alt="" loading="lazy" /> : <span className="claim-row__img" />}
+      <div className="claim-row__text">
+        <p className="claim-row__name">
+          {item.name}
+          {entry.quantity > 1 && <span className="muted"> × {entry.quantity}</span>}
+        </p>
+        <p className="muted">
+          {item.price ? `${item.price} · ` : ''}
+          {list.token ? <Link to={`/l/${list.token}`}>{list.name}</Link> : list.name}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+/** /claims: "My gift shopping list", what the caller promised to buy, grouped by person. */
+export default function ClaimsPage() {
+  usePageTitle('My gift shopping list');
+  const { data, error, isLoading } = useGetClaimsQuery();
+  if (isLoading) return <PageSpinner label="Loading your shopping list" />;
+  const groups = groupByPerson(data ?? []);
+  return (
+    <section className="page page--narrow" aria-labelledby="claims-title">
+      <h1 id="claims-title" className="page__title">
+        My gift shopping list
+      </h1>
+      {error && <p className="notice notice--warning">{errorMessage(error)}</p>}
+      {!error && groups.length === 0 && (
+        <div className="card empty-state">
+          <span className="empty-state__icon" aria-hidden="true">
+            <GiftIcon size={44} />
+          </span>
+          <p>Nothing claimed yet. Open a family member&apos;s list link and pick a gift to buy.</p>
+        </div>
+      )}
+      {groups.map(([person, entries]) => (
+        <section key={person} className="card claims-group" aria-labelledby={`claims-${person}`}>
+          <h2 id={`claims-${person}`} className="claims-group__title">
+            For {person}
+          </h2>
+          <p className="muted">
+            {entries.filter((e) => e.purchased).length} of {entries.length} bought
+          </p>
+          <ul className="claims-group__list">
+            {entries.map((entry) => (
+              <ClaimRow key={entry.item.id} entry={entry} />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </section>
+  );
+}

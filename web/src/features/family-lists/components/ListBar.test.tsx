@@ -1,0 +1,100 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { json, mockFetch, renderWithProviders, signedIn } from '../../../test/utils';
+import type { WishList } from '../types';
+import { ListBar } from './ListBar';
+
+function list(over: Partial<WishList>): WishList {
+  return {
+    id: 'default',
+    name: 'My Wishlist',
+    isDefault: true,
+    itemCount: 2,
+    revealAt: '2026-12-26T00:00:00Z',
+    share: null,
+    familyIds: [],
+    ...over,
+  };
+}
+
+describe('list bar on My Wishlist', () => {
+  it('switches lists and makes a new one, which it then selects', async () => {
+    let lists = [list({}), list({ id: 'b', name: 'Birthday', isDefault: false, itemCount: 0 })];
+    const calls = mockFetch((call) => {
+      if (call.method === 'POST') {
+        const made = list({ id: 'c', name: 'Easter', isDefault: false, itemCount: 0 });
+        lists = [...lists, made];
+        return json(made, 201);
+      }
+      return json(lists);
+    });
+    const onSelect = vi.fn();
+    renderWithProviders(<ListBar onSelect={onSelect} />, { preloadedState: signedIn() });
+    const select = await screen.findByRole('combobox', { name: 'List' });
+    expect(select).toHaveValue('default');
+    await userEvent.selectOptions(select, 'b');
+    expect(onSelect).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'b', name: 'Birthday' }));
+
+    await userEvent.click(screen.getByRole('button', { name: 'New list' }));
+    const dialog = screen.getByRole('dialog', { name: 'New list' });
+    await userEvent.type(within(dialog).getByLabelText('List name'), 'Easter');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create list' }));
+    await waitFor(() => expect(onSelect).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'c' })));
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Easter' });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(await screen.findByRole('option', { name: 'Easter (0)' })).toBeInTheDocument();
+  });
+
+  it('shows the server message for a bad list name', async () => {
+    mockFetch((call) =>
+      call.method === 'POST'
+        ? json({ error: { code: 'validation_failed', message: 'Invalid', fields: { name: 'List name must be 1 to 60 characters.' } } }, 422)
+        : json([list({})]),
+    );
+    renderWithProviders(<ListBar onSelect={vi.fn()} />, { preloadedState: signedIn() });
+    await userEvent.click(await screen.findByRole('button', { name: 'New list' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create list' }));
+    expect(await screen.findByText('List name must be 1 to 60 characters.')).toBeInTheDocument();
+  });
+
+  it('makes, copies, replaces and turns off the share link, and saves the reveal date', async () => {
+    let current = list({});
+    const calls = mockFetch((call) => {
+      if (call.url === '/api/lists/default/share' && call.method === 'POST') {
+        const token = current.share ? 'tok2' : 'tok1';
+        current = { ...current, share: { token, url: `/l/${token}` } };
+        return json(current.share);
+      }
+      if (call.url === '/api/lists/default/share' && call.method === 'DELETE') {
+        current = { ...current, share: null };
+        return json(null, 204);
+      }
+      if (call.method === 'PATCH') {
+        current = { ...current, revealAt: (call.body as { revealAt: string }).revealAt };
+        return json(current);
+      }
+      return json([current]);
+    });
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderWithProviders(<ListBar onSelect={vi.fn()} />, { preloadedState: signedIn() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Share' }));
+    const dialog = screen.getByRole('dialog', { name: 'My Wishlist: sharing' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Make a share link' }));
+    const link = await within(dialog).findByLabelText(/Anyone with this link/);
+    expect(link).toHaveValue(`${window.location.origin}/l/tok1`);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy link' }));
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/l/tok1`);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'New link' }));
+    await waitFor(() => expect(within(dialog).getByLabelText(/Anyone with this link/)).toHaveValue(`${window.location.origin}/l/tok2`));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Turn off link' }));
+    expect(await within(dialog).findByRole('button', { name: 'Make a share link' })).toBeInTheDocument();
+
+    const date = within(dialog).getByLabelText('From this day you see who gave what');
+    expect(date).toHaveValue('2026-12-26');
+    await userEvent.clear(date);
+    await userEvent.type(date, '2020-01-01');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save date' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ revealAt: '2020-01-01T00:00:00Z' }));
+  });
+});

@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { CategoryIcon } from '../../../components/CategoryIcon';
+import { CartIcon } from '../../../components/icons';
+import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
+import { unitsLeft, type SharedItem } from '../types';
+import { ClaimControls } from './ClaimControls';
+
+interface Props {
+  token: string;
+  item: SharedItem;
+  /** The owner sees the item as they made it, with no claim controls or marks (FAMILY.md 'The promise'). */
+  isOwner: boolean;
+  signedIn: boolean;
+  onSignInNeeded: () => void;
+}
+
+export function SharedItemCard({ token, item, isOwner, signedIn, onSignInNeeded }: Props) {
+  const [imageFailed, setImageFailed] = useState(false);
+  const taken = !isOwner && unitsLeft(item) === 0;
+  const shopUrl = item.shoppingUrl || shopSearchUrl(item.searchQuery || item.name);
+  return (
+    <article
+      className={`gift-card shared-item${taken ? ' shared-item--taken' : ''}`}
+      aria-labelledby={`shared-item-${item.id}`}
+      data-testid="shared-item"
+    >
+      <div className="gift-card__media">
+        {item.imageUrl && !imageFailed ? (
+          <img src={item.imageUrl} alt="" loading="lazy" onError={() => setImageFailed(true)} />
+        ) : (
+          <span className="gift-card__placeholder">
+            <CategoryIcon category={item.category} size={40} />
+          </span>
+        )}
+        {taken && <span className="shared-item__taken">Taken</span>}
+      </div>
+      <div className="gift-card__body">
+        {item.priority >= 3 && <p className="shared-item__wanted">★ Most wanted</p>}
+        <h3 id={`shared-item-${item.id}`} className="gift-card__name">
+          {item.name}
+        </h3>
+        {item.description && <p className="gift-card__description">{item.description}</p>}
+        {item.price && <p className="gift-card__price">{item.price}</p>}
+        {item.quantity > 1 && <p className="muted">Wants {item.quantity}</p>}
+        {item.notes && <p className="shared-item__notes">{item.notes}</p>}
+        {isOwner && item.claims && item.claims.length > 0 && (
+          // Only after the reveal date does the server send `claims` to the owner.
+          <p className="shared-item__status" data-testid="given-by">
+            From {item.claims.map((c) => (c.quantity > 1 ? `${c.displayName} (${c.quantity})` : c.displayName)).join(', ')}
+          </p>
+        )}
+        {!isOwner && (item.claimed ?? 0) > 0 && !taken && (
+          <p className="shared-item__status">
+            {item.claimed} of {item.quantity} taken
+          </p>
+        )}
+      </div>
+      <div className="gift-card__actions">
+        <button
+          type="button"
+          className="button button--outline button--small"
+          aria-label={`Shop for ${item.name} (opens in a new tab)`}
+          onClick={() => openInNewTab(shopUrl)}
+        >
+          <CartIcon size={16} /> Shop
+        </button>
+        {!isOwner && <ClaimControls token={token} item={item} signedIn={signedIn} onSignInNeeded={onSignInNeeded} />}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,133 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { json, mockFetch, renderWithProviders, signedIn, signedOut } from '../../../test/utils';
+import { SESSION_KEYS } from '../../../lib/storage';
+import type { SharedItem, SharedList } from '../types';
+import SharedListPage from './SharedListPage';
+
+const TOKEN = 'tok_abc';
+
+function item(over: Partial<SharedItem>): SharedItem {
+  return {
+    id: 'i1',
+    name: 'Bike',
+    description: 'A red bike with a bell.',
+    price: '$120',
+    imageUrl: '/media/bike.jpg',
+    category: 'Toys',
+    features: [],
+    searchQuery: 'red bike',
+    shoppingUrl: 'https://shop.example/bike',
+    aiGenerated: false,
+    sentToSanta: false,
+    createdAt: '2026-11-01T10:00:00Z',
+    listId: 'l1',
+    priority: 2,
+    quantity: 1,
+    notes: '',
+    ...over,
+  };
+}
+
+function shared(viewer: SharedList['viewer'], items: SharedItem[]): SharedList {
+  return { viewer, list: { id: 'l1', name: 'Christmas', ownerName: 'Tom' }, items };
+}
+
+function renderPage(state = signedIn()) {
+  return renderWithProviders(<SharedListPage />, { path: '/l/:token', initialEntry: `/l/${TOKEN}`, preloadedState: state });
+}
+
+describe('shared list page /l/:token', () => {
+  it('shows photos, prices, notes and shop buttons, most wanted first, and marks taken items', async () => {
+    mockFetch(() =>
+      json(
+        shared('member', [
+          item({ id: 'a', name: 'Socks', createdAt: '2026-11-05T10:00:00Z', claimed: 1, mine: 0 }),
+          item({ id: 'b', name: 'Bike', priority: 3, notes: 'Size 24"', claimed: 0, mine: 0 }),
+        ]),
+      ),
+    );
+    renderPage();
+    const cards = await screen.findAllByTestId('shared-item');
+    expect(cards.map((c) => within(c).getByRole('heading').textContent)).toEqual(['Bike', 'Socks']);
+    expect(within(cards[0]).getByText('★ Most wanted')).toBeInTheDocument();
+    expect(within(cards[0]).getByText('Size 24"')).toBeInTheDocument();
+    expect(within(cards[0]).getByText('$120')).toBeInTheDocument();
+    expect(cards[0].querySelector('img')).toHaveAttribute('src', '/media/bike.jpg');
+    expect(within(cards[0]).getByRole('button', { name: /Shop for Bike/ })).toBeInTheDocument();
+    expect(within(cards[1]).getByText('Taken')).toBeInTheDocument();
+    expect(within(cards[1]).queryByRole('button', { name: /I'll get this/ })).not.toBeInTheDocument();
+    expect(within(cards[0]).queryByText('Taken')).not.toBeInTheDocument();
+  });
+
+  it('claims a chosen number of units and then offers purchased and release', async () => {
+    let list = shared('member', [item({ quantity: 3, claimed: 1, mine: 0 })]);
+    let bought = false;
+    const calls = mockFetch((call) => {
+      if (call.method === 'PUT') {
+        bought = (call.body as { purchased: boolean }).purchased;
+        list = shared('member', [item({ quantity: 3, claimed: 3, mine: 2 })]);
+        return json({ claimed: 3, mine: 2, purchased: bought });
+      }
+      if (call.url === '/api/claims') {
+        return json([{ quantity: 2, purchased: bought, list: { name: 'Christmas', ownerName: 'Tom', token: TOKEN }, item: item({}) }]);
+      }
+      return json(list);
+    });
+    renderPage();
+    await userEvent.selectOptions(await screen.findByLabelText('Units'), '2');
+    await userEvent.click(screen.getByRole('button', { name: /I'll get this/ }));
+    expect(await screen.findByText('You are getting 2')).toBeInTheDocument();
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(put?.url).toBe(`/api/shared/${TOKEN}/items/i1/claim`);
+    expect(put?.body).toEqual({ quantity: 2, purchased: false });
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Purchased' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ quantity: 2, purchased: true }));
+    // The tick comes from the shopping list, so it is still there after a reload.
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Purchased' })).toBeChecked());
+    expect(screen.getByRole('button', { name: 'Release Bike' })).toBeInTheDocument();
+  });
+
+  it('shows the server message when someone else took the last unit', async () => {
+    mockFetch((call) =>
+      call.method === 'PUT'
+        ? json({ error: { code: 'not_enough_left', message: 'Someone else just claimed it.' } }, 409)
+        : json(shared('member', [item({ claimed: 0, mine: 0 })])),
+    );
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: /I'll get this/ }));
+    expect(await screen.findByText('Someone else just claimed it.')).toBeInTheDocument();
+  });
+
+  it('asks a signed-out visitor to sign in and remembers to come back to the list', async () => {
+    const calls = mockFetch(() => json(shared('anonymous', [item({ claimed: 0, mine: 0 })])));
+    renderPage(signedOut());
+    await userEvent.click(await screen.findByRole('button', { name: /I'll get this/ }));
+    const dialog = screen.getByRole('dialog', { name: 'Sign in to claim this gift' });
+    await userEvent.click(within(dialog).getByRole('link', { name: 'Sign in' }));
+    expect(sessionStorage.getItem(SESSION_KEYS.redirectAfterLogin)).toBe(`/l/${TOKEN}`);
+    expect(await screen.findByTestId('location')).toHaveTextContent('/login');
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it('shows the owner their items with no claim controls or marks', async () => {
+    mockFetch(() => json(shared('owner', [item({ quantity: 2 })])));
+    renderPage();
+    const card = await screen.findByTestId('shared-item');
+    expect(screen.getByText('Your list, as your family sees it')).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: /I'll get this/ })).not.toBeInTheDocument();
+    expect(within(card).queryByText(/Taken|taken|getting/)).not.toBeInTheDocument();
+  });
+
+  it('shows the owner who gave what once the server sends claims (after the reveal date)', async () => {
+    mockFetch(() => json(shared('owner', [item({ claims: [{ displayName: 'Aunt Ann', quantity: 1, purchased: false }] })])));
+    renderPage();
+    expect(await screen.findByTestId('given-by')).toHaveTextContent('From Aunt Ann');
+  });
+
+  it('says so when the link was revoked or never existed', async () => {
+    mockFetch(() => json({ error: { code: 'share_not_found', message: 'Shared list not found.' } }, 404));
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'This link no longer works' })).toBeInTheDocument();
+  });
+});
