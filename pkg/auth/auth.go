@@ -31,6 +31,19 @@ type User struct {
 	Name  string
 }
 
+// ShownName is the name other people see for the user: their display name, else the part of
+// their email before the @, else fallback (a neutral word chosen by the caller).
+func (u User) ShownName(fallback string) string {
+	name := strings.TrimSpace(u.Name)
+	if name == "" {
+		name, _, _ = strings.Cut(u.Email, "@")
+	}
+	if name == "" {
+		name = fallback
+	}
+	return name
+}
+
 // ErrNoToken means the request carried no bearer token.
 var ErrNoToken = errors.New("no bearer token")
 

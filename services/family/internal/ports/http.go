@@ -4,7 +4,6 @@ package ports
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -37,18 +36,10 @@ func Routes(r gin.IRouter, f *app.Families) {
 
 type handlers struct{ f *app.Families }
 
-// caller is the verified user with the name the family sees: their display name, else the part
-// of their email before the @, else a neutral word.
+// caller is the verified user with the name the family sees (auth.User.ShownName).
 func caller(c *gin.Context) app.Caller {
 	u, _ := auth.UserFrom(c)
-	name := strings.TrimSpace(u.Name)
-	if name == "" {
-		name, _, _ = strings.Cut(u.Email, "@")
-	}
-	if name == "" {
-		name = "A family member"
-	}
-	return app.Caller{UID: u.UID, Name: name}
+	return app.Caller{UID: u.UID, Name: u.ShownName("A family member")}
 }
 
 func (h handlers) create(c *gin.Context) {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -60,18 +59,10 @@ func uid(c *gin.Context) string {
 	return u.UID
 }
 
-// caller is the verified user with the name others see: their display name, else the part
-// of their email before the @, else a neutral word.
+// caller is the verified user with the name others see (auth.User.ShownName).
 func caller(c *gin.Context) app.Caller {
 	u, _ := auth.UserFrom(c)
-	name := strings.TrimSpace(u.Name)
-	if name == "" {
-		name, _, _ = strings.Cut(u.Email, "@")
-	}
-	if name == "" {
-		name = "A friend"
-	}
-	return app.Caller{UID: u.UID, Name: name}
+	return app.Caller{UID: u.UID, Name: u.ShownName("A friend")}
 }
 
 func (h handlers) add(c *gin.Context) {
