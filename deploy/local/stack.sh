@@ -193,6 +193,7 @@ service_env() {
   local db_url=${PG_URL_ADMIN%%/postgres\?*}/$DB_NAME?sslmode=disable
   cat <<ENV
 LOG_LEVEL=${LOG_LEVEL:-info}
+LISTEN_HOST=127.0.0.1
 GOGC=${GOGC:-100}
 GOMEMLIMIT=${GOMEMLIMIT:-off}
 GODEBUG=${GODEBUG:-memprofilerate=0}
@@ -230,8 +231,35 @@ ENV
   return 0
 }
 
+# Identity assertions between services (issue 13): one Ed25519 key per service that signs
+# (the gateway for every call, wishlist and vision for their uploads to media), made once per
+# stack and kept in $STATE (never committed).
+identity_keys() {
+  cd "$ROOT"
+  [ -s "$STATE/identity.env" ] && return
+  log "making the stack's identity keys ($STATE/identity.env)"
+  (umask 077 && go run ./pkg/auth/cmd/identitykeys gateway wishlist vision > "$STATE/identity.env.tmp") &&
+    mv "$STATE/identity.env.tmp" "$STATE/identity.env"
+}
+
+# identity_env NAME: the service's own signing key (only its own) and the public keys of the
+# services it accepts calls from: the gateway's everywhere, wishlist's and vision's at media.
+identity_env() {
+  local IDENTITY_KEY_gateway IDENTITY_KEY_wishlist IDENTITY_KEY_vision IDENTITY_PUB_gateway IDENTITY_PUB_wishlist IDENTITY_PUB_vision
+  # shellcheck disable=SC1091
+  . "$STATE/identity.env"
+  local key=IDENTITY_KEY_$1
+  [ -z "${!key:-}" ] || echo "IDENTITY_SIGNING_KEY=${!key}"
+  if [ "$1" = media ]; then
+    echo "IDENTITY_PUBLIC_KEYS=gateway=$IDENTITY_PUB_gateway,wishlist=$IDENTITY_PUB_wishlist,vision=$IDENTITY_PUB_vision"
+  else
+    echo "IDENTITY_PUBLIC_KEYS=gateway=$IDENTITY_PUB_gateway"
+  fi
+}
+
 build_services() {
   cd "$ROOT"
+  identity_keys
   local s
   for s in "${SERVICES[@]}"; do
     [ -f "services/$s/cmd/$s/main.go" ] || { log "services/$s has no command yet: skipped"; continue; }
@@ -244,7 +272,7 @@ run_service() { # name port -> runs in background with prefixed log lines
   local name=$1 port=$2
   [ -x "$BIN/$name" ] || return 0
   (
-    set -a; eval "$(service_env)"; set +a
+    set -a; eval "$(service_env)"; eval "$(identity_env "$name")"; set +a
     export PORT=$port
     # /readyz and /metrics are answered only on the admin port, never on the public one.
     export ADMIN_PORT=$((port + 10))

@@ -1,12 +1,11 @@
-// Package auth carries the verified caller from the gateway to the internal services in
-// headers. Token verification itself lives in auth/firebaseauth, so that only the gateway links
+// Package auth carries the verified caller from the gateway to the internal services in a
+// signed identity assertion (identity.go). Token verification itself lives in auth/firebaseauth, so that only the gateway links
 // the Firebase SDK (and its large dependency tree).
 package auth
 
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -14,8 +13,8 @@ import (
 	"github.com/santa-wishlist/santa/pkg/apierror"
 )
 
-// Headers the gateway sets after verifying a token. Internal services trust them because the
-// network policy lets only the gateway reach them; the gateway strips any a client sends.
+// Headers that once carried the caller in plain text. Nothing trusts them any more (the user
+// travels in the signed HeaderIdentity); callers still strip any a client sends.
 const (
 	HeaderUserID    = "X-User-Id"
 	HeaderUserEmail = "X-User-Email"
@@ -73,43 +72,15 @@ func UserFrom(c *gin.Context) (User, bool) {
 	return u, ok
 }
 
-// FromGatewayHeaders is the internal services' side: it reads the caller the gateway
-// verified. With required set, a request without one is refused.
-func FromGatewayHeaders(required bool) gin.HandlerFunc {
+// Caller is the internal services' side of a route: the user comes from the identity
+// assertion RequireIdentity verified (never from a plain header). With required set, a request
+// without a user (a visitor's) is refused.
+func Caller(required bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		uid := c.GetHeader(HeaderUserID)
-		if uid == "" {
-			if required {
-				apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "You need to log in to do this.")
-				return
-			}
-			c.Next()
+		if _, ok := UserFrom(c); !ok && required {
+			apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "You need to log in to do this.")
 			return
 		}
-		name, err := url.QueryUnescape(c.GetHeader(HeaderUserName))
-		if err != nil {
-			name = ""
-		}
-		SetUser(c, User{UID: uid, Email: c.GetHeader(HeaderUserEmail), Name: name})
 		c.Next()
-	}
-}
-
-// SetHeaders writes the verified user into headers for an internal call, replacing any the
-// client sent.
-func SetHeaders(h http.Header, u User, ok bool) {
-	h.Del(HeaderUserID)
-	h.Del(HeaderUserEmail)
-	h.Del(HeaderUserName)
-	if !ok {
-		return
-	}
-	h.Set(HeaderUserID, u.UID)
-	if u.Email != "" {
-		h.Set(HeaderUserEmail, u.Email)
-	}
-	if u.Name != "" {
-		// Header values must be printable ASCII; names may not be, so they travel escaped.
-		h.Set(HeaderUserName, url.QueryEscape(u.Name))
 	}
 }

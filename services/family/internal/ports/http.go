@@ -20,7 +20,7 @@ const smallBody = 64 << 10
 // unchanged).
 func Routes(r gin.IRouter, f *app.Families) {
 	h := handlers{f}
-	api := r.Group("/api", auth.FromGatewayHeaders(true))
+	api := r.Group("/api", auth.Caller(true))
 	api.POST("/families", h.create)
 	api.GET("/families", h.list)
 	api.GET("/families/:id", h.get)
@@ -31,7 +31,7 @@ func Routes(r gin.IRouter, f *app.Families) {
 	api.GET("/families/:id/secret-santa", h.myMatch)
 	api.POST("/invites/:token/accept", h.accept)
 	// The accept page shows who invited before the visitor signs in.
-	r.GET("/api/invites/:token", auth.FromGatewayHeaders(false), h.inviteInfo)
+	r.GET("/api/invites/:token", auth.Caller(false), h.inviteInfo)
 }
 
 type handlers struct{ f *app.Families }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
@@ -25,6 +26,8 @@ type Config struct {
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
 	Server          httpserver.Options
+	// Identity verifies the assertion every request must carry (IDENTITY_PUBLIC_KEYS).
+	Identity *auth.IdentityVerifier
 }
 
 // LoadConfig reads and checks the environment.
@@ -34,6 +37,7 @@ func LoadConfig(env *config.Env) Config {
 		NATSURL:         env.Required("NATS_URL"),
 		EventsNamespace: events.NamespaceFromEnv(env),
 		Server:          httpserver.OptionsFromEnv(env, "family", "8085"),
+		Identity:        auth.IdentityVerifierFromEnv(env, "family"),
 	}
 }
 
@@ -58,6 +62,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)
+	// Every route below answers only calls with a valid identity assertion (/healthz, added
+	// by httpserver before this, stays open for the probes).
+	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
 	repo := adapters.NewRepository(pool)
 	ports.Routes(srv.Engine, app.New(repo))
 	srv.AddReadinessCheck("postgres", repo.Ping)

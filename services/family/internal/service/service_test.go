@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -50,7 +49,8 @@ func start(t *testing.T) *env {
 	}
 	pool.Reset() // the test's own queries read the family's tables
 	broker := testenv.StartNATS(t)
-	cfg := service.Config{DatabaseURL: dbURL, NATSURL: broker.URL(), Server: httpserver.Options{Service: "family", Addr: "127.0.0.1:0"}}
+	cfg := service.Config{DatabaseURL: dbURL, NATSURL: broker.URL(), Server: httpserver.Options{Service: "family", Addr: "127.0.0.1:0"},
+		Identity: testenv.IdentityVerifier("family")}
 	base, _ := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
 	return &env{t: t, base: base, pool: pool, natsURL: broker.URL()}
 }
@@ -65,10 +65,11 @@ func (e *env) call(method, path, uid string, body any) (int, []byte) {
 	}
 	req, _ := http.NewRequest(method, e.base+path, r)
 	req.Header.Set("Content-Type", "application/json")
+	u := auth.User{UID: uid}
 	if uid != "" {
-		req.Header.Set(auth.HeaderUserID, uid)
-		req.Header.Set(auth.HeaderUserName, url.QueryEscape(strings.ToUpper(uid[:1])+uid[1:]))
+		u.Name = strings.ToUpper(uid[:1]) + uid[1:]
 	}
+	testenv.AsUser(e.t, req.Header, "family", u)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		e.t.Fatal(err)

@@ -57,9 +57,10 @@ type bufferPool struct{ pool sync.Pool }
 func (p *bufferPool) Get() []byte  { return *p.pool.Get().(*[]byte) }
 func (p *bufferPool) Put(b []byte) { p.pool.Put(&b) }
 
-// forward returns a handler that sends the request to an internal service with the verified
-// user in headers. A service that is not configured answers 503.
-func forward(target string, streaming bool) gin.HandlerFunc {
+// forward returns a handler that sends the request to an internal service (audience) with an
+// assertion of the verified user signed by identity. A service that is not configured
+// answers 503.
+func forward(target, audience string, identity *auth.IdentitySigner, streaming bool) gin.HandlerFunc {
 	if target == "" {
 		return func(c *gin.Context) {
 			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "This feature is not available right now.")
@@ -80,7 +81,10 @@ func forward(target string, streaming bool) gin.HandlerFunc {
 			pr.SetXForwarded()
 			pr.Out.Header.Set("X-Real-IP", clientIPOf(pr.In))
 			u, ok := userOf(pr.In)
-			auth.SetHeaders(pr.Out.Header, u, ok)
+			if err := identity.SetHeaders(pr.Out.Header, u, ok, audience); err != nil {
+				// Never forward without one: the service would refuse it anyway.
+				pr.Out.Header.Del(auth.HeaderIdentity)
+			}
 			pr.Out.Header.Del("Authorization") // internal services never see the raw token
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {

@@ -32,9 +32,9 @@ const relayWriteTimeout = 15 * time.Second
 // when the notification service ends the stream.
 //
 // A client on HTTP/2 cannot be handed over; its stream is copied in the handler instead.
-func relayStream(lifetime context.Context, target string) gin.HandlerFunc {
+func relayStream(lifetime context.Context, target string, identity *auth.IdentitySigner) gin.HandlerFunc {
 	if target == "" {
-		return forward(target, true)
+		return forward(target, "notification", identity, true)
 	}
 	if lifetime == nil {
 		lifetime = context.Background()
@@ -58,7 +58,12 @@ func relayStream(lifetime context.Context, target string) gin.HandlerFunc {
 		out.Header.Set("X-Forwarded-For", c.ClientIP())
 		out.Header.Set("X-Real-IP", c.ClientIP())
 		u, ok := auth.UserFrom(c)
-		auth.SetHeaders(out.Header, u, ok)
+		if err := identity.SetHeaders(out.Header, u, ok, "notification"); err != nil {
+			httpserver.Logger(c).Error("could not sign the identity assertion", "err", err)
+			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are restarting. Trying again shortly.")
+			cancel()
+			return
+		}
 
 		resp, err := streamTransport.RoundTrip(out)
 		if err != nil {

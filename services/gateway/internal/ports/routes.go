@@ -41,10 +41,13 @@ type Deps struct {
 	Limits      RateLimits
 	Idempotency *adapters.IdempotencyStore
 	Upstreams   Upstreams
-	WebDir      string
-	WebConfig   WebConfig
-	Registry    prometheus.Registerer
-	Streams     StreamConfig
+	// Identity signs each internal call's assertion of the verified user (zero trust between
+	// services: they refuse calls without one).
+	Identity  *auth.IdentitySigner
+	WebDir    string
+	WebConfig WebConfig
+	Registry  prometheus.Registerer
+	Streams   StreamConfig
 	// Lifetime ends when the gateway shuts down; the live streams it relays end with it.
 	Lifetime context.Context
 }
@@ -69,7 +72,7 @@ func Routes(r *gin.Engine, d Deps) {
 	}
 	small, photo := limitBody(SmallBodyLimit), limitBody(PhotoBodyLimit)
 	once := idempotent(d.Idempotency)
-	wishlist := forward(d.Upstreams.Wishlist, false)
+	wishlist := forward(d.Upstreams.Wishlist, "wishlist", d.Identity, false)
 
 	r.GET("/api/config", func(c *gin.Context) {
 		c.Header("Cache-Control", "no-cache")
@@ -88,9 +91,9 @@ func Routes(r *gin.Engine, d Deps) {
 	r.DELETE("/api/wishlist/:id", with(signedIn, small, wishlist)...)
 	r.POST("/api/santa", with(signedIn, photo, once, wishlist)...)
 	familyRoutes(r, signedIn, anyone, with, wishlist, once, small, photo)
-	familiesRoutes(r, signedIn, anyone, with, forward(d.Upstreams.Family, false), once, small)
+	familiesRoutes(r, signedIn, anyone, with, forward(d.Upstreams.Family, "family", d.Identity, false), once, small)
 
-	vision := forward(d.Upstreams.Vision, false)
+	vision := forward(d.Upstreams.Vision, "vision", d.Identity, false)
 	r.POST("/api/vision/analyze", with(anyone, photo, vision)...)
 	r.POST("/api/vision/generate", with(anyone, photo, vision)...)
 	// Product lookups reach the internet from vision (issue 15): a barcode for anyone, like
@@ -99,16 +102,16 @@ func Routes(r *gin.Engine, d Deps) {
 	// A shop link is imported for a signed-in user only: its picture is stored as theirs.
 	r.POST("/api/lookup/url", with(signedIn, small, vision)...)
 
-	media := forward(d.Upstreams.Media, false)
+	media := forward(d.Upstreams.Media, "media", d.Identity, false)
 	r.POST("/api/media", with(signedIn, photo, once, media)...)
 	r.GET("/media/*key", media)
 	r.HEAD("/media/*key", media)
 
-	notification := forward(d.Upstreams.Notification, true)
+	notification := forward(d.Upstreams.Notification, "notification", d.Identity, true)
 	// A stream is admitted (503 past the pod's ceiling or in a reconnect storm) before its
 	// token is verified, so refusing costs next to nothing; see streams.go.
 	r.GET(streamPath, httpserver.NewStreamGate(d.Registry, d.Streams.StreamLimits).Admit(),
-		d.Verifier.Authenticate(true), rateLimitStreamOpens(d.Limiter, d.Limits.PerUser, refused), relayStream(d.Lifetime, d.Upstreams.Notification))
+		d.Verifier.Authenticate(true), rateLimitStreamOpens(d.Limiter, d.Limits.PerUser, refused), relayStream(d.Lifetime, d.Upstreams.Notification, d.Identity))
 	r.GET("/api/notifications", with(signedIn, notification)...)
 
 	r.NoRoute(webApp(d.WebDir))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
@@ -34,6 +35,9 @@ type Config struct {
 	Idempotency    adapters.IdempotencyLimits
 	TrustedProxies []string
 	Streams        ports.StreamConfig
+	// Identity signs the assertion of the verified user each internal call carries
+	// (IDENTITY_SIGNING_KEY, IDENTITY_ASSERTION_TTL).
+	Identity *auth.IdentitySigner
 }
 
 // LoadConfig reads and checks the environment.
@@ -42,6 +46,7 @@ func LoadConfig(env *config.Env) Config {
 		Server:        httpserver.OptionsFromEnv(env, "gateway", "8080"),
 		RedisURL:      env.Required("REDIS_URL"),
 		RedisPrefix:   env.String("REDIS_KEY_PREFIX", "gw"),
+		Identity:      auth.IdentitySignerFromEnv(env, "gateway"),
 		ProjectID:     env.Required("FIREBASE_PROJECT_ID"),
 		AllowEmulator: env.Bool("ALLOW_AUTH_EMULATOR", false),
 		Upstreams: ports.Upstreams{
@@ -120,6 +125,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Identity == nil {
+		return nil, fmt.Errorf("no identity signing key (IDENTITY_SIGNING_KEY): internal services would refuse every call")
+	}
 	rdb, err := redisclient.New(cfg.RedisURL)
 	if err != nil {
 		return nil, err
@@ -137,6 +145,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		Limits:      cfg.Limits,
 		Idempotency: adapters.NewIdempotencyStore(rdb, cfg.RedisPrefix+":idem", cfg.Idempotency),
 		Upstreams:   cfg.Upstreams,
+		Identity:    cfg.Identity,
 		WebDir:      cfg.WebDir,
 		WebConfig:   cfg.WebConfig,
 		Registry:    srv.Registry,

@@ -46,7 +46,7 @@ func newUpstream(t *testing.T) *upstream {
 		w.Header().Set("Content-Type", "application/json")
 		if r.Method == http.MethodPost {
 			w.WriteHeader(http.StatusCreated)
-			_, _ = w.Write([]byte(`{"id":"item-` + strings.Repeat("x", n) + `","user":"` + r.Header.Get(auth.HeaderUserID) + `"}`))
+			_, _ = w.Write([]byte(`{"id":"item-` + strings.Repeat("x", n) + `","user":"` + assertedUID(r) + `"}`))
 			return
 		}
 		_, _ = w.Write([]byte(`[]`))
@@ -73,6 +73,7 @@ func startGateway(t *testing.T, up *upstream, limits ports.RateLimits, webDir st
 		"REDIS_URL": testenv.RedisURL(), "REDIS_KEY_PREFIX": "test-" + testenv.RandomHex(6),
 		"FIREBASE_PROJECT_ID": testenv.FirebaseProject, "WISHLIST_URL": up.server.URL,
 		"MEDIA_URL": up.server.URL, "FAMILY_URL": up.server.URL, "WEB_DIR": webDir,
+		"IDENTITY_SIGNING_KEY": testenv.IdentitySigningKey("gateway"),
 	} {
 		t.Setenv(k, v)
 	}
@@ -155,8 +156,14 @@ func TestTokensAreVerified(t *testing.T) {
 		t.Fatalf("%d upstream calls", len(calls))
 	}
 	got := calls[0].Header
-	if got.Get(auth.HeaderUserID) != user.UID || got.Get("Authorization") != "" || got.Get(auth.HeaderUserName) != "Mrs+Claus" || got.Get("X-Real-IP") != "127.0.0.1" {
-		t.Fatalf("forwarded headers: %v", got)
+	asserted, issuer, err := testenv.AssertedUser(calls[0], "wishlist")
+	if err != nil || issuer != "gateway" || asserted.UID != user.UID || asserted.Name != "Mrs Claus" ||
+		got.Get(auth.HeaderUserID) != "" || got.Get("Authorization") != "" || got.Get("X-Real-IP") != "127.0.0.1" {
+		t.Fatalf("forwarded headers: %v (asserted %+v by %q: %v)", got, asserted, issuer, err)
+	}
+	// The assertion is for the wishlist only: another service would refuse it.
+	if _, _, err := testenv.AssertedUser(calls[0], "family"); err == nil {
+		t.Fatal("the wishlist's assertion is accepted by the family service too")
 	}
 }
 
@@ -295,14 +302,14 @@ func TestFamilyRoutes(t *testing.T) {
 	resp := g.do("GET", "/api/invites/tok", "", nil)
 	readBody(resp)
 	calls := up.calls()
-	if resp.StatusCode != http.StatusOK || len(calls) != 1 || calls[0].URL.Path != "/api/invites/tok" || calls[0].Header.Get(auth.HeaderUserID) != "" {
+	if resp.StatusCode != http.StatusOK || len(calls) != 1 || calls[0].URL.Path != "/api/invites/tok" || assertedUID(calls[0]) != "" {
 		t.Fatalf("a visitor's invitation: %d, %d calls", resp.StatusCode, len(calls))
 	}
 	user := testenv.SignUp(t, testenv.UniqueEmail("family"), "secret123", "Ann")
 	resp = g.do("POST", "/api/families/f1/secret-santa", user.IDToken, strings.NewReader(`{"exclusions":[]}`))
 	readBody(resp)
 	calls = up.calls()
-	if resp.StatusCode != http.StatusCreated || len(calls) != 2 || calls[1].URL.Path != "/api/families/f1/secret-santa" || calls[1].Header.Get(auth.HeaderUserID) != user.UID {
+	if resp.StatusCode != http.StatusCreated || len(calls) != 2 || calls[1].URL.Path != "/api/families/f1/secret-santa" || assertedUID(calls[1]) != user.UID {
 		t.Fatalf("a member's draw: %d, %d calls", resp.StatusCode, len(calls))
 	}
 }
@@ -406,7 +413,7 @@ func TestReadinessAndMetricsAreNotPublic(t *testing.T) {
 		"FIREBASE_AUTH_EMULATOR_HOST": testenv.AuthEmulatorHost(), "ALLOW_AUTH_EMULATOR": "true",
 		"REDIS_URL": testenv.RedisURL(), "REDIS_KEY_PREFIX": "test-" + testenv.RandomHex(6),
 		"FIREBASE_PROJECT_ID": testenv.FirebaseProject, "WISHLIST_URL": up.server.URL,
-		"PORT": "0", "ADMIN_PORT": "",
+		"PORT": "0", "ADMIN_PORT": "", "IDENTITY_SIGNING_KEY": testenv.IdentitySigningKey("gateway"),
 	} {
 		t.Setenv(k, v)
 	}
@@ -458,4 +465,21 @@ func TestReadinessAndMetricsAreNotPublic(t *testing.T) {
 		!strings.Contains(body, "gateway_redis_memory_used_bytes") {
 		t.Errorf("admin /metrics: %d %.200s", code, body)
 	}
+}
+
+// assertedUID is the user the gateway asserted to the service the request was for ("" for a
+// visitor, "invalid" when the assertion does not verify).
+func assertedUID(r *http.Request) string {
+	audience := "wishlist"
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/api/families"), strings.HasPrefix(r.URL.Path, "/api/invites"):
+		audience = "family"
+	case strings.HasPrefix(r.URL.Path, "/media"), strings.HasPrefix(r.URL.Path, "/api/media"):
+		audience = "media"
+	}
+	u, _, err := testenv.AssertedUser(r, audience)
+	if err != nil {
+		return "invalid"
+	}
+	return u.UID
 }

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/gateway/internal/ports"
 )
@@ -31,7 +30,8 @@ func newLiveUpstream(t *testing.T) *liveUpstream {
 	u.server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u.mu.Lock()
 		u.protos = append(u.protos, r.ProtoMajor)
-		u.users = append(u.users, r.Header.Get(auth.HeaderUserID))
+		asserted, _, _ := testenv.AssertedUser(r, "notification")
+		u.users = append(u.users, asserted.UID)
 		u.mu.Unlock()
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = w.Write([]byte("event: hello\ndata: {\"count\":0}\n\n"))

@@ -36,8 +36,8 @@ type HTTP struct {
 
 // RegisterRoutes adds the media routes:
 //
-//	POST /api/media       public upload through the gateway; the owner is the X-User-Id header
-//	POST /internal/media  upload by the wishlist service; the owner is the body's userId
+//	POST /api/media       upload through the gateway (or by vision); the owner is the asserted user
+//	POST /internal/media  upload by the wishlist service; the owner is the user it asserts
 //	GET|HEAD /media/*key  the stored objects (no listing)
 func RegisterRoutes(r gin.IRouter, svc *app.Service) {
 	h := &HTTP{app: svc}
@@ -53,24 +53,24 @@ type uploadInput struct {
 	image   []byte
 	dataURL string
 	itemID  string
-	userID  string
 }
 
 type jsonUpload struct {
 	DataURL string `json:"dataUrl"`
 	ItemID  string `json:"itemId"`
-	UserID  string `json:"userId"`
+	UserID  string `json:"userId"` // accepted from older callers, ignored: the owner is asserted
 }
 
 // upload stores an image sent as multipart/form-data (field "image", optional "itemId") or
-// as JSON {dataUrl, itemId, userId}. Public callers are identified by the X-User-Id header
-// the gateway sets after verifying their token, never by the body; the wishlist service
-// (internal) names the item's owner in the body.
+// as JSON {dataUrl, itemId}. The owner is always the user of the signed identity assertion
+// (the gateway's for a signed-in user, the wishlist's for an item's owner), never the body: a
+// userId field is ignored. /internal/media answers only the wishlist's assertions.
 func (h *HTTP) upload(internal bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		maxBytes := h.app.Rules().MaxBytes
-		owner := strings.TrimSpace(c.GetHeader(auth.HeaderUserID))
-		if !internal && owner == "" {
+		user, signedIn := auth.UserFrom(c)
+		owner := strings.TrimSpace(user.UID)
+		if !signedIn || owner == "" || (internal && auth.IssuerFrom(c) != "wishlist") {
 			// Refused before reading a possibly large body.
 			apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Please sign in to upload images.")
 			return
@@ -91,15 +91,6 @@ func (h *HTTP) upload(internal bool) gin.HandlerFunc {
 			return
 		}
 		if !ok {
-			return
-		}
-
-		if internal && strings.TrimSpace(req.userID) != "" {
-			owner = strings.TrimSpace(req.userID)
-		}
-		if owner == "" {
-			apierror.AbortFields(c, http.StatusBadRequest, "missing_user", "userId is required.",
-				map[string]string{"userId": "The id of the user the image belongs to is required."})
 			return
 		}
 
@@ -144,7 +135,7 @@ func readJSON(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 			map[string]string{"dataUrl": "Send the image as a data: URL such as data:image/jpeg;base64,..."})
 		return uploadInput{}, false
 	}
-	return uploadInput{dataURL: body.DataURL, itemID: body.ItemID, userID: body.UserID}, true
+	return uploadInput{dataURL: body.DataURL, itemID: body.ItemID}, true
 }
 
 // readMultipart streams the form: the image part is read up to maxBytes+1 (to tell "too
@@ -193,12 +184,6 @@ func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 				return req, bodyFailed(c, err, maxBytes)
 			}
 			req.itemID = string(v)
-		case "userId":
-			v, err := io.ReadAll(io.LimitReader(part, 256))
-			if err != nil {
-				return req, bodyFailed(c, err, maxBytes)
-			}
-			req.userID = string(v)
 		}
 		_ = part.Close()
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/testenv"
@@ -63,6 +64,7 @@ func start(t *testing.T, options ...func(*service.Config)) *harness {
 		MaxBytes:     service.DefaultMaxBytes,
 		ConsumerName: consumer,
 		Server:       httpserver.Options{Service: "media", Addr: "127.0.0.1:0"},
+		Identity:     testenv.IdentityVerifier("media"),
 	}
 	for _, o := range options {
 		o(&cfg)
@@ -146,11 +148,28 @@ func (r response) stored(t *testing.T) app.Stored {
 	return s
 }
 
+// do sends a request as the gateway would: the user named by an "X-User-Id" entry of header
+// (none: a visitor) travels in a signed assertion, the wishlist's on /internal/. With a
+// "raw" entry, header is sent as it is (an attacker's request, straight to the port).
 func (h *harness) do(method, path string, body io.Reader, header map[string]string) response {
 	h.t.Helper()
 	var pairs []string
+	if _, raw := header["raw"]; !raw {
+		issuer := "gateway"
+		if strings.HasPrefix(path, "/internal/") {
+			issuer = "wishlist"
+		}
+		uid := header["X-User-Id"]
+		token, err := testenv.IdentitySigner(issuer).Assert(auth.User{UID: uid}, uid != "", "media")
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		pairs = append(pairs, auth.HeaderIdentity, token)
+	}
 	for k, v := range header {
-		pairs = append(pairs, k, v)
+		if k != "X-User-Id" && k != "raw" {
+			pairs = append(pairs, k, v)
+		}
 	}
 	r := testenv.NewClient(h.t, h.url).Do(method, path, body, pairs...)
 	return response{r.Status, r.Header, r.Body}
@@ -201,6 +220,9 @@ func (h *harness) jsonUpload(path, user string, body map[string]string) response
 	h.t.Helper()
 	data, _ := json.Marshal(body)
 	header := map[string]string{"Content-Type": "application/json"}
+	if user == "" {
+		user = body["userId"] // the wishlist's call: it asserts the item's owner
+	}
 	if user != "" {
 		header["X-User-Id"] = user
 	}
@@ -259,7 +281,7 @@ func TestUploadsAreRefusedWithClearErrors(t *testing.T) {
 			413, "image_too_large", "The image is too large: the limit is 8 MiB."},
 		{"10 MB data URL without Content-Length", h.do(http.MethodPost, "/internal/media",
 			io.MultiReader(strings.NewReader(`{"userId":"user-1","dataUrl":"`+testimages.DataURL("image/jpeg", tenMB)+`"}`)),
-			map[string]string{"Content-Type": "application/json"}),
+			map[string]string{"Content-Type": "application/json", "X-User-Id": "user-1"}),
 			413, "image_too_large", "The image is too large: the limit is 8 MiB."},
 		{"10 MB file without Content-Length", h.do(http.MethodPost, "/api/media", io.MultiReader(multipartBody(t, tenMB)),
 			map[string]string{"Content-Type": multipartType, "X-User-Id": "user-1"}),
@@ -280,7 +302,7 @@ func TestUploadsAreRefusedWithClearErrors(t *testing.T) {
 			401, "unauthenticated", "Please sign in to upload images."},
 		{"internal call without user", h.jsonUpload("/internal/media", "", map[string]string{
 			"dataUrl": testimages.DataURL("image/jpeg", testimages.PhotoJPEG(8, 8, 1))}),
-			400, "missing_user", "userId is required."},
+			401, "unauthenticated", "Please sign in to upload images."},
 		{"item id not a UUID", h.multipartUpload("user-1", "a.jpg", "image/jpeg", testimages.PhotoJPEG(8, 8, 1), map[string]string{"itemId": "../../etc"}),
 			400, "invalid_item_id", "itemId must be a UUID."},
 		{"not a data URL", h.jsonUpload("/api/media", "user-1", map[string]string{"dataUrl": "https://example.com/a.jpg"}),
@@ -516,4 +538,54 @@ func metricValue(t *testing.T, h *harness, series string) float64 {
 		}
 	}
 	return 0
+}
+
+// Reaching media's port is not enough (issue 13, point 2): a forged X-User-Id, an assertion
+// signed by an unknown key, one for another service, an expired one, or the gateway's on the
+// wishlist's internal route are all refused with 401, and nothing is stored.
+func TestForgedInternalRequestsAreRefused(t *testing.T) {
+	h := start(t)
+	photo := testimages.PhotoJPEG(64, 48, 1)
+	assert := func(s *auth.IdentitySigner, aud string) string {
+		tok, err := s.Assert(auth.User{UID: "victim"}, true, aud)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	upload := func(path string, header ...string) response {
+		var buf bytes.Buffer
+		w := multipart.NewWriter(&buf)
+		part, _ := w.CreateFormFile("image", "a.jpg")
+		_, _ = part.Write(photo)
+		_ = w.Close()
+		hdr := map[string]string{"raw": "", "Content-Type": w.FormDataContentType()}
+		for i := 0; i+1 < len(header); i += 2 {
+			hdr[header[i]] = header[i+1]
+		}
+		return h.do(http.MethodPost, path, &buf, hdr)
+	}
+	gateway := testenv.IdentitySigner("gateway")
+	for name, r := range map[string]response{
+		"X-User-Id alone":               upload("/api/media", "X-User-Id", "victim"),
+		"X-User-Id with a garbage one":  upload("/api/media", "X-User-Id", "victim", auth.HeaderIdentity, "x.y.z"),
+		"signed by an unknown key":      upload("/api/media", auth.HeaderIdentity, assert(testenv.IdentitySigner("attacker"), "media")),
+		"for another service":           upload("/api/media", auth.HeaderIdentity, assert(gateway, "wishlist")),
+		"expired":                       upload("/api/media", auth.HeaderIdentity, assert(gateway.WithTTL(-time.Minute), "media")),
+		"gateway's on /internal/media":  upload("/internal/media", auth.HeaderIdentity, assert(gateway, "media")),
+		"download without an assertion": h.do(http.MethodGet, "/media/items/unattached/00000000000000000000000000000000.jpg", nil, map[string]string{"raw": ""}),
+	} {
+		if r.status != http.StatusUnauthorized {
+			t.Errorf("%s: %d %s, want 401", name, r.status, r.body)
+		}
+	}
+	if keys, err := h.store.List(context.Background(), "items/"); err != nil || len(keys) != 0 {
+		t.Fatalf("objects stored by forged requests: %v %v", keys, err)
+	}
+	if r := upload("/api/media", auth.HeaderIdentity, assert(gateway, "media")); r.status != http.StatusCreated {
+		t.Fatalf("the gateway's valid assertion: %d %s", r.status, r.body)
+	}
+	if r := h.do(http.MethodGet, "/healthz", nil, map[string]string{"raw": ""}); r.status != http.StatusOK {
+		t.Fatalf("/healthz must stay open for the probes: %d", r.status)
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/media/internal/service"
 )
 
@@ -15,6 +16,7 @@ func TestLoadConfigReadsTheEnvironment(t *testing.T) {
 		"MINIO_ENDPOINT": "127.0.0.1:9000", "MINIO_ACCESS_KEY": "a", "MINIO_SECRET_KEY": "b",
 		"NATS_URL": "nats://127.0.0.1:4222", "EVENTS_NAMESPACE": "test", "GOMEMLIMIT": "100MiB",
 		"MEDIA_DECODE_MEMORY": "", "MEDIA_UPLOADS_PER_MINUTE": "12",
+		"IDENTITY_PUBLIC_KEYS": testenv.IdentityPublicKeys("gateway", "wishlist", "vision"),
 	} {
 		t.Setenv(k, v)
 	}
@@ -25,6 +27,9 @@ func TestLoadConfigReadsTheEnvironment(t *testing.T) {
 	}
 	if cfg.EventsNamespace != events.Namespace("test") {
 		t.Errorf("events namespace %q, want test", cfg.EventsNamespace)
+	}
+	if got := cfg.Identity.Issuers(); len(got) != 3 {
+		t.Errorf("trusted issuers %v, want gateway, vision and wishlist", got)
 	}
 	if cfg.Limits.UploadsPerMinute != 12 || cfg.Limits.DecodeMemory <= 0 {
 		t.Errorf("limits %+v", cfg.Limits)

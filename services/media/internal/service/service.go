@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
@@ -37,6 +38,8 @@ type Config struct {
 	// ConsumerName is the durable item.deleted consumer (tests use their own).
 	ConsumerName string
 	Server       httpserver.Options
+	// Identity verifies the assertion every request must carry (IDENTITY_PUBLIC_KEYS).
+	Identity *auth.IdentityVerifier
 }
 
 // LoadConfig reads and checks the environment.
@@ -59,6 +62,7 @@ func LoadConfig(env *config.Env) Config {
 		},
 		ConsumerName: ports.ItemDeletedConsumer,
 		Server:       httpserver.OptionsFromEnv(env, "media", "8083"),
+		Identity:     auth.IdentityVerifierFromEnv(env, "media"),
 	}
 	if cfg.MaxBytes < 1024 || cfg.MaxBytes > 64<<20 {
 		env.Problem("MEDIA_MAX_BYTES must be between 1024 and %d bytes, got %d", 64<<20, cfg.MaxBytes)
@@ -85,6 +89,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)
+	// Every route below answers only calls with a valid identity assertion (/healthz, added
+	// by httpserver before this, stays open for the probes).
+	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
 	svc := app.New(store, domain.Rules{MaxBytes: cfg.MaxBytes, MaxPixels: domain.DefaultMaxPixels},
 		app.NewMetrics(srv.Registry), logger, cfg.Limits)
 	logger.Info("image decoding budget", "decode_memory_mib", cfg.Limits.DecodeMemory>>20,

@@ -26,7 +26,7 @@ var Heartbeat = 15 * time.Second
 // in a reconnect storm); open streams end when shutdown is closed.
 func Routes(r gin.IRouter, feed *app.Feed, gate *httpserver.StreamGate, shutdown <-chan struct{}) {
 	h := handlers{feed: feed, shutdown: shutdown}
-	api := r.Group("/api", auth.FromGatewayHeaders(true))
+	api := r.Group("/api", auth.Caller(true))
 	api.GET("/notifications/stream", gate.Admit(), h.stream)
 	api.GET("/notifications", h.list)
 }

@@ -38,6 +38,7 @@ func start(t *testing.T, dbURL, natsURL string, tweak ...func(*service.Config)) 
 		DatabaseURL: dbURL, NATSURL: natsURL,
 		Server:       httpserver.Options{Service: "notification", Addr: "127.0.0.1:0"},
 		RetryBackOff: []time.Duration{50 * time.Millisecond, 50 * time.Millisecond},
+		Identity:     testenv.IdentityVerifier("notification"),
 	}
 	for _, f := range tweak {
 		f(&cfg)
@@ -124,9 +125,7 @@ func get(t *testing.T, base, path, uid string, opts streamOpts) (*http.Response,
 		path += "?lastEventId=" + opts.queryID
 	}
 	req, _ := http.NewRequestWithContext(ctx, "GET", base+path, nil)
-	if uid != "" {
-		req.Header.Set(auth.HeaderUserID, uid)
-	}
+	testenv.AsUser(t, req.Header, "notification", auth.User{UID: uid})
 	if opts.lastEventID != "" {
 		req.Header.Set("Last-Event-ID", opts.lastEventID)
 	}

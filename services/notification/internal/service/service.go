@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
@@ -31,7 +32,9 @@ type Config struct {
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
 	Server          httpserver.Options
-	Streams         httpserver.StreamLimits
+	// Identity verifies the assertion every request must carry (IDENTITY_PUBLIC_KEYS).
+	Identity *auth.IdentityVerifier
+	Streams  httpserver.StreamLimits
 	// RetryBackOff overrides the consumer's redelivery waits (tests make them short).
 	RetryBackOff []time.Duration
 	// SMTPURL (empty: no email is sent) is where invitations go out; MailFrom is the sender and
@@ -50,6 +53,7 @@ func LoadConfig(env *config.Env) Config {
 		NATSURL:         env.Required("NATS_URL"),
 		EventsNamespace: events.NamespaceFromEnv(env),
 		Server:          httpserver.OptionsFromEnv(env, "notification", "8084"),
+		Identity:        auth.IdentityVerifierFromEnv(env, "notification"),
 		Streams:         httpserver.StreamLimitsFromEnv(env),
 		SMTPURL:         env.String("SMTP_URL", ""),
 		MailFrom:        env.String("MAIL_FROM", "Santa Wishlist <no-reply@santa-wishlist.example>"),
@@ -81,6 +85,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	js = events.InNamespace(js, cfg.EventsNamespace)
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)
+	// Every route below answers only calls with a valid identity assertion (/healthz, added
+	// by httpserver before this, stays open for the probes).
+	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
 	notices := adapters.NewNotices(pool)
 	fanout := adapters.NewFanout(nc)
 	hub := app.NewHub(srv.Registry)

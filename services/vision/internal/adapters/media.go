@@ -17,13 +17,15 @@ import (
 // Media stores images through the media service's upload API, as the user who imports
 // them (the same call the web app makes through the gateway).
 type Media struct {
-	base   string
-	client *http.Client
+	base     string
+	client   *http.Client
+	identity *auth.IdentitySigner
 }
 
-// NewMedia talks to the media service at base (MEDIA_URL).
-func NewMedia(base string) *Media {
-	return &Media{base: strings.TrimRight(base, "/"), client: &http.Client{Timeout: 15 * time.Second}}
+// NewMedia talks to the media service at base (MEDIA_URL), asserting the importing user
+// with identity (the media service refuses calls without a valid assertion).
+func NewMedia(base string, identity *auth.IdentitySigner) *Media {
+	return &Media{base: strings.TrimRight(base, "/"), client: &http.Client{Timeout: 15 * time.Second}, identity: identity}
 }
 
 // Store uploads data as owner's image and returns its URL.
@@ -45,7 +47,9 @@ func (m *Media) Store(ctx context.Context, owner auth.User, data []byte) (string
 		return "", err
 	}
 	req.Header.Set("Content-Type", w.FormDataContentType())
-	auth.SetHeaders(req.Header, owner, true)
+	if err := m.identity.SetHeaders(req.Header, owner, true, "media"); err != nil {
+		return "", fmt.Errorf("identity assertion for the media service: %w", err)
+	}
 	resp, err := m.client.Do(req)
 	if err != nil {
 		return "", fmt.Errorf("media: %w", err)

@@ -45,7 +45,7 @@ type HTTP struct {
 //	POST /api/vision/generate  JSON {prompt, mode: "gift"|"item", image?}: the gift or wishlist item
 func RegisterRoutes(r gin.IRouter, svc *app.Service) {
 	h := &HTTP{app: svc}
-	g := r.Group("/api/vision", auth.FromGatewayHeaders(false))
+	g := r.Group("/api/vision", auth.Caller(false))
 	g.POST("/analyze", h.analyze)
 	g.POST("/generate", h.generate)
 }

@@ -30,8 +30,8 @@ type Lookups struct {
 //	POST /api/lookup/barcode  {code}: the product a barcode names (visitors too)
 //	POST /api/lookup/url      {url}: a wishlist item filled from a shop's page (signed in)
 func RegisterLookupRoutes(r gin.IRouter, l Lookups) {
-	r.POST("/api/lookup/barcode", auth.FromGatewayHeaders(false), l.barcode)
-	r.POST("/api/lookup/url", auth.FromGatewayHeaders(true), l.link)
+	r.POST("/api/lookup/barcode", auth.Caller(false), l.barcode)
+	r.POST("/api/lookup/url", auth.Caller(true), l.link)
 }
 
 type linkRequest struct {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
@@ -52,6 +53,7 @@ func start(t *testing.T, opts ...option) *harness {
 		Gemini:    adapters.GeminiConfig{APIKey: apiKey, Model: "gemini-2.5-flash", BaseURL: fake.URL},
 		App:       app.Defaults(),
 		Server:    httpserver.Options{Service: "vision", Addr: "127.0.0.1:0"},
+		Identity:  testenv.IdentityVerifier("vision"),
 	}
 	cfg.App.Timeout = 300 * time.Millisecond
 	cfg.App.RetryBaseDelay = 5 * time.Millisecond
@@ -102,14 +104,18 @@ func (r response) apiError(t *testing.T) apierror.Detail {
 	return b.Error
 }
 
+// do sends a request as the gateway would: the user an "X-User-Id" entry of header names
+// (none: a visitor) travels in a signed assertion.
 func (h *harness) do(method, path, contentType string, body io.Reader, header map[string]string) response {
 	h.t.Helper()
-	var pairs []string
+	pairs := []string{auth.HeaderIdentity, testenv.Assertion(h.t, "vision", header["X-User-Id"])}
 	if contentType != "" {
 		pairs = append(pairs, "Content-Type", contentType)
 	}
 	for k, v := range header {
-		pairs = append(pairs, k, v)
+		if k != "X-User-Id" {
+			pairs = append(pairs, k, v)
+		}
 	}
 	r := testenv.NewClient(h.t, h.url).Do(method, path, body, pairs...)
 	return response{r.Status, r.Header, r.Body}

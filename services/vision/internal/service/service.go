@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
@@ -29,6 +30,11 @@ type Config struct {
 	App       app.Config
 	Lookup    LookupConfig
 	Server    httpserver.Options
+	// Identity verifies the assertion every request must carry (IDENTITY_PUBLIC_KEYS).
+	Identity *auth.IdentityVerifier
+	// Signer asserts the importing user to the media service (IDENTITY_SIGNING_KEY; needed
+	// with MEDIA_URL).
+	Signer *auth.IdentitySigner
 }
 
 // LookupConfig is where the product databases are and how they are treated.
@@ -77,9 +83,10 @@ func LoadConfig(env *config.Env) Config {
 			Model:   env.String("GEMINI_MODEL", d.Model),
 			BaseURL: env.String("GEMINI_BASE_URL", ""),
 		},
-		App:    d,
-		Lookup: LookupDefaults(),
-		Server: httpserver.OptionsFromEnv(env, "vision", "8082"),
+		App:      d,
+		Lookup:   LookupDefaults(),
+		Server:   httpserver.OptionsFromEnv(env, "vision", "8082"),
+		Identity: auth.IdentityVerifierFromEnv(env, "vision"),
 	}
 	l := &cfg.Lookup
 	l.OpenFoodFactsURL = env.String("LOOKUP_OPENFOODFACTS_URL", l.OpenFoodFactsURL)
@@ -128,6 +135,9 @@ func LoadConfig(env *config.Env) Config {
 	if cfg.App.QuotaPerUser < 0 || cfg.App.QuotaPerIP < 0 {
 		env.Problem("VISION_DAILY_QUOTA_PER_USER and VISION_DAILY_QUOTA_PER_IP must be 0 (off) or more")
 	}
+	if l.MediaURL != "" {
+		cfg.Signer = auth.IdentitySignerFromEnv(env, "vision")
+	}
 	return cfg
 }
 
@@ -154,6 +164,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	cfg.App.Model, cfg.App.Backend = cfg.Gemini.Model, cfg.Gemini.BaseURL
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)
+	// Every route below answers only calls with a valid identity assertion (/healthz, added
+	// by httpserver before this, stays open for the probes).
+	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
 	svc := app.New(model, store, store, cfg.App, app.NewMetrics(srv.Registry), logger)
 	ports.RegisterRoutes(srv.Engine, svc)
 	if len(cfg.Lookup.Fetch.TestAllow) > 0 {
@@ -162,7 +175,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	}
 	var images lookup.ImageStore
 	if cfg.Lookup.MediaURL != "" {
-		images = adapters.NewMedia(cfg.Lookup.MediaURL)
+		images = adapters.NewMedia(cfg.Lookup.MediaURL, cfg.Signer)
 	}
 	ports.RegisterLookupRoutes(srv.Engine, ports.Lookups{
 		App:      svc,

@@ -20,13 +20,15 @@ import (
 // MediaClient stores inline (data: URL) images with the media service, so no image bytes end
 // up in PostgreSQL.
 type MediaClient struct {
-	baseURL string
-	http    *http.Client
+	baseURL  string
+	http     *http.Client
+	identity *auth.IdentitySigner
 }
 
-// NewMediaClient talks to the media service at baseURL.
-func NewMediaClient(baseURL string) *MediaClient {
-	return &MediaClient{baseURL: baseURL, http: &http.Client{Timeout: 30 * time.Second}}
+// NewMediaClient talks to the media service at baseURL, asserting the item's owner with
+// identity (the media service refuses calls without a valid assertion).
+func NewMediaClient(baseURL string, identity *auth.IdentitySigner) *MediaClient {
+	return &MediaClient{baseURL: baseURL, http: &http.Client{Timeout: 30 * time.Second}, identity: identity}
 }
 
 // rejection is the media service refusing an image (wrong type, too large): the client's
@@ -53,7 +55,9 @@ func (m *MediaClient) StoreDataURL(ctx context.Context, userID, itemID, dataURL 
 		return "", err
 	}
 	req.Header.Set("Content-Type", contentType)
-	req.Header.Set(auth.HeaderUserID, userID)
+	if err := m.identity.SetHeaders(req.Header, auth.User{UID: userID}, true, "media"); err != nil {
+		return "", fmt.Errorf("identity assertion for the media service: %w", err)
+	}
 	resp, err := m.http.Do(req)
 	if err != nil {
 		return "", fmt.Errorf("media service: %w", err)

@@ -31,7 +31,7 @@ const msgFailedToAdd = "Failed to add item to wishlist"
 // forwards them unchanged.
 func Routes(r gin.IRouter, w *app.Wishlist) {
 	h := handlers{w}
-	api := r.Group("/api", auth.FromGatewayHeaders(true))
+	api := r.Group("/api", auth.Caller(true))
 	api.POST("/wishlist", h.add)
 	api.GET("/wishlist", h.list)
 	api.GET("/wishlist/recent", h.recent)
@@ -49,7 +49,7 @@ func Routes(r gin.IRouter, w *app.Wishlist) {
 	api.DELETE("/shared/:token/items/:itemId/claim", h.release)
 	api.GET("/claims", h.claims)
 	// A shared list opens for visitors too.
-	r.GET("/api/shared/:token", auth.FromGatewayHeaders(false), h.shared)
+	r.GET("/api/shared/:token", auth.Caller(false), h.shared)
 }
 
 type handlers struct{ w *app.Wishlist }

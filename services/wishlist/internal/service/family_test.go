@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"reflect"
 	"regexp"
 	"strings"
@@ -30,10 +29,11 @@ func (w *wishlist) as(method, path, uid, name string, body any) (int, []byte) {
 	}
 	req, _ := http.NewRequest(method, w.base+path, r)
 	req.Header.Set("Content-Type", "application/json")
+	u := auth.User{UID: uid}
 	if uid != "" {
-		req.Header.Set(auth.HeaderUserID, uid)
-		req.Header.Set(auth.HeaderUserName, url.QueryEscape(name))
+		u.Name = name
 	}
+	testenv.AsUser(w.t, req.Header, "wishlist", u)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		w.t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
@@ -26,17 +27,27 @@ type Config struct {
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
 	Server          httpserver.Options
+	// Identity verifies the assertion every request must carry (IDENTITY_PUBLIC_KEYS).
+	Identity *auth.IdentityVerifier
+	// Signer asserts the item's owner to the media service (IDENTITY_SIGNING_KEY; needed
+	// with MEDIA_URL).
+	Signer *auth.IdentitySigner
 }
 
 // LoadConfig reads and checks the environment.
 func LoadConfig(env *config.Env) Config {
-	return Config{
+	cfg := Config{
 		DatabaseURL:     env.Required("DATABASE_URL"),
 		NATSURL:         env.Required("NATS_URL"),
 		MediaURL:        env.String("MEDIA_URL", ""),
 		EventsNamespace: events.NamespaceFromEnv(env),
 		Server:          httpserver.OptionsFromEnv(env, "wishlist", "8081"),
+		Identity:        auth.IdentityVerifierFromEnv(env, "wishlist"),
 	}
+	if cfg.MediaURL != "" {
+		cfg.Signer = auth.IdentitySignerFromEnv(env, "wishlist")
+	}
+	return cfg
 }
 
 // Build connects to PostgreSQL and NATS, applies migrations, and returns a server whose Run
@@ -59,9 +70,12 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)
+	// Every route below answers only calls with a valid identity assertion (/healthz, added
+	// by httpserver before this, stays open for the probes).
+	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
 	var images app.ImageStore
 	if cfg.MediaURL != "" {
-		images = adapters.NewMediaClient(cfg.MediaURL)
+		images = adapters.NewMediaClient(cfg.MediaURL, cfg.Signer)
 	}
 	repo := adapters.NewRepository(pool)
 	ports.Routes(srv.Engine, app.New(repo, images))

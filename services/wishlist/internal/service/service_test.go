@@ -32,7 +32,8 @@ type wishlist struct {
 
 func start(t testing.TB, dbURL, natsURL string) *wishlist {
 	t.Helper()
-	cfg := service.Config{DatabaseURL: dbURL, NATSURL: natsURL, Server: httpserver.Options{Service: "wishlist", Addr: "127.0.0.1:0"}}
+	cfg := service.Config{DatabaseURL: dbURL, NATSURL: natsURL, Server: httpserver.Options{Service: "wishlist", Addr: "127.0.0.1:0"},
+		Identity: testenv.IdentityVerifier("wishlist")}
 	base, _ := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
 	return &wishlist{t: t, base: base}
 }
@@ -40,9 +41,7 @@ func start(t testing.TB, dbURL, natsURL string) *wishlist {
 func (w *wishlist) call(method, path, uid string, body any) (int, []byte) {
 	w.t.Helper()
 	c := testenv.NewClient(w.t, w.base)
-	if uid != "" {
-		c.Header.Set(auth.HeaderUserID, uid)
-	}
+	testenv.AsUser(w.t, c.Header, "wishlist", auth.User{UID: uid})
 	var r testenv.Response
 	if body != nil {
 		r = c.JSON(method, path, body)

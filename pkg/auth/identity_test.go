@@ -1,0 +1,106 @@
+package auth_test
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/santa-wishlist/santa/pkg/auth"
+)
+
+func newSigner(t *testing.T, issuer string) *auth.IdentitySigner {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := auth.NewIdentitySigner(issuer, base64.StdEncoding.EncodeToString(priv.Seed()), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// An internal service answers only requests with a valid assertion for itself: a forged
+// X-User-Id, a wrong or untrusted signature, another audience or an expired assertion are 401.
+func TestInternalServicesRefuseRequestsWithoutAValidAssertion(t *testing.T) {
+	gin.SetMode(gin.TestMode)
+	gateway, attacker := newSigner(t, "gateway"), newSigner(t, "gateway") // same name, other key
+	keys, err := auth.ParsePublicKeys("gateway=" + gateway.PublicKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gin.New()
+	r.Use(auth.RequireIdentity(auth.NewIdentityVerifier("family", keys)))
+	r.GET("/api/me", auth.Caller(true), func(c *gin.Context) {
+		u, _ := auth.UserFrom(c)
+		c.String(http.StatusOK, u.UID+"|"+u.Name)
+	})
+	r.GET("/api/open", auth.Caller(false), func(c *gin.Context) {
+		_, ok := auth.UserFrom(c)
+		c.JSON(http.StatusOK, ok)
+	})
+	call := func(path string, header ...string) (int, string) {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, req)
+		return w.Code, w.Body.String()
+	}
+	assert := func(s *auth.IdentitySigner, aud string) string {
+		tok, err := s.Assert(auth.User{UID: "alice", Name: "Alice"}, true, aud)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	expired := assert(gateway.WithTTL(-time.Minute), "family")
+	for name, header := range map[string][]string{
+		"forged X-User-Id, no assertion": {auth.HeaderUserID, "alice"},
+		"forged X-User-Id, garbage":      {auth.HeaderUserID, "alice", auth.HeaderIdentity, "not-a-jwt"},
+		"signed by an untrusted key":     {auth.HeaderIdentity, assert(attacker, "family")},
+		"for another service":            {auth.HeaderIdentity, assert(gateway, "wishlist")},
+		"expired":                        {auth.HeaderIdentity, expired},
+		"too long-lived":                 {auth.HeaderIdentity, assert(gateway.WithTTL(time.Hour), "family")},
+		"alg none with the right claims": {auth.HeaderIdentity, "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJpc3MiOiJnYXRld2F5Iiwic3ViIjoiYWxpY2UiLCJhdWQiOlsiZmFtaWx5Il0sImV4cCI6NDEwMjQ0NDgwMH0."},
+	} {
+		if code, body := call("/api/me", header...); code != http.StatusUnauthorized {
+			t.Errorf("%s: %d %s, want 401", name, code, body)
+		}
+	}
+	if code, body := call("/api/me", auth.HeaderIdentity, assert(gateway, "family"), auth.HeaderUserID, "mallory"); code != http.StatusOK || body != "alice|Alice" {
+		t.Errorf("valid assertion: %d %q, want alice (the header is ignored)", code, body)
+	}
+	visitor, err := gateway.Assert(auth.User{}, false, "family")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := call("/api/me", auth.HeaderIdentity, visitor); code != http.StatusUnauthorized {
+		t.Errorf("visitor on a signed-in route: %d, want 401", code)
+	}
+	if code, body := call("/api/open", auth.HeaderIdentity, visitor); code != http.StatusOK || body != "false" {
+		t.Errorf("visitor on an open route: %d %s", code, body)
+	}
+	if code, _ := call("/api/open"); code != http.StatusUnauthorized {
+		t.Errorf("open route without any assertion: %d, want 401", code)
+	}
+}
+
+func TestSignerKeysAreCheckedAtStartup(t *testing.T) {
+	if _, err := auth.NewIdentitySigner("gateway", "c2hvcnQ=", 0); err == nil {
+		t.Error("a short key was accepted")
+	}
+	if _, err := auth.ParsePublicKeys("gateway"); err == nil {
+		t.Error("a key list without keys was accepted")
+	}
+	if _, err := auth.NewIdentitySigner("gateway", base64.StdEncoding.EncodeToString(make([]byte, 32)), time.Hour); err == nil {
+		t.Error("an hour-long assertion lifetime was accepted")
+	}
+}

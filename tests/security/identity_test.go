@@ -1,0 +1,136 @@
+//go:build security
+
+package security
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/testenv"
+)
+
+// stackKey reads one entry of the stack's identity keys ($SANTA_STATE_DIR/identity.env).
+func stackKey(t *testing.T, name string) string {
+	f, err := os.Open(filepath.Join(env(t, "SANTA_STATE_DIR"), "identity.env"))
+	if err != nil {
+		t.Fatalf("the stack's identity keys: %v", err)
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if v, ok := strings.CutPrefix(s.Text(), name+"="); ok {
+			return v
+		}
+	}
+	t.Fatalf("no %s in identity.env", name)
+	return ""
+}
+
+// Forged internal requests, straight to each service's port (issue 13, point 2): a forged
+// X-User-Id without an assertion, with one signed by an attacker's key, with the gateway's key
+// but for another service, and expired, are all 401; only the gateway's valid assertion for
+// that service is answered. Every service listens on 127.0.0.1 only.
+func TestForgedInternalRequests(t *testing.T) {
+	base, err := url.Parse(env(t, "SANTA_E2E_URL"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, _ := strconv.Atoi(base.Port())
+	gateway, err := auth.NewIdentitySigner("gateway", stackKey(t, "IDENTITY_KEY_gateway"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	attacker := testenv.IdentitySigner("attacker")
+	forgedAsGateway, err := auth.NewIdentitySigner("gateway", testenv.IdentitySigningKey("attacker"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := auth.User{UID: "victim-" + testenv.RandomHex(4)}
+	sign := func(s *auth.IdentitySigner, aud string) string {
+		tok, err := s.Assert(victim, true, aud)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	for i, svc := range []struct{ name, method, path, body string }{
+		{"wishlist", http.MethodGet, "/api/wishlist", ""},
+		{"vision", http.MethodPost, "/api/lookup/barcode", `{"code":"4006381333931"}`},
+		{"media", http.MethodGet, "/media/items/unattached/00000000000000000000000000000000.jpg", ""},
+		{"notification", http.MethodGet, "/api/notifications", ""},
+		{"family", http.MethodGet, "/api/families", ""},
+	} {
+		addr := "127.0.0.1:" + strconv.Itoa(port+1+i)
+		call := func(header ...string) answer {
+			var body *strings.Reader
+			if svc.body != "" {
+				body = strings.NewReader(svc.body)
+			} else {
+				body = strings.NewReader("")
+			}
+			req, _ := http.NewRequest(svc.method, "http://"+addr+svc.path, body)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set(auth.HeaderUserID, victim.UID)
+			for i := 0; i+1 < len(header); i += 2 {
+				req.Header.Set(header[i], header[i+1])
+			}
+			return do(t, req)
+		}
+		other := "family"
+		if svc.name == "family" {
+			other = "wishlist"
+		}
+		for _, tc := range []struct {
+			what string
+			a    answer
+		}{
+			{"forged X-User-Id, no assertion", call()},
+			{"assertion signed by an attacker's key", call(auth.HeaderIdentity, sign(attacker, svc.name))},
+			{"attacker's key claiming to be the gateway", call(auth.HeaderIdentity, sign(forgedAsGateway, svc.name))},
+			{"the gateway's assertion for " + other, call(auth.HeaderIdentity, sign(gateway, other))},
+			{"the gateway's assertion, expired", call(auth.HeaderIdentity, sign(gateway.WithTTL(-time.Minute), svc.name))},
+		} {
+			say("%s %s %s%s with %s -> %d %s", svc.name, svc.method, addr, svc.path, tc.what, tc.a.status, tc.a.code)
+			if tc.a.status != http.StatusUnauthorized {
+				t.Errorf("%s: %s answered %d, want 401", svc.name, tc.what, tc.a.status)
+			}
+		}
+		valid := call(auth.HeaderIdentity, sign(gateway, svc.name))
+		say("%s %s %s%s with the gateway's valid assertion -> %d %s", svc.name, svc.method, addr, svc.path, valid.status, valid.code)
+		if valid.status == http.StatusUnauthorized || valid.status >= 500 {
+			t.Errorf("%s: a valid assertion answered %d", svc.name, valid.status)
+		}
+		// Only loopback: the port is not open on the machine's other addresses.
+		if ip := outboundIP(); ip != "" {
+			c, err := net.DialTimeout("tcp", ip+":"+strconv.Itoa(port+1+i), time.Second)
+			say("%s on %s:%d (not loopback) -> %v", svc.name, ip, port+1+i, map[bool]string{true: "refused", false: "OPEN"}[err != nil])
+			if err == nil {
+				c.Close()
+				t.Errorf("%s listens on %s, not only on 127.0.0.1", svc.name, ip)
+			}
+		}
+	}
+}
+
+// outboundIP is this machine's address on its network, if it has one besides loopback.
+func outboundIP() string {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return ""
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			return n.IP.String()
+		}
+	}
+	return ""
+}
