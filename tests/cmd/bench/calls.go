@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +17,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/santa-wishlist/santa/pkg/auth"
 )
 
 var httpClient = &http.Client{
@@ -117,11 +121,16 @@ func listThroughGateway(base, token string) error {
 	return nil
 }
 
-// listDirect calls the wishlist service as the gateway does, to split the gateway's own cost
-// from the service's.
+// listDirect calls the wishlist service as the gateway does (with an identity assertion
+// signed by the stack's gateway key), to split the gateway's own cost from the service's.
 func listDirect(base, uid string) error {
 	req, _ := http.NewRequest(http.MethodGet, base+"/api/wishlist", nil)
-	req.Header.Set("X-User-Id", uid)
+	if gatewayIdentity == nil {
+		return fmt.Errorf("direct list: no gateway identity key (BENCH_PID_DIR/identity.env)")
+	}
+	if err := gatewayIdentity.SetHeaders(req.Header, auth.User{UID: uid}, true, "wishlist"); err != nil {
+		return err
+	}
 	resp, err := httpClient.Do(req)
 	if err != nil {
 		return err
@@ -182,4 +191,20 @@ func residentMemory(base string) (float64, error) {
 		return 0, fmt.Errorf("no process_resident_memory_bytes")
 	}
 	return f.Metric[0].GetGauge().GetValue(), nil
+}
+
+// gatewayIdentity signs as the stack's gateway, with the key the local stack keeps in its
+// state directory (identity.env); nil when it cannot be read.
+var gatewayIdentity *auth.IdentitySigner
+
+func loadGatewayIdentity(stateDir string) {
+	raw, err := os.ReadFile(filepath.Join(stateDir, "identity.env"))
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if key, ok := strings.CutPrefix(line, "IDENTITY_KEY_gateway="); ok {
+			gatewayIdentity, _ = auth.NewIdentitySigner("gateway", key, 0)
+		}
+	}
 }

@@ -161,6 +161,7 @@ func loadConfig() config {
 	c.ImagePath = get("BENCH_IMAGES", "1") == "1"
 	c.Family = get("BENCH_FAMILY", "1") == "1"
 	c.PidDir = os.Getenv("BENCH_PID_DIR")
+	loadGatewayIdentity(c.PidDir)
 	return c
 }
 
