@@ -297,7 +297,7 @@ export interface paths {
          *     (quality 85), PNG stays PNG, WebP becomes JPEG when opaque and PNG when it has
          *     transparency, GIF becomes PNG of its first frame. The thumbnail is a JPEG at most 320
          *     pixels on its longer side (never enlarged; transparency painted white).
-         *     The owner is the signed-in user (the gateway's X-User-Id), never a body field.
+         *     The owner is the signed-in user (asserted by the gateway), never a body field.
          */
         post: operations["uploadMedia"];
         delete?: never;
