@@ -152,6 +152,9 @@ func NewIdentityVerifier(audience string, keys map[string]ed25519.PublicKey) *Id
 
 // Issuers lists the trusted issuers (for the startup log).
 func (v *IdentityVerifier) Issuers() []string {
+	if v == nil {
+		return nil
+	}
 	names := make([]string, 0, len(v.keys))
 	for k := range v.keys {
 		names = append(names, k)

@@ -84,6 +84,8 @@ type Limits struct {
 	// uploads alike); 0 turns the per-user rate off.
 	UploadsPerMinute float64
 	UploadBurst      int
+	// Quota is each user's storage quota (MEDIA_QUOTA_BYTES, MEDIA_QUOTA_IMAGES).
+	Quota Quota
 }
 
 // Service runs the use cases.
@@ -95,6 +97,8 @@ type Service struct {
 	// decoding holds the memory of the images being decoded, in bytes.
 	decoding *semaphore.Weighted
 	uploads  *userRates
+	quota    Quota
+	owners   ownerLocks
 }
 
 // New builds the service.
@@ -108,7 +112,7 @@ func New(store ObjectStore, rules domain.Rules, metrics Metrics, logger *slog.Lo
 	}
 	return &Service{store: store, rules: rules, metrics: metrics, logger: logger,
 		decoding: semaphore.NewWeighted(limits.DecodeMemory),
-		uploads:  newUserRates(limits.UploadsPerMinute, limits.UploadBurst)}
+		uploads:  newUserRates(limits.UploadsPerMinute, limits.UploadBurst), quota: limits.Quota}
 }
 
 // Rules are the limits uploads must respect.
@@ -145,6 +149,10 @@ func (s *Service) Store(ctx context.Context, up Upload) (Stored, error) {
 	if wait, ok := s.uploads.allow(owner, time.Now()); !ok {
 		return Stored{}, &RateError{RetryAfter: wait}
 	}
+	// A full quota is refused before any decoding (and checked again, exactly, before storing).
+	if err := s.fits(ctx, owner, 0); err != nil {
+		return Stored{}, err
+	}
 	// The header is read, and hostile images refused, before any memory is reserved.
 	plan, err := domain.Inspect(up.Data, s.rules)
 	if err != nil {
@@ -162,7 +170,15 @@ func (s *Service) Store(ctx context.Context, up Upload) (Stored, error) {
 	var random [16]byte
 	_, _ = rand.Read(random[:]) // crypto/rand.Read never fails (it aborts the program instead)
 	imageKey, thumbKey := domain.ObjectKeys(itemID, random, processed.Image.Ext)
+	size := len(processed.Image.Data) + len(processed.Thumb.Data)
 
+	if s.quota.enabled() {
+		unlock := s.owners.lock(owner)
+		defer unlock()
+		if err := s.fits(ctx, owner, int64(size)); err != nil {
+			return Stored{}, err
+		}
+	}
 	var wg sync.WaitGroup
 	var imageErr, thumbErr error
 	wg.Go(func() {
@@ -170,7 +186,11 @@ func (s *Service) Store(ctx context.Context, up Upload) (Stored, error) {
 	})
 	imageErr = s.store.Put(ctx, imageKey, processed.Image.Data, processed.Image.ContentType, owner)
 	wg.Wait()
-	if err := errors.Join(imageErr, thumbErr); err != nil {
+	var ledgerErr error
+	if imageErr == nil && thumbErr == nil {
+		ledgerErr = s.record(ctx, owner, imageKey, size)
+	}
+	if err := errors.Join(imageErr, thumbErr, ledgerErr); err != nil {
 		// Leave no half-stored image behind (the client will retry and get new keys).
 		cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
@@ -235,9 +255,17 @@ func (s *Service) DeleteForItem(ctx context.Context, ev ItemDeleted) (int, error
 	}
 	deleted := 0
 	defer func() { s.metrics.ObjectsDeleted.Add(float64(deleted)) }()
+	// Only what the item's owner uploaded goes: an event is a claim, and a forged one (or one
+	// naming another user's item) must not delete someone else's photos.
 	for _, k := range keys {
-		if err := s.store.Remove(ctx, k); err != nil {
-			return deleted, fmt.Errorf("remove %s: %w", k, err)
+		removed, err := s.removeOwned(ctx, k, ev.UserID)
+		if err != nil {
+			return deleted, err
+		}
+		if !removed {
+			s.logger.Warn("not deleting an object the item's owner did not upload",
+				"key", k, "item_id", itemID, "user_id", ev.UserID)
+			continue
 		}
 		deleted++
 	}
@@ -265,7 +293,54 @@ func (s *Service) DeleteForItem(ctx context.Context, ev ItemDeleted) (int, error
 		if err := s.store.Remove(ctx, k); err != nil {
 			return deleted, fmt.Errorf("remove %s: %w", k, err)
 		}
+		if err := s.forget(ctx, info.Owner, k); err != nil {
+			return deleted, fmt.Errorf("forget %s: %w", k, err)
+		}
 		deleted++
 	}
 	return deleted, nil
+}
+
+// removeOwned deletes the object under key, and its ledger entry, when owner uploaded it.
+// A missing object counts as removed (deletes are repeated after a redelivery).
+func (s *Service) removeOwned(ctx context.Context, key, owner string) (bool, error) {
+	info, err := s.store.Stat(ctx, key)
+	if errors.Is(err, ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up %s: %w", key, err)
+	}
+	if info.Owner == "" || info.Owner != owner {
+		return false, nil
+	}
+	if err := s.store.Remove(ctx, key); err != nil {
+		return false, fmt.Errorf("remove %s: %w", key, err)
+	}
+	if err := s.forget(ctx, owner, key); err != nil {
+		return false, fmt.Errorf("forget %s: %w", key, err)
+	}
+	return true, nil
+}
+
+// Discard removes an image (and its thumbnail) that owner stored but that no item kept: the
+// wishlist calls it when the item could not be saved (the list was full) or was not needed
+// (Send to Santa found the gift already on the list). Someone else's image is left alone.
+func (s *Service) Discard(ctx context.Context, owner, imageURL string) (int, error) {
+	keys := domain.KeysForImageURL(imageURL)
+	if len(keys) == 0 {
+		return 0, ErrNotFound
+	}
+	removed := 0
+	for _, k := range keys {
+		ok, err := s.removeOwned(ctx, k, owner)
+		if err != nil {
+			return removed, err
+		}
+		if ok {
+			removed++
+		}
+	}
+	s.metrics.ObjectsDeleted.Add(float64(removed))
+	return removed, nil
 }

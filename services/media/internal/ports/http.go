@@ -38,11 +38,13 @@ type HTTP struct {
 //
 //	POST /api/media       upload through the gateway (or by vision); the owner is the asserted user
 //	POST /internal/media  upload by the wishlist service; the owner is the user it asserts
+//	POST /internal/media/discard  the wishlist drops an image no item kept (its owner's only)
 //	GET|HEAD /media/*key  the stored objects (no listing)
 func RegisterRoutes(r gin.IRouter, svc *app.Service) {
 	h := &HTTP{app: svc}
 	r.POST("/api/media", h.upload(false))
 	r.POST("/internal/media", h.upload(true))
+	r.POST("/internal/media/discard", h.discard)
 	r.GET("/media/*key", h.serve)
 	r.HEAD("/media/*key", h.serve)
 }
@@ -195,6 +197,32 @@ func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 	return req, true
 }
 
+// discard removes an image the wishlist stored for an item it then did not save. Only the
+// wishlist may ask, and only for the user it asserts: someone else's image stays.
+func (h *HTTP) discard(c *gin.Context) {
+	user, ok := auth.UserFrom(c)
+	if !ok || auth.IssuerFrom(c) != "wishlist" {
+		apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Only the wishlist service may discard images.")
+		return
+	}
+	var body struct {
+		ImageURL string `json:"imageUrl"`
+	}
+	if !httpserver.DecodeJSON(c, &body, 4<<10) {
+		return
+	}
+	n, err := h.app.Discard(c.Request.Context(), user.UID, body.ImageURL)
+	switch {
+	case errors.Is(err, app.ErrNotFound):
+		apierror.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
+	case err != nil:
+		httpserver.Logger(c).Error("discarding an image failed", "err", err)
+		apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be removed right now.")
+	default:
+		c.JSON(http.StatusOK, gin.H{"removed": n})
+	}
+}
+
 // bodyFailed answers a body that could not be read: too large, or cut off.
 func bodyFailed(c *gin.Context, err error, maxBytes int64) bool {
 	var tooLarge *http.MaxBytesError
@@ -227,6 +255,14 @@ func writeError(c *gin.Context, err error, maxBytes int64) {
 	case errors.Is(err, domain.ErrTooComplex):
 		apierror.Abort(c, http.StatusUnprocessableEntity, "image_too_complex",
 			"The image has more scans or frames than a photo has. Please save it again as an ordinary JPEG or PNG.")
+	case errors.Is(err, app.ErrQuotaExceeded):
+		msg := "You have stored as many photos as your account allows. Delete items with photos you no longer need, then try again."
+		var q *app.QuotaError
+		if errors.As(err, &q) {
+			msg = fmt.Sprintf("You have stored as many photos as your account allows (%d photos, %s). Delete items with photos you no longer need, then try again.",
+				q.Quota.MaxImages, humanBytes(q.Quota.MaxBytes))
+		}
+		apierror.Abort(c, http.StatusConflict, "storage_quota_exceeded", msg)
 	case errors.Is(err, app.ErrUploadRate):
 		var rateErr *app.RateError
 		if errors.As(err, &rateErr) {

@@ -589,3 +589,115 @@ func TestForgedInternalRequestsAreRefused(t *testing.T) {
 		t.Fatalf("/healthz must stay open for the probes: %d", r.status)
 	}
 }
+
+// publishDeleted announces item.deleted for itemID as user (a forged event when user is not
+// the item's owner) and returns its stream sequence.
+func (h *harness) publishDeleted(user, itemID, imageURL string) uint64 {
+	h.t.Helper()
+	env, err := events.NewEnvelope(events.TypeItemDeleted, user, map[string]any{
+		"id": itemID, "name": "Toy Racing Car", "imageUrl": imageURL, "wishlistCount": 0,
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	payload, _ := json.Marshal(env)
+	ack, err := h.js.Publish(context.Background(), env.Type, payload, jetstream.WithMsgID(env.ID))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return ack.Sequence
+}
+
+// A forged item.deleted (issue 13, point 9: anyone reaching NATS could publish one) naming
+// another user's item deletes nothing: media checks the owner recorded with each object.
+func TestAForgedItemDeletedEventDeletesNothing(t *testing.T) {
+	h := start(t)
+	itemID := newItemID()
+	photo := h.jsonUpload("/internal/media", "", map[string]string{
+		"dataUrl": testimages.DataURL("image/jpeg", testimages.PhotoJPEG(300, 200, 1)), "itemId": itemID, "userId": "alice",
+	}).stored(t)
+	h.handled(h.publishDeleted("mallory", itemID, photo.URL))
+	for _, u := range []string{photo.URL, photo.ThumbnailURL} {
+		if r := h.do(http.MethodHead, u, nil, nil); r.status != http.StatusOK {
+			t.Fatalf("alice's %s after mallory's forged event: %d, want 200", u, r.status)
+		}
+	}
+	// Alice's own deletion still removes them.
+	h.handled(h.publishDeleted("alice", itemID, photo.URL))
+	for _, u := range []string{photo.URL, photo.ThumbnailURL} {
+		if r := h.do(http.MethodHead, u, nil, nil); r.status != http.StatusNotFound {
+			t.Fatalf("%s after alice's deletion: %d, want 404", u, r.status)
+		}
+	}
+}
+
+// Each user's storage quota (issue 13, point 3): past the count or the bytes the upload is a
+// 409 storage_quota_exceeded and nothing more is stored; deleting frees the room again.
+func TestStorageQuotaIsCheckedBeforeStoring(t *testing.T) {
+	h := start(t, func(c *service.Config) { c.Limits.Quota = app.Quota{MaxImages: 2, MaxBytes: 50 << 20} })
+	var kept []app.Stored
+	for i := range 2 {
+		kept = append(kept, h.multipartUpload("quota-user", "a.jpg", "image/jpeg", testimages.PhotoJPEG(320, 240, uint64(i+1)), nil).stored(t))
+	}
+	objects := func() int {
+		keys, err := h.store.List(context.Background(), "items/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(keys)
+	}
+	before := objects()
+	third := h.multipartUpload("quota-user", "c.jpg", "image/jpeg", testimages.PhotoJPEG(320, 240, 3), nil)
+	if e := third.apiError(); third.status != http.StatusConflict || e.Code != "storage_quota_exceeded" ||
+		!strings.Contains(e.Message, "2 photos") {
+		t.Fatalf("third upload past a quota of 2: %d %+v", third.status, e)
+	}
+	// Through the wishlist's route too, and as JSON.
+	internal := h.jsonUpload("/internal/media", "quota-user", map[string]string{
+		"dataUrl": testimages.DataURL("image/jpeg", testimages.PhotoJPEG(32, 32, 4)), "itemId": newItemID()})
+	if internal.status != http.StatusConflict {
+		t.Fatalf("internal upload past the quota: %d %s", internal.status, internal.body)
+	}
+	if after := objects(); after != before {
+		t.Fatalf("%d objects after refused uploads, %d before", after, before)
+	}
+	// Someone else is not affected.
+	h.multipartUpload("other-user", "d.jpg", "image/jpeg", testimages.PhotoJPEG(32, 32, 5), nil).stored(t)
+
+	// The wishlist discards one (an item it could not save): there is room again.
+	r := h.do(http.MethodPost, "/internal/media/discard", strings.NewReader(`{"imageUrl":"`+kept[0].URL+`"}`),
+		map[string]string{"Content-Type": "application/json", "X-User-Id": "quota-user"})
+	if r.status != http.StatusOK {
+		t.Fatalf("discard: %d %s", r.status, r.body)
+	}
+	h.multipartUpload("quota-user", "e.jpg", "image/jpeg", testimages.PhotoJPEG(320, 240, 6), nil).stored(t)
+
+	// Bytes: a quota smaller than one photo refuses it after decoding, before storing.
+	small := start(t, func(c *service.Config) { c.Limits.Quota = app.Quota{MaxBytes: 2000} })
+	big := small.multipartUpload("bytes-user", "f.jpg", "image/jpeg", testimages.PhotoJPEG(640, 480, 7), nil)
+	if big.status != http.StatusConflict || big.apiError().Code != "storage_quota_exceeded" {
+		t.Fatalf("a photo larger than the byte quota: %d %s", big.status, big.body)
+	}
+	if keys, _ := small.store.List(context.Background(), ""); len(keys) != 0 {
+		t.Fatalf("stored despite the byte quota: %v", keys)
+	}
+}
+
+// Discard removes only the asserted user's own image, and only when the wishlist asks.
+func TestDiscardIsTheWishlistsAndTheOwnersOnly(t *testing.T) {
+	h := start(t)
+	photo := h.multipartUpload("alice", "a.jpg", "image/jpeg", testimages.PhotoJPEG(64, 64, 1), nil).stored(t)
+	body := `{"imageUrl":"` + photo.URL + `"}`
+	if r := h.do(http.MethodPost, "/internal/media/discard", strings.NewReader(body),
+		map[string]string{"Content-Type": "application/json", "X-User-Id": "mallory"}); r.status != http.StatusOK {
+		t.Fatalf("mallory's discard: %d", r.status)
+	}
+	if r := h.do(http.MethodHead, photo.URL, nil, nil); r.status != http.StatusOK {
+		t.Fatalf("alice's photo after mallory's discard: %d", r.status)
+	}
+	token, _ := testenv.IdentitySigner("gateway").Assert(auth.User{UID: "alice"}, true, "media")
+	if r := h.do(http.MethodPost, "/internal/media/discard", strings.NewReader(body),
+		map[string]string{"raw": "", "Content-Type": "application/json", auth.HeaderIdentity: token}); r.status != http.StatusUnauthorized {
+		t.Fatalf("the gateway's assertion on /internal/media/discard: %d, want 401", r.status)
+	}
+}

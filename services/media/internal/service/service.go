@@ -23,6 +23,13 @@ import (
 // DefaultMaxBytes is the largest accepted image, before re-encoding.
 const DefaultMaxBytes = 8 << 20
 
+// Each user's storage quota by default: 500 photos or 256 MiB (images and thumbnails), which
+// ever comes first; a re-encoded phone photo is a few hundred KB.
+const (
+	DefaultQuotaBytes  = 256 << 20
+	DefaultQuotaImages = 500
+)
+
 // DefaultDecodeMemory is the decoding budget when neither MEDIA_DECODE_MEMORY, GOMEMLIMIT nor
 // a cgroup limit says otherwise.
 const DefaultDecodeMemory = 256 << 20
@@ -59,6 +66,10 @@ func LoadConfig(env *config.Env) Config {
 			DecodeMemory:     int64(env.Int("MEDIA_DECODE_MEMORY", int(decodeMemory(memoryLimit())))),
 			UploadsPerMinute: float64(env.Int("MEDIA_UPLOADS_PER_MINUTE", 30)),
 			UploadBurst:      env.Int("MEDIA_UPLOAD_BURST", 20),
+			Quota: app.Quota{
+				MaxBytes:  int64(env.Int("MEDIA_QUOTA_BYTES", DefaultQuotaBytes)),
+				MaxImages: env.Int("MEDIA_QUOTA_IMAGES", DefaultQuotaImages),
+			},
 		},
 		ConsumerName: ports.ItemDeletedConsumer,
 		Server:       httpserver.OptionsFromEnv(env, "media", "8083"),
@@ -69,6 +80,9 @@ func LoadConfig(env *config.Env) Config {
 	}
 	if cfg.Limits.DecodeMemory < 16<<20 {
 		env.Problem("MEDIA_DECODE_MEMORY must be at least %d bytes (16 MiB), got %d", 16<<20, cfg.Limits.DecodeMemory)
+	}
+	if cfg.Limits.Quota.MaxBytes < 0 || cfg.Limits.Quota.MaxImages < 0 {
+		env.Problem("MEDIA_QUOTA_BYTES and MEDIA_QUOTA_IMAGES must be 0 (off) or more")
 	}
 	if cfg.Limits.UploadsPerMinute < 0 || cfg.Limits.UploadBurst < 1 {
 		env.Problem("MEDIA_UPLOADS_PER_MINUTE must be 0 (off) or more and MEDIA_UPLOAD_BURST at least 1")
@@ -95,7 +109,8 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	svc := app.New(store, domain.Rules{MaxBytes: cfg.MaxBytes, MaxPixels: domain.DefaultMaxPixels},
 		app.NewMetrics(srv.Registry), logger, cfg.Limits)
 	logger.Info("image decoding budget", "decode_memory_mib", cfg.Limits.DecodeMemory>>20,
-		"uploads_per_minute", cfg.Limits.UploadsPerMinute)
+		"uploads_per_minute", cfg.Limits.UploadsPerMinute, "quota_images", cfg.Limits.Quota.MaxImages,
+		"quota_mib", cfg.Limits.Quota.MaxBytes>>20, "identity_issuers", fmt.Sprint(cfg.Identity.Issuers()))
 	ports.RegisterRoutes(srv.Engine, svc)
 	srv.AddReadinessCheck("minio", store.Ping)
 

@@ -40,6 +40,8 @@ func rejection(status int, msg string) *app.Error {
 		kind = app.KindTooLarge
 	case http.StatusUnsupportedMediaType:
 		kind = app.KindUnsupported
+	case http.StatusConflict: // the user's storage quota is full
+		return &app.Error{Kind: app.KindConflict, Code: "storage_quota_exceeded", Message: msg, Fields: map[string]string{"imageUrl": msg}}
 	}
 	return &app.Error{Kind: kind, Code: "image_rejected", Message: msg, Fields: map[string]string{"imageUrl": msg}}
 }
@@ -82,6 +84,29 @@ func (m *MediaClient) StoreDataURL(ctx context.Context, userID, itemID, dataURL 
 		return "", fmt.Errorf("media service answer without url: %v", err)
 	}
 	return out.URL, nil
+}
+
+// Discard asks the media service to remove an image stored for an item that was then not
+// saved; media removes it only when userID uploaded it.
+func (m *MediaClient) Discard(ctx context.Context, userID, imageURL string) error {
+	body, _ := json.Marshal(map[string]string{"imageUrl": imageURL})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.baseURL+"/internal/media/discard", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if err := m.identity.SetHeaders(req.Header, auth.User{UID: userID}, true, "media"); err != nil {
+		return err
+	}
+	resp, err := m.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("media service: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotFound {
+		return fmt.Errorf("media service answered %d to a discard", resp.StatusCode)
+	}
+	return nil
 }
 
 // uploadBody sends a well-formed base64 data URL as the image's bytes in a multipart form:

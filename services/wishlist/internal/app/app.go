@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -64,6 +65,8 @@ type Store interface {
 // ImageStore keeps inline images out of the database.
 type ImageStore interface {
 	StoreDataURL(ctx context.Context, userID, itemID, dataURL string) (string, error)
+	// Discard removes an image stored for an item that was then not saved.
+	Discard(ctx context.Context, userID, imageURL string) error
 }
 
 // Wishlist is the application service.
@@ -81,7 +84,22 @@ func (w *Wishlist) Add(ctx context.Context, caller Caller, draft domain.Draft) (
 	if err != nil {
 		return domain.Item{}, err
 	}
-	return w.store.Create(ctx, item, caller.Name)
+	saved, err := w.store.Create(ctx, item, caller.Name)
+	if err != nil {
+		w.discardImage(ctx, item) // a full list keeps no photo behind
+	}
+	return saved, err
+}
+
+// discardImage removes the photo prepare stored for item, which was not saved after all.
+// It is best effort: a failure leaves an orphan in the item's folder, which is logged by media.
+func (w *Wishlist) discardImage(ctx context.Context, item domain.Item) {
+	if w.images == nil || item.ImageURL == nil || !strings.HasPrefix(*item.ImageURL, "/media/items/"+item.ID+"/") {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	_ = w.images.Discard(ctx, item.UserID, *item.ImageURL)
 }
 
 // prepare validates the draft, gives the item its id and moves an inline image to media.
@@ -159,7 +177,13 @@ func (w *Wishlist) SendToSanta(ctx context.Context, userID, existingID string, d
 	if err != nil {
 		return domain.Item{}, err
 	}
-	return w.store.SendToSanta(ctx, userID, "", item)
+	sent, err := w.store.SendToSanta(ctx, userID, "", item)
+	if err != nil || sent.ID != item.ID {
+		// The list was full, or the gift was already on it (matched by name): the photo
+		// stored for the new item belongs to no item.
+		w.discardImage(ctx, item)
+	}
+	return sent, err
 }
 
 // Lists answers the user's lists, the default first.
