@@ -8,6 +8,8 @@ import (
 	"regexp"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/santa-wishlist/santa/pkg/events"
 )
 
 // Fan-out across replicas. Each replica's share of the durable consumer sees only some
@@ -24,30 +26,38 @@ import (
 // the notice at the next wake-up of that user or when its device reconnects with
 // Last-Event-ID. Because streams read from PostgreSQL rather than from the message, messages
 // arriving out of order, twice or late never reorder, duplicate or skip a notice.
+//
+// The subjects are in the environment's events namespace (EVENTS_NAMESPACE: test.notify.user.*),
+// so two stacks on one NATS never wake each other's streams.
 const fanoutPrefix = "notify.user."
-
-// FanoutSubjects is what every replica subscribes to.
-const FanoutSubjects = fanoutPrefix + "*"
 
 // safeToken is what can stand as one subject token as it is.
 var safeToken = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 
-// FanoutSubject is the subject of one user's wake-up calls. A uid that is not a valid subject
+// Subject is the subject of one user's wake-up calls. A uid that is not a valid subject
 // token (dots, spaces, wildcards) is replaced by its hash: receivers read the uid from the
 // message, the subject only makes the traffic readable and filterable.
-func FanoutSubject(userID string) string {
+func (f *Fanout) Subject(userID string) string {
 	if safeToken.MatchString(userID) {
-		return fanoutPrefix + userID
+		return f.prefix + userID
 	}
 	sum := sha256.Sum256([]byte(userID))
-	return fanoutPrefix + "h" + hex.EncodeToString(sum[:16])
+	return f.prefix + "h" + hex.EncodeToString(sum[:16])
 }
 
-// Fanout publishes and receives wake-up calls.
-type Fanout struct{ nc *nats.Conn }
+// Subjects is what every replica of the namespace subscribes to.
+func (f *Fanout) Subjects() string { return f.prefix + "*" }
 
-// NewFanout uses an open connection.
-func NewFanout(nc *nats.Conn) *Fanout { return &Fanout{nc: nc} }
+// Fanout publishes and receives wake-up calls.
+type Fanout struct {
+	nc     *nats.Conn
+	prefix string
+}
+
+// NewFanout uses an open connection, in the events namespace ns.
+func NewFanout(nc *nats.Conn, ns events.Namespace) *Fanout {
+	return &Fanout{nc: nc, prefix: ns.Subject(fanoutPrefix)}
+}
 
 type wakeUp struct {
 	UserID string `json:"userId"`
@@ -60,7 +70,7 @@ func (f *Fanout) Announce(userID string, seq int64) error {
 	if err != nil {
 		return err
 	}
-	if err := f.nc.Publish(FanoutSubject(userID), raw); err != nil {
+	if err := f.nc.Publish(f.Subject(userID), raw); err != nil {
 		return fmt.Errorf("announce notice %d: %w", seq, err)
 	}
 	return nil
@@ -69,7 +79,7 @@ func (f *Fanout) Announce(userID string, seq int64) error {
 // Listen calls wake for every announced notice until the subscription is closed. It returns
 // once the server has registered the subscription, so nothing announced afterwards is missed.
 func (f *Fanout) Listen(wake func(userID string, seq int64)) (*nats.Subscription, error) {
-	sub, err := f.nc.Subscribe(FanoutSubjects, func(m *nats.Msg) {
+	sub, err := f.nc.Subscribe(f.Subjects(), func(m *nats.Msg) {
 		var w wakeUp
 		if json.Unmarshal(m.Data, &w) != nil || w.UserID == "" || w.Seq <= 0 {
 			return
@@ -77,11 +87,11 @@ func (f *Fanout) Listen(wake func(userID string, seq int64)) (*nats.Subscription
 		wake(w.UserID, w.Seq)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("subscribe %s: %w", FanoutSubjects, err)
+		return nil, fmt.Errorf("subscribe %s: %w", f.Subjects(), err)
 	}
 	if err := f.nc.Flush(); err != nil {
 		_ = sub.Unsubscribe()
-		return nil, fmt.Errorf("subscribe %s: %w", FanoutSubjects, err)
+		return nil, fmt.Errorf("subscribe %s: %w", f.Subjects(), err)
 	}
 	return sub, nil
 }

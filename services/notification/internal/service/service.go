@@ -89,7 +89,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	// by httpserver before this, stays open for the probes).
 	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
 	notices := adapters.NewNotices(pool)
-	fanout := adapters.NewFanout(nc)
+	fanout := adapters.NewFanout(nc, cfg.EventsNamespace)
 	hub := app.NewHub(srv.Registry)
 	// Listen before consuming, so no notice is stored before this replica can hear of it.
 	fanSub, err := fanout.Listen(hub.Announce)
