@@ -2,6 +2,7 @@ package auth
 
 import (
 	"crypto/ed25519"
+	"crypto/x509"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -49,12 +50,21 @@ type IdentitySigner struct {
 	now    func() time.Time
 }
 
-// NewIdentitySigner signs as issuer with the Ed25519 key whose 32-byte seed is seedB64
-// (standard base64). ttl 0 means DefaultAssertionTTL.
-func NewIdentitySigner(issuer, seedB64 string, ttl time.Duration) (*IdentitySigner, error) {
-	seed, err := base64.StdEncoding.DecodeString(strings.TrimSpace(seedB64))
+// NewIdentitySigner signs as issuer with the Ed25519 key given in standard base64, either as
+// its 32-byte seed or as a PKCS #8 DER key (what the chart generates). ttl 0 means
+// DefaultAssertionTTL.
+func NewIdentitySigner(issuer, keyB64 string, ttl time.Duration) (*IdentitySigner, error) {
+	seed, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(keyB64), ""))
+	if err == nil && len(seed) != ed25519.SeedSize {
+		var key any
+		if key, err = x509.ParsePKCS8PrivateKey(seed); err == nil {
+			if k, ok := key.(ed25519.PrivateKey); ok {
+				seed = k.Seed()
+			}
+		}
+	}
 	if err != nil || len(seed) != ed25519.SeedSize {
-		return nil, errors.New("IDENTITY_SIGNING_KEY must be the base64 of a 32-byte Ed25519 seed")
+		return nil, errors.New("IDENTITY_SIGNING_KEY must be the base64 of a 32-byte Ed25519 seed or of a PKCS #8 Ed25519 key")
 	}
 	if ttl <= 0 {
 		ttl = DefaultAssertionTTL
@@ -117,7 +127,9 @@ type IdentityVerifier struct {
 	parser   *jwt.Parser
 }
 
-// ParsePublicKeys reads "issuer=base64key,issuer=base64key" (IDENTITY_PUBLIC_KEYS).
+// ParsePublicKeys reads "issuer=base64key,issuer=base64key" (IDENTITY_PUBLIC_KEYS); a key is
+// the 32-byte Ed25519 public key or a DER certificate holding one (what the chart generates),
+// in standard base64.
 func ParsePublicKeys(s string) (map[string]ed25519.PublicKey, error) {
 	keys := map[string]ed25519.PublicKey{}
 	for _, entry := range strings.Split(s, ",") {
@@ -127,7 +139,15 @@ func ParsePublicKeys(s string) (map[string]ed25519.PublicKey, error) {
 		}
 		issuer, b64, ok := strings.Cut(entry, "=")
 		issuer = strings.TrimSpace(issuer)
-		raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
+		raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(b64), ""))
+		if err == nil && len(raw) != ed25519.PublicKeySize {
+			var cert *x509.Certificate
+			if cert, err = x509.ParseCertificate(raw); err == nil {
+				if k, isEd := cert.PublicKey.(ed25519.PublicKey); isEd {
+					raw = k
+				}
+			}
+		}
 		if !ok || issuer == "" || err != nil || len(raw) != ed25519.PublicKeySize {
 			return nil, fmt.Errorf("IDENTITY_PUBLIC_KEYS: %q is not issuer=<base64 of a 32-byte Ed25519 public key>", entry)
 		}

@@ -2,7 +2,10 @@ package auth_test
 
 import (
 	"crypto/ed25519"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/base64"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -102,5 +105,36 @@ func TestSignerKeysAreCheckedAtStartup(t *testing.T) {
 	}
 	if _, err := auth.NewIdentitySigner("gateway", base64.StdEncoding.EncodeToString(make([]byte, 32)), time.Hour); err == nil {
 		t.Error("an hour-long assertion lifetime was accepted")
+	}
+}
+
+// The chart generates keys as PKCS #8 and certificates (Helm's genPrivateKey and
+// genSelfSignedCertWithKey); both forms are read.
+func TestKeysAreReadAsSeedsOrPKCS8AndCertificates(t *testing.T) {
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "gateway"},
+		NotBefore: time.Now(), NotAfter: time.Now().Add(time.Hour)}
+	cert, err := x509.CreateCertificate(nil, tmpl, tmpl, pub, priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := auth.NewIdentitySigner("gateway", base64.StdEncoding.EncodeToString(der), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := auth.ParsePublicKeys("gateway=" + base64.StdEncoding.EncodeToString(cert))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := signer.Assert(auth.User{UID: "u"}, true, "media")
+	if u, ok, _, err := auth.NewIdentityVerifier("media", keys).Verify(tok); err != nil || !ok || u.UID != "u" {
+		t.Fatalf("PKCS #8 key and certificate: %v %v %v", u, ok, err)
 	}
 }
