@@ -224,6 +224,8 @@ MINIO_ACCESS_KEY=santa
 MINIO_SECRET_KEY=santa-secret-key
 MINIO_BUCKET=santa-$STACK
 REDIS_KEY_PREFIX=gw-$STACK
+# Each user's storage quota; the test stack's is small enough for make security to exhaust.
+MEDIA_QUOTA_IMAGES=${MEDIA_QUOTA_IMAGES:-$([ "$STACK" = test ] && echo 20 || echo 500)}
 RATE_LIMIT_IP_PER_MINUTE=${RATE_LIMIT_IP_PER_MINUTE:-600}
 RATE_LIMIT_USER_PER_MINUTE=${RATE_LIMIT_USER_PER_MINUTE:-240}
 ENV

@@ -4,6 +4,11 @@ package security
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"image"
+	"image/jpeg"
 	"net"
 	"net/http"
 	"net/url"
@@ -133,4 +138,56 @@ func outboundIP() string {
 		}
 	}
 	return ""
+}
+
+// Storage quota exhaustion (issue 13, point 3): one user uploads small photos until the
+// quota (the test stack's MEDIA_QUOTA_IMAGES, 20) is full; the next upload, and a photo item
+// through the wishlist, are a 409 storage_quota_exceeded, and another user is unaffected.
+func TestStorageQuotaExhaustion(t *testing.T) {
+	base := env(t, "SANTA_E2E_URL")
+	quota := 20
+	if v := os.Getenv("SANTA_MEDIA_QUOTA_IMAGES"); v != "" {
+		quota, _ = strconv.Atoi(v)
+	}
+	token := testenv.SignUp(t, testenv.UniqueEmail("hoarder"), "secret123", "").IDToken
+	photo := smallJPEG(t)
+	counts := map[string]int{}
+	for i := 0; i < quota; i++ {
+		a := upload(t, base, token, "gift.jpg", photo)
+		counts[fmt.Sprintf("%d %s", a.status, a.code)]++
+	}
+	time.Sleep(2500 * time.Millisecond) // past the per-user upload rate's burst
+	next := upload(t, base, token, "one-more.jpg", photo)
+	time.Sleep(2500 * time.Millisecond)
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/wishlist", strings.NewReader(`{"name":"Kite","description":"A red kite","imageUrl":"data:image/jpeg;base64,`+base64.StdEncoding.EncodeToString(photo)+`"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	item := do(t, req)
+	other := upload(t, base, testenv.SignUp(t, testenv.UniqueEmail("neighbour"), "secret123", "").IDToken, "mine.jpg", photo)
+	say("%d uploads by one user (quota %d) -> %v; then one more -> %d %s; a photo item -> %d %s; another user's upload -> %d",
+		quota, quota, counts, next.status, next.code, item.status, item.code, other.status)
+	if counts["201 "] != quota {
+		t.Errorf("the first %d uploads: %v, want all 201", quota, counts)
+	}
+	if next.status != http.StatusConflict || next.code != "storage_quota_exceeded" {
+		t.Errorf("upload past the quota: %d %s, want 409 storage_quota_exceeded", next.status, next.code)
+	}
+	if item.status != http.StatusConflict || item.code != "storage_quota_exceeded" {
+		t.Errorf("photo item past the quota: %d %s, want 409 storage_quota_exceeded", item.status, item.code)
+	}
+	if other.status != http.StatusCreated {
+		t.Errorf("another user's upload: %d", other.status)
+	}
+}
+
+func smallJPEG(t *testing.T) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 64, 48))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i * 7)
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

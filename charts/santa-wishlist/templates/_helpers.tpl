@@ -79,6 +79,37 @@ dict: root, secret (name), key, value.
 {{- end -}}
 {{- end -}}
 
+{{/*
+Identity keys (issue 13, point 2): an Ed25519 key for each service that calls others (the
+gateway, and every service with `calls`), which signs the identity assertion of its calls.
+Made at install, kept across upgrades in the release's Secret <name>-identity-keys, and
+computed once per render (cached in .Values) so that every object agrees. Takes the root;
+returns YAML {<service>: {key: <base64 PKCS #8>, cert: <base64 DER certificate>}}.
+*/}}
+{{- define "santa.identityKeys" -}}
+{{- $root := . -}}
+{{- if not (hasKey $root.Values "_identityKeys") -}}
+{{- $name := include "santa.name" (dict "root" $root "name" "identity-keys") -}}
+{{- $existing := lookup "v1" "Secret" $root.Release.Namespace $name -}}
+{{- $keys := dict -}}
+{{- range $svcName, $svc := $root.Values.services -}}
+{{- if or (eq $svcName "gateway") $svc.calls -}}
+{{- $keyName := printf "%s-key" $svcName -}}
+{{- $certName := printf "%s-cert" $svcName -}}
+{{- if and $existing $existing.data (hasKey $existing.data $keyName) (hasKey $existing.data $certName) -}}
+{{- $_ := set $keys $svcName (dict "key" (index $existing.data $keyName | b64dec) "cert" (index $existing.data $certName | b64dec)) -}}
+{{- else -}}
+{{- $pem := genPrivateKey "ed25519" -}}
+{{- $cert := genSelfSignedCertWithKey $svcName nil nil 36500 $pem -}}
+{{- $_ := set $keys $svcName (dict "key" (regexReplaceAll "-----[A-Z ]+-----" $pem "" | nospace) "cert" (regexReplaceAll "-----[A-Z ]+-----" $cert.Cert "" | nospace)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- $_ := set $root.Values "_identityKeys" $keys -}}
+{{- end -}}
+{{- toYaml (index $root.Values "_identityKeys") -}}
+{{- end -}}
+
 {{/* Pod-selector peer of a component. dict: root, name */}}
 {{- define "santa.peer" -}}
 - podSelector:

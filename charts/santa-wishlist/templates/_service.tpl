@@ -61,6 +61,18 @@ kernel's OOM killer would step in. */ -}}
 {{- $_ := set $cfg "AUTH_EMULATOR_PUBLIC_URL" $v.authEmulator.publicUrl -}}
 {{- end -}}
 {{- end -}}
+{{- /* Whose identity assertions the service accepts: the gateway's, and those of the
+services that call it (their certificates; the keys stay in the identity Secret). */ -}}
+{{- if ne .name "gateway" -}}
+{{- $keys := include "santa.identityKeys" $root | fromYaml -}}
+{{- $trusted := list -}}
+{{- range $caller, $k := $keys -}}
+{{- if or (eq $caller "gateway") (has $.name (index $v.services $caller).calls) -}}
+{{- $trusted = append $trusted (printf "%s=%s" $caller $k.cert) -}}
+{{- end -}}
+{{- end -}}
+{{- $_ := set $cfg "IDENTITY_PUBLIC_KEYS" (join "," $trusted) -}}
+{{- end -}}
 {{- range $key, $value := $svc.env -}}
 {{- $_ := set $cfg $key $value -}}
 {{- end -}}
@@ -123,6 +135,14 @@ from secrets.existingSecret or the Secret made from secrets.*.
 {{- else }}
 {{- fail (printf "%s uses MinIO and minio.enabled is false: give MINIO_ACCESS_KEY and MINIO_SECRET_KEY through secrets.existingSecret or secrets.minioAccessKey/minioSecretKey" .name) }}
 {{- end }}
+{{- end }}
+{{- if or (eq .name "gateway") $svc.calls }}
+# Signs the identity assertion of every call this service makes (pkg/auth).
+- name: IDENTITY_SIGNING_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "santa.name" (dict "root" $root "name" "identity-keys") }}
+      key: {{ .name }}-key
 {{- end }}
 {{- if and (has "gemini" $svc.uses) (or $v.secrets.existingSecret $v.secrets.geminiApiKey) }}
 - name: GEMINI_API_KEY
