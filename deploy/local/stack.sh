@@ -112,6 +112,17 @@ start_redis() {
   wait_port 127.0.0.1:6379 Redis 10
 }
 
+# The services reach Redis as the stack's own ACL user with a password (issue 13, point 9),
+# never as the server's default user: on a shared Redis (this machine's, CI's) the user is
+# added next to whatever else uses it; the password is made once per stack in $STATE.
+redis_user() {
+  command -v redis-cli >/dev/null || apt_install redis-tools
+  [ -s "$STATE/redis.pass" ] || (umask 077 && head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$STATE/redis.pass")
+  redis-cli -u "$REDIS_URL" ACL SETUSER "santa-$STACK" reset on ">$(cat "$STATE/redis.pass")" '~*' '&*' +@all -@admin -flushall -flushdb >/dev/null ||
+    die "could not create the Redis user santa-$STACK (Redis 6 or later is needed for ACLs)"
+}
+services_redis_url() { echo "${REDIS_URL/redis:\/\//redis://santa-$STACK:$(cat "$STATE/redis.pass" 2>/dev/null)@}"; }
+
 start_nats() {
   answers 127.0.0.1:4222 && return
   log "NATS does not answer on 4222: starting a private one with JetStream"
@@ -183,7 +194,7 @@ ensure_database() {
 
 deps() {
   cd "$ROOT"
-  start_postgres; start_redis; start_nats; start_minio; start_mailpit; start_emulator; start_fake_gemini; start_fake_products
+  start_postgres; start_redis; redis_user; start_nats; start_minio; start_mailpit; start_emulator; start_fake_gemini; start_fake_products
   command -v psql >/dev/null || apt_install postgresql-client
   ensure_database
 }
@@ -198,7 +209,7 @@ GOGC=${GOGC:-100}
 GOMEMLIMIT=${GOMEMLIMIT:-off}
 GODEBUG=${GODEBUG:-memprofilerate=0}
 DATABASE_URL=$db_url
-REDIS_URL=$REDIS_URL
+REDIS_URL=$(services_redis_url)
 NATS_URL=$NATS_URL
 EVENTS_NAMESPACE=$STACK
 FIREBASE_PROJECT_ID=demo-santa

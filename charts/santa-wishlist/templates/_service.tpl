@@ -24,7 +24,7 @@ kernel's OOM killer would step in. */ -}}
 {{- end -}}
 {{- if has "redis" $svc.uses -}}
 {{- if $v.redis.enabled -}}
-{{- $_ := set $cfg "REDIS_URL" (printf "redis://%s:6379/0" (include "santa.name" (dict "root" $root "name" "redis"))) -}}
+{{- /* with the password: set from the Secret in santa.service.secretEnv */ -}}
 {{- else -}}
 {{- $_ := set $cfg "REDIS_URL" (required (printf "%s uses Redis and redis.enabled is false: set redis.external.url" .name) $v.redis.external.url) -}}
 {{- end -}}
@@ -108,6 +108,16 @@ from secrets.existingSecret or the Secret made from secrets.*.
 {{- else }}
 {{- fail (printf "%s uses PostgreSQL and postgresql.enabled is false: give DATABASE_URL through secrets.existingSecret or secrets.databaseUrl" .name) }}
 {{- end }}
+{{- end }}
+{{- if and (has "redis" $svc.uses) $v.redis.enabled }}
+# Kubernetes expands $(REDIS_PASSWORD) from the variable above it; no password is written here.
+- name: REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "santa.name" (dict "root" $root "name" "redis") }}
+      key: password
+- name: REDIS_URL
+  value: {{ printf "redis://:$(REDIS_PASSWORD)@%s:6379/0" (include "santa.name" (dict "root" $root "name" "redis")) | quote }}
 {{- end }}
 {{- if has "minio" $svc.uses }}
 {{- if $v.minio.enabled }}
