@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make security: the hostile-input suite (tests/security) over the running test stack. It prints
 # what was tried and what came back: the bomb corpus (with media's peak resident memory), the
-# per-user upload rate, an idempotency flood, the Auth emulator switch and the rate-limit holes.
+# per-user upload rate, an idempotency flood, the Auth emulator switch, the rate-limit holes,
+# forged internal requests to every service's port, storage quota exhaustion, and forged
+# events on the stack's NATS.
 # `make test` runs it after the end-to-end tests; `make security` starts and stops a stack for it.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,6 +14,9 @@ export SANTA_STATE_DIR=${SANTA_STATE_DIR:-$ROOT/.dev/test}
 export SANTA_REDIS_PREFIX=${SANTA_REDIS_PREFIX:-gw-test}
 export TEST_REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}
 export FIREBASE_AUTH_EMULATOR_HOST=${FIREBASE_AUTH_EMULATOR_HOST:-127.0.0.1:9099}
+# The stack's NATS: a service's user (media) tries to publish another's event, nobody without one.
+export SANTA_NATS_MEDIA_URL=${SANTA_NATS_MEDIA_URL:-$(STACK=test deploy/local/stack.sh nats-url media)}
+export SANTA_NATS_WISHLIST_URL=${SANTA_NATS_WISHLIST_URL:-$(STACK=test deploy/local/stack.sh nats-url wishlist)}
 status=0
 go test -count=1 -v -tags security ./tests/security/ 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
 [ "${PIPESTATUS[0]}" = 0 ] || status=1

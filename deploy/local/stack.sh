@@ -10,6 +10,7 @@
 #   stack.sh stop            stops what `start` started
 #   stack.sh deps            only the dependencies, in the background (Go tests)
 #   stack.sh env             prints the environment the services run with
+#   stack.sh nats-url USER   the URL of a user of the stack's NATS (tests: observer, media)
 #
 # STACK=test (the default for start/deps under `make test`) uses ports 18080-18085 (their
 # /readyz and /metrics on 18090-18095), the database santa_test and the events namespace
@@ -134,6 +135,58 @@ start_nats() {
   wait_port 127.0.0.1:4222 NATS 10
 }
 
+# The services' NATS (issue 13, point 9): the stack's own server, on a port of its own, with a
+# user and password per service and publish/subscribe permissions per subject, so that no
+# service (and nobody without a password) can publish another's events, such as a forged
+# item.deleted. The shared server on 4222 stays for the Go tests (which make their own
+# streams). "observer" is for the end-to-end tests that read the stream.
+NATS_STACK_ADDR=127.0.0.1:$([ "$STACK" = test ] && echo 14222 || echo 14223)
+stack_nats() {
+  if ! command -v nats-server >/dev/null; then
+    (cd /tmp && GOBIN=$TOOLS/bin go install "github.com/nats-io/nats-server/v2@$NATS_PIN")
+  fi
+  if [ ! -s "$STATE/nats.env" ]; then
+    (umask 077 && for u in wishlist media notification family observer; do
+      echo "NATS_PASS_$u=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')"; done > "$STATE/nats.env")
+  fi
+  # shellcheck disable=SC1091
+  . "$STATE/nats.env"
+  local ns=$STACK js='"$JS.API.>"' ack='"$JS.ACK.>"' inbox='"_INBOX.>"'
+  (umask 077 && cat > "$STATE/nats.conf" <<CONF
+listen: $NATS_STACK_ADDR
+jetstream { store_dir: "$STATE/nats-js" }
+authorization {
+  users: [
+    { user: wishlist, password: "$NATS_PASS_wishlist",
+      permissions: { publish: ["$ns.item.>", "$ns.santa.>", "$ns.list.>", $js], subscribe: [$inbox] } }
+    { user: family, password: "$NATS_PASS_family",
+      permissions: { publish: ["$ns.family.>", "$ns.secretsanta.>", $js], subscribe: [$inbox] } }
+    { user: media, password: "$NATS_PASS_media",
+      permissions: { publish: [$js, $ack], subscribe: [$inbox] } }
+    { user: notification, password: "$NATS_PASS_notification",
+      permissions: { publish: [$js, $ack, "$ns.notify.user.>"], subscribe: [$inbox, "$ns.notify.user.>"] } }
+    { user: observer, password: "$NATS_PASS_observer",
+      permissions: { publish: [$js, $ack], subscribe: [$inbox] } }
+  ]
+}
+CONF
+  )
+  answers $NATS_STACK_ADDR && return
+  log "starting the stack's NATS (users per service) on $NATS_STACK_ADDR"
+  nohup nats-server -c "$STATE/nats.conf" > "$STATE/nats-server.log" 2>&1 &
+  echo $! > "$STATE/nats-server.pid"
+  wait_port $NATS_STACK_ADDR "the stack's NATS" 10
+}
+
+# nats_env NAME: the service's own NATS user, if it uses NATS.
+nats_env() {
+  local NATS_PASS_wishlist NATS_PASS_media NATS_PASS_notification NATS_PASS_family NATS_PASS_observer
+  # shellcheck disable=SC1091
+  . "$STATE/nats.env"
+  local pass=NATS_PASS_$1
+  [ -z "${!pass:-}" ] || echo "NATS_URL=nats://$1:${!pass}@$NATS_STACK_ADDR"
+}
+
 start_minio() {
   answers $MINIO_ADDR && return
   log "starting MinIO on $MINIO_ADDR"
@@ -194,7 +247,7 @@ ensure_database() {
 
 deps() {
   cd "$ROOT"
-  start_postgres; start_redis; redis_user; start_nats; start_minio; start_mailpit; start_emulator; start_fake_gemini; start_fake_products
+  start_postgres; start_redis; redis_user; start_nats; stack_nats; start_minio; start_mailpit; start_emulator; start_fake_gemini; start_fake_products
   command -v psql >/dev/null || apt_install postgresql-client
   ensure_database
 }
@@ -285,7 +338,7 @@ run_service() { # name port -> runs in background with prefixed log lines
   local name=$1 port=$2
   [ -x "$BIN/$name" ] || return 0
   (
-    set -a; eval "$(service_env)"; eval "$(identity_env "$name")"; set +a
+    set -a; eval "$(service_env)"; eval "$(identity_env "$name")"; eval "$(nats_env "$name")"; set +a
     export PORT=$port
     # /readyz and /metrics are answered only on the admin port, never on the public one.
     export ADMIN_PORT=$((port + 10))
@@ -337,6 +390,7 @@ stop_deps() { # only what this script started
   for f in minio mailpit auth-emulator fakegemini fakeproducts nats; do
     [ -f "$ROOT/.dev/$f.pid" ] && { kill "$(cat "$ROOT/.dev/$f.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/$f.pid"; }
   done
+  [ -f "$STATE/nats-server.pid" ] && { kill "$(cat "$STATE/nats-server.pid")" 2>/dev/null || true; rm -f "$STATE/nats-server.pid"; }
   [ -f "$ROOT/.dev/redis.pid" ] && { kill "$(cat "$ROOT/.dev/redis.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/redis.pid"; }
   if [ -f "$ROOT/.dev/private-postgres" ]; then
     local runas=(); [ "$(id -u)" = 0 ] && runas=(runuser -u postgres --)
@@ -349,6 +403,7 @@ case "${1:-}" in
   install) install_tools ;;
   deps) install_tools; deps ;;
   env) service_env ;;
+  nats-url) nats_env "${2:?user}" | sed 's/^NATS_URL=//' ;; # a stack NATS user's URL, for tests
   start) install_tools; deps; build_services; start_services ;;
   stop) stop_services; [ "${2:-}" = --all ] && stop_deps; true ;;
   up)

@@ -70,6 +70,8 @@ if $STACK_SH start; then
   record stack-start ok
   export SANTA_E2E_URL=http://127.0.0.1:18080
   export EVENTS_NAMESPACE=test # the stack's events namespace (stack.sh), for tests that read the stream
+  # The services' NATS is the stack's own, with a user each; tests read the stream as "observer".
+  export TEST_NATS_URL=$($STACK_SH nats-url observer)
   export SANTA_METRICS_URLS=$(for p in 18090 18091 18092 18093 18094 18095; do printf 'http://127.0.0.1:%s,' $p; done | sed 's/,$//')
   if [ -d tests/e2e ]; then
     step "end-to-end API tests"

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"time"
 
 	"github.com/google/uuid"
@@ -101,7 +102,7 @@ func Connect(url, name string, logger *slog.Logger) (*nats.Conn, jetstream.JetSt
 		nats.ReconnectHandler(func(*nats.Conn) { logger.Info("nats reconnected") }),
 	)
 	if err != nil {
-		return nil, nil, fmt.Errorf("connect to nats at %s: %w", url, err)
+		return nil, nil, fmt.Errorf("connect to nats at %s: %w", redact(url), err)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -139,4 +140,12 @@ func Publish(ctx context.Context, js jetstream.JetStream, env Envelope) error {
 		return fmt.Errorf("publish event %s: %w", env.ID, err)
 	}
 	return nil
+}
+
+// redact hides the password of a nats://user:password@host URL (the services' NATS users).
+func redact(raw string) string {
+	if u, err := neturl.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return "(unparsable NATS URL)"
 }

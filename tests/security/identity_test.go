@@ -5,7 +5,9 @@ package security
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -19,7 +21,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 )
 
@@ -190,4 +196,53 @@ func smallJPEG(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// Forged events on the stack's NATS (issue 13, point 9): nobody connects without a password,
+// and a service's user (media's) may not publish another service's event such as a forged
+// item.deleted; the wishlist's user may.
+func TestForgedEventsOnTheBroker(t *testing.T) {
+	mediaURL, wishlistURL := env(t, "SANTA_NATS_MEDIA_URL"), env(t, "SANTA_NATS_WISHLIST_URL")
+	u, err := url.Parse(mediaURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anon, err := nats.Connect("nats://"+u.Host, nats.Timeout(2*time.Second))
+	say("NATS %s without a password -> %v", u.Host, err)
+	if err == nil {
+		anon.Close()
+		t.Error("the stack's NATS accepts connections without a password")
+	}
+	subject := "test." + events.TypeItemDeleted
+	publish := func(who, natsURL string) error {
+		nc, err := nats.Connect(natsURL, nats.Timeout(2*time.Second))
+		if err != nil {
+			return err
+		}
+		defer nc.Close()
+		js, err := jetstream.New(nc)
+		if err != nil {
+			return err
+		}
+		envlp, err := events.NewEnvelope(events.TypeItemDeleted, "nobody-"+testenv.RandomHex(4), map[string]any{
+			"id": "00000000-0000-4000-8000-" + testenv.RandomHex(6), "name": "Forged", "imageUrl": "", "wishlistCount": 0})
+		if err != nil {
+			return err
+		}
+		payload, _ := json.Marshal(envlp)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		_, err = js.Publish(ctx, subject, payload)
+		return err
+	}
+	forged := publish("media", mediaURL)
+	say("publish %s as media's NATS user -> %v", subject, forged)
+	if forged == nil {
+		t.Error("media's NATS user may publish item.deleted")
+	}
+	own := publish("wishlist", wishlistURL)
+	say("publish %s as the wishlist's NATS user -> %v", subject, own)
+	if own != nil {
+		t.Errorf("the wishlist's own event was refused: %v", own)
+	}
 }
