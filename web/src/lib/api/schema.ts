@@ -1307,7 +1307,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            /** @description wishlist_full (500 items) or request_in_progress (same Idempotency-Key). */
+            /** @description wishlist_full (500 items), storage_quota_exceeded (the photo would take the user past their storage quota; nothing is stored) or request_in_progress (same Idempotency-Key). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1442,6 +1442,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description storage_quota_exceeded: a new photo would take the user past their storage quota (nothing is stored). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             422: components["responses"]["Invalid"];
         };
     };
@@ -1484,6 +1493,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description wishlist_full, or storage_quota_exceeded: the photo would take the user past their storage quota (nothing is stored). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             422: components["responses"]["Invalid"];
             429: components["responses"]["RateLimited"];
@@ -1892,6 +1910,15 @@ export interface operations {
             400: components["responses"]["MediaBadRequest"];
             /** @description Not signed in: 'Please sign in to upload images.' */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description storage_quota_exceeded: the user keeps as many photos (count or bytes, MEDIA_QUOTA_IMAGES and MEDIA_QUOTA_BYTES) as allowed; checked before anything is stored. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
