@@ -488,6 +488,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"DATABASE_URL": true, "REDIS_URL": true, "NATS_URL": true, "FIREBASE_PROJECT_ID": true,
 		"WISHLIST_URL": true, "VISION_URL": true, "MEDIA_URL": true, "NOTIFICATION_URL": true, "FAMILY_URL": true, "WEB_DIR": true,
 		"MINIO_ENDPOINT": true, "MINIO_ACCESS_KEY": true, "MINIO_SECRET_KEY": true, "MINIO_BUCKET": true, "MINIO_USE_SSL": true,
+		"IDENTITY_SIGNING_KEY": true, "IDENTITY_PUBLIC_KEYS": true,
 	}
 	leftOptional := map[string]string{
 		"FIREBASE_AUTH_EMULATOR_HOST":   "set only with authEmulator.enabled",
@@ -525,6 +526,11 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"SMTP_URL":                      "not in the chart yet (issue 12: an SMTP Secret, Mailpit in dev): no email is sent",
 		"MAIL_FROM":                     "service default",
 		"PUBLIC_URL":                    "service default; set it with SMTP_URL",
+		"IDENTITY_ASSERTION_TTL":        "service default",
+		"REDIS_PASSWORD":                "with the in-chart Redis only; an external one's REDIS_URL carries its own credentials",
+		"LISTEN_HOST":                   "all interfaces in a pod; the local stacks bind to 127.0.0.1",
+		"MEDIA_QUOTA_BYTES":             "service default",
+		"MEDIA_QUOTA_IMAGES":            "service default",
 	}
 	for v := range conv.EnvUsedBy {
 		if !chartSets[v] && leftOptional[v] == "" {
@@ -757,9 +763,12 @@ func TestNoSecretValuesInDefaults(t *testing.T) {
 			}
 		}
 	}
-	// With existingSecret the chart makes no Secret of its own.
-	if n := len(OfKind[corev1.Secret](rendered(t, "prod"), "Secret")); n != 0 {
-		t.Errorf("prod: %d Secrets rendered; credentials come from secrets.existingSecret", n)
+	// With existingSecret the chart makes no Secret of its own, but for the identity keys it
+	// generates (nothing an operator gives: the services' own Ed25519 keys).
+	for _, s := range OfKind[corev1.Secret](rendered(t, "prod"), "Secret") {
+		if s.Name != "identity-keys" {
+			t.Errorf("prod: Secret %s rendered; credentials come from secrets.existingSecret", s.Name)
+		}
 	}
 	// Given at install time, credentials go into the chart's Secret and are referenced.
 	out, err = Template(root, []string{"deploy/values/prod.yaml"}, "--set", "secrets.existingSecret=",
@@ -893,12 +902,28 @@ func TestNamePrefixKeepsReferencesConsistent(t *testing.T) {
 		t.Fatal("no ConfigMap xmas-gateway")
 	}
 	for k, want := range map[string]string{
-		"WISHLIST_URL": "http://xmas-wishlist:80", "REDIS_URL": "redis://xmas-redis:6379/0",
+		"WISHLIST_URL":                "http://xmas-wishlist:80",
 		"FIREBASE_AUTH_EMULATOR_HOST": "xmas-firebase-auth-emulator:9099",
 	} {
 		if cfg.Data[k] != want {
 			t.Errorf("%s = %q, want %q", k, cfg.Data[k], want)
 		}
+	}
+	redisURLs := 0
+	for _, tpl := range m.PodSpecs() {
+		for _, c := range tpl.Spec.Containers {
+			for _, e := range c.Env {
+				if e.Name == "REDIS_URL" {
+					redisURLs++
+					if e.Value != "redis://:$(REDIS_PASSWORD)@xmas-redis:6379/0" {
+						t.Errorf("REDIS_URL = %q, want the password and xmas-redis", e.Value)
+					}
+				}
+			}
+		}
+	}
+	if redisURLs != 2 {
+		t.Errorf("%d containers get REDIS_URL, want gateway and vision", redisURLs)
 	}
 	for name, tpl := range m.PodSpecs() {
 		spec := tpl.Spec
