@@ -528,6 +528,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"PUBLIC_URL":                    "service default; set it with SMTP_URL",
 		"IDENTITY_ASSERTION_TTL":        "service default",
 		"REDIS_PASSWORD":                "with the in-chart Redis only; an external one's REDIS_URL carries its own credentials",
+		"NATS_PASSWORD":                 "with the in-chart NATS only; an external one's NATS_URL carries its own credentials",
 		"LISTEN_HOST":                   "all interfaces in a pod; the local stacks bind to 127.0.0.1",
 		"MEDIA_QUOTA_BYTES":             "service default",
 		"MEDIA_QUOTA_IMAGES":            "service default",

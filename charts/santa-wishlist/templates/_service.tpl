@@ -31,7 +31,7 @@ kernel's OOM killer would step in. */ -}}
 {{- end -}}
 {{- if has "nats" $svc.uses -}}
 {{- if $v.nats.enabled -}}
-{{- $_ := set $cfg "NATS_URL" (printf "nats://%s:4222" (include "santa.name" (dict "root" $root "name" "nats"))) -}}
+{{- /* with the service's own user and password: set from the Secret in santa.service.secretEnv */ -}}
 {{- else -}}
 {{- $_ := set $cfg "NATS_URL" (required (printf "%s uses NATS and nats.enabled is false: set nats.external.url" .name) $v.nats.external.url) -}}
 {{- end -}}
@@ -108,6 +108,16 @@ from secrets.existingSecret or the Secret made from secrets.*.
 {{- else }}
 {{- fail (printf "%s uses PostgreSQL and postgresql.enabled is false: give DATABASE_URL through secrets.existingSecret or secrets.databaseUrl" .name) }}
 {{- end }}
+{{- end }}
+{{- if and (has "nats" $svc.uses) $v.nats.enabled }}
+# The service's own NATS user (permissions per subject in the NATS config).
+- name: NATS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "santa.name" (dict "root" $root "name" "nats") }}
+      key: {{ .name }}
+- name: NATS_URL
+  value: {{ printf "nats://%s:$(NATS_PASSWORD)@%s:4222" .name (include "santa.name" (dict "root" $root "name" "nats")) | quote }}
 {{- end }}
 {{- if and (has "redis" $svc.uses) $v.redis.enabled }}
 # Kubernetes expands $(REDIS_PASSWORD) from the variable above it; no password is written here.
