@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/vision/internal/fakeproducts"
 	"github.com/santa-wishlist/santa/services/vision/internal/service"
@@ -31,7 +32,10 @@ func TestBarcodeLookupLatencyFigures(t *testing.T) {
 	body := `{"code":"` + fakeproducts.CodeLegoFire + `"}`
 	lookup := func() (time.Duration, string) {
 		start := time.Now()
-		resp, err := http.Post(h.url+"/api/lookup/barcode", "application/json", strings.NewReader(body))
+		req, _ := http.NewRequest(http.MethodPost, h.url+"/api/lookup/barcode", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(auth.HeaderIdentity, testenv.Assertion(t, "vision", ""))
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
