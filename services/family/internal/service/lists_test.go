@@ -2,16 +2,24 @@ package service_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"slices"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/migrate"
+	"github.com/santa-wishlist/santa/pkg/postgres"
 	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/services/family/internal/adapters"
+	"github.com/santa-wishlist/santa/services/family/internal/service"
 )
 
 type sharedList struct{ ListID, Name, OwnerName, Token string }
@@ -164,4 +172,57 @@ func TestFamiliesAnswerTheListsTheirMembersShared(t *testing.T) {
 	e.publish(bad)
 	e.announce(doraList, "dora", "Dora's", "tok-dora", 3, jones.ID)
 	e.projected(doraList, 3)
+}
+
+// Families made before list sharing announced no maker: the migration announces every
+// existing membership once, so wishlist's projection knows them all, and tells nobody.
+func TestTheMigrationAnnouncesExistingMemberships(t *testing.T) {
+	_, dbURL := testenv.Postgres(t)
+	ctx := context.Background()
+	pool, err := postgres.ConnectSchema(ctx, dbURL, "family")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := fs.ReadFile(adapters.Migrations(), "0001_families.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate.Apply(ctx, pool, "family", fstest.MapFS{"0001_families.sql": {Data: first}}, quiet); err != nil {
+		t.Fatal(err)
+	}
+	id := uuid.NewString()
+	for _, q := range []string{"INSERT INTO families (id, name, created_by) VALUES ($1, 'Old Smiths', 'ann')",
+		"INSERT INTO family_members (family_id, uid, display_name, role) VALUES ($1, 'ann', 'Ann', 'admin'), ($1, 'ben', 'Ben', 'member')"} {
+		if _, err := pool.Exec(ctx, q, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pool.Close()
+
+	broker := testenv.StartNATS(t)
+	cfg := service.Config{DatabaseURL: dbURL, NATSURL: broker.URL(), Server: httpserver.Options{Service: "family", Addr: "127.0.0.1:0"}}
+	testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
+	check, err := postgres.ConnectSchema(ctx, dbURL, "family")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(check.Close)
+	joined := familyEvents(t, &env{t: t, pool: check, natsURL: broker.URL()}, events.TypeFamilyMemberJoined)
+	var got []string
+	for _, e := range joined {
+		conformsToSchema(t, e)
+		var d struct {
+			FamilyID, UID, Role string
+			Admins              []string
+		}
+		_ = json.Unmarshal(e.Data, &d)
+		if d.FamilyID != id || !slices.Equal(d.Admins, []string{d.UID}) || e.UserID != d.UID || e.OccurredAt.IsZero() {
+			t.Fatalf("announced %s", e.Data)
+		}
+		got = append(got, d.UID+":"+d.Role)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"ann:admin", "ben:member"}) {
+		t.Fatalf("announced %v", got)
+	}
 }
