@@ -397,6 +397,9 @@ func TestNetworkPolicies(t *testing.T) {
 			if set == "dev" && svc == "gateway" {
 				wantTo = append(append([]string{}, wantTo...), "firebase-auth-emulator")
 			}
+			if set == "dev" && svc == "notification" { // invitation emails go to Mailpit
+				wantTo = append(append([]string{}, wantTo...), "mailpit")
+			}
 			if strings.Join(to, ",") != strings.Join(wantTo, ",") {
 				t.Errorf("%s: %s may reach %v, want %v", set, svc, to, wantTo)
 			}
@@ -408,6 +411,7 @@ func TestNetworkPolicies(t *testing.T) {
 		}
 		if set == "dev" {
 			depClients["firebase-auth-emulator"] = []string{"gateway"}
+			depClients["mailpit"] = []string{"notification"}
 		}
 		for dep, want := range depClients {
 			np, _ := m.Get("NetworkPolicy", dep).(*networkingv1.NetworkPolicy)
@@ -444,6 +448,67 @@ func TestNetworkPolicies(t *testing.T) {
 	}
 	if m.Get("NetworkPolicy", "postgresql") != nil || m.Get("StatefulSet", "postgresql") != nil {
 		t.Error("prod: in-chart PostgreSQL rendered although disabled")
+	}
+	// Invitation emails: notification may reach the mail provider's SMTP port outside the
+	// private ranges, and nothing else on the internet; nobody else reaches SMTP.
+	for _, svc := range services(t) {
+		np, _ := m.Get("NetworkPolicy", svc).(*networkingv1.NetworkPolicy)
+		if np == nil {
+			t.Fatalf("prod: no NetworkPolicy %s", svc)
+		}
+		smtp := 0
+		for _, rule := range np.Spec.Egress {
+			for _, p := range rule.Ports {
+				if p.Port.IntValue() != 587 {
+					continue
+				}
+				smtp++
+				if names := peerNames(rule.To); svc != "notification" || len(names) != 1 || names[0] != "ipBlock:0.0.0.0/0" ||
+					!slices.Contains(rule.To[0].IPBlock.Except, "10.0.0.0/8") || len(rule.Ports) != 1 {
+					t.Errorf("prod: %s reaches SMTP through %v %v", svc, names, rule.Ports)
+				}
+			}
+		}
+		if (svc == "notification") != (smtp == 1) {
+			t.Errorf("prod: %s has %d SMTP egress rules", svc, smtp)
+		}
+	}
+	if m.Get("Deployment", "mailpit") != nil {
+		t.Error("prod: Mailpit rendered; it is for development only")
+	}
+}
+
+// SMTP_URL carries credentials: in production it comes from the Secret, never a ConfigMap;
+// in dev it is Mailpit's address; by default there is none (no email is sent).
+func TestSMTPURLComesFromASecret(t *testing.T) {
+	for set, want := range map[string]string{"prod": "secret:santa-wishlist-secrets/SMTP_URL", "dev": "config:smtp://mailpit:1025", "default": ""} {
+		m := rendered(t, set)
+		d, _ := m.Get("Deployment", "notification").(*appsv1.Deployment)
+		cfg, _ := m.Get("ConfigMap", "notification").(*corev1.ConfigMap)
+		if d == nil || cfg == nil {
+			t.Fatalf("%s: no notification Deployment or ConfigMap", set)
+		}
+		got := ""
+		if v, ok := cfg.Data["SMTP_URL"]; ok {
+			got = "config:" + v
+		}
+		for _, e := range d.Spec.Template.Spec.Containers[0].Env {
+			if e.Name == "SMTP_URL" && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+				got += "secret:" + e.ValueFrom.SecretKeyRef.Name + "/" + e.ValueFrom.SecretKeyRef.Key
+			}
+		}
+		if got != want {
+			t.Errorf("%s: notification's SMTP_URL from %q, want %q", set, got, want)
+		}
+		for _, svc := range services(t) {
+			if c, _ := m.Get("ConfigMap", svc).(*corev1.ConfigMap); svc != "notification" && c != nil && c.Data["SMTP_URL"] != "" {
+				t.Errorf("%s: %s gets SMTP_URL", set, svc)
+			}
+		}
+	}
+	if cfg, _ := rendered(t, "prod").Get("ConfigMap", "notification").(*corev1.ConfigMap); cfg == nil ||
+		cfg.Data["PUBLIC_URL"] != "https://wishlist.example.com" || cfg.Data["MAIL_FROM"] == "" {
+		t.Errorf("prod: notification's email settings %v", cfg)
 	}
 }
 
@@ -522,9 +587,9 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"IDEMPOTENCY_TTL":               "service default",
 		"IDEMPOTENCY_MAX_KEYS_PER_USER": "service default",
 		"IDEMPOTENCY_MAX_STORED_BODY":   "service default",
-		"SMTP_URL":                      "not in the chart yet (issue 12: an SMTP Secret, Mailpit in dev): no email is sent",
-		"MAIL_FROM":                     "service default",
-		"PUBLIC_URL":                    "service default; set it with SMTP_URL",
+		"SMTP_URL":                      "set with smtp.enabled (from a Secret) or smtp.mailpit.enabled (dev); otherwise no email is sent",
+		"MAIL_FROM":                     "set when smtp.from is given",
+		"PUBLIC_URL":                    "set from smtp.publicUrl or the Ingress host when email is on",
 	}
 	for v := range conv.EnvUsedBy {
 		if !chartSets[v] && leftOptional[v] == "" {
