@@ -829,7 +829,7 @@ func TestNoSecretValuesInDefaults(t *testing.T) {
 	// Given at install time, credentials go into the chart's Secret and are referenced.
 	out, err = Template(root, []string{"deploy/values/prod.yaml"}, "--set", "secrets.existingSecret=",
 		"--set", "secrets.databaseUrl=postgres://u:p@db:5432/santa", "--set", "secrets.minioAccessKey=a",
-		"--set", "secrets.minioSecretKey=b", "--set", "secrets.geminiApiKey=k")
+		"--set", "secrets.minioSecretKey=b", "--set", "secrets.geminiApiKey=k", "--set", "secrets.smtpUrl=smtp://u:p@mail:587")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -838,7 +838,7 @@ func TestNoSecretValuesInDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := m.Get("Secret", "app-secrets").(*corev1.Secret)
-	if s == nil || len(s.Data) != 4 || string(s.Data["DATABASE_URL"]) != "postgres://u:p@db:5432/santa" {
+	if s == nil || len(s.Data) != 5 || string(s.Data["DATABASE_URL"]) != "postgres://u:p@db:5432/santa" || string(s.Data["SMTP_URL"]) != "smtp://u:p@mail:587" {
 		t.Fatalf("app-secrets not rendered from secrets.*: %+v", s)
 	}
 	d, _ := m.Get("Deployment", "vision").(*appsv1.Deployment)
@@ -850,6 +850,22 @@ func TestNoSecretValuesInDefaults(t *testing.T) {
 	}
 	if !found {
 		t.Error("vision does not take GEMINI_API_KEY from app-secrets")
+	}
+	d, _ = m.Get("Deployment", "notification").(*appsv1.Deployment)
+	found = false
+	for _, e := range d.Spec.Template.Spec.Containers[0].Env {
+		if e.Name == "SMTP_URL" && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil && e.ValueFrom.SecretKeyRef.Name == "app-secrets" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("notification does not take SMTP_URL from app-secrets")
+	}
+	// Email on without a Secret to read SMTP_URL from is refused at install, not discovered later.
+	if _, err := Template(root, []string{"deploy/values/prod.yaml"}, "--set", "secrets.existingSecret=",
+		"--set", "secrets.databaseUrl=postgres://u:p@db:5432/santa", "--set", "secrets.minioAccessKey=a",
+		"--set", "secrets.minioSecretKey=b"); err == nil || !strings.Contains(err.Error(), "SMTP_URL") {
+		t.Errorf("smtp.enabled without SMTP_URL: %v", err)
 	}
 }
 
