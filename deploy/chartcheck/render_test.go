@@ -397,6 +397,9 @@ func TestNetworkPolicies(t *testing.T) {
 			if set == "dev" && svc == "gateway" {
 				wantTo = append(append([]string{}, wantTo...), "firebase-auth-emulator")
 			}
+			if set == "dev" && svc == "notification" { // invitation emails go to Mailpit
+				wantTo = append(append([]string{}, wantTo...), "mailpit")
+			}
 			if strings.Join(to, ",") != strings.Join(wantTo, ",") {
 				t.Errorf("%s: %s may reach %v, want %v", set, svc, to, wantTo)
 			}
@@ -408,6 +411,7 @@ func TestNetworkPolicies(t *testing.T) {
 		}
 		if set == "dev" {
 			depClients["firebase-auth-emulator"] = []string{"gateway"}
+			depClients["mailpit"] = []string{"notification"}
 		}
 		for dep, want := range depClients {
 			np, _ := m.Get("NetworkPolicy", dep).(*networkingv1.NetworkPolicy)
@@ -444,6 +448,67 @@ func TestNetworkPolicies(t *testing.T) {
 	}
 	if m.Get("NetworkPolicy", "postgresql") != nil || m.Get("StatefulSet", "postgresql") != nil {
 		t.Error("prod: in-chart PostgreSQL rendered although disabled")
+	}
+	// Invitation emails: notification may reach the mail provider's SMTP port outside the
+	// private ranges, and nothing else on the internet; nobody else reaches SMTP.
+	for _, svc := range services(t) {
+		np, _ := m.Get("NetworkPolicy", svc).(*networkingv1.NetworkPolicy)
+		if np == nil {
+			t.Fatalf("prod: no NetworkPolicy %s", svc)
+		}
+		smtp := 0
+		for _, rule := range np.Spec.Egress {
+			for _, p := range rule.Ports {
+				if p.Port.IntValue() != 587 {
+					continue
+				}
+				smtp++
+				if names := peerNames(rule.To); svc != "notification" || len(names) != 1 || names[0] != "ipBlock:0.0.0.0/0" ||
+					!slices.Contains(rule.To[0].IPBlock.Except, "10.0.0.0/8") || len(rule.Ports) != 1 {
+					t.Errorf("prod: %s reaches SMTP through %v %v", svc, names, rule.Ports)
+				}
+			}
+		}
+		if (svc == "notification") != (smtp == 1) {
+			t.Errorf("prod: %s has %d SMTP egress rules", svc, smtp)
+		}
+	}
+	if m.Get("Deployment", "mailpit") != nil {
+		t.Error("prod: Mailpit rendered; it is for development only")
+	}
+}
+
+// SMTP_URL carries credentials: in production it comes from the Secret, never a ConfigMap;
+// in dev it is Mailpit's address; by default there is none (no email is sent).
+func TestSMTPURLComesFromASecret(t *testing.T) {
+	for set, want := range map[string]string{"prod": "secret:santa-wishlist-secrets/SMTP_URL", "dev": "config:smtp://mailpit:1025", "default": ""} {
+		m := rendered(t, set)
+		d, _ := m.Get("Deployment", "notification").(*appsv1.Deployment)
+		cfg, _ := m.Get("ConfigMap", "notification").(*corev1.ConfigMap)
+		if d == nil || cfg == nil {
+			t.Fatalf("%s: no notification Deployment or ConfigMap", set)
+		}
+		got := ""
+		if v, ok := cfg.Data["SMTP_URL"]; ok {
+			got = "config:" + v
+		}
+		for _, e := range d.Spec.Template.Spec.Containers[0].Env {
+			if e.Name == "SMTP_URL" && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+				got += "secret:" + e.ValueFrom.SecretKeyRef.Name + "/" + e.ValueFrom.SecretKeyRef.Key
+			}
+		}
+		if got != want {
+			t.Errorf("%s: notification's SMTP_URL from %q, want %q", set, got, want)
+		}
+		for _, svc := range services(t) {
+			if c, _ := m.Get("ConfigMap", svc).(*corev1.ConfigMap); svc != "notification" && c != nil && c.Data["SMTP_URL"] != "" {
+				t.Errorf("%s: %s gets SMTP_URL", set, svc)
+			}
+		}
+	}
+	if cfg, _ := rendered(t, "prod").Get("ConfigMap", "notification").(*corev1.ConfigMap); cfg == nil ||
+		cfg.Data["PUBLIC_URL"] != "https://wishlist.example.com" || cfg.Data["MAIL_FROM"] == "" {
+		t.Errorf("prod: notification's email settings %v", cfg)
 	}
 }
 
@@ -523,9 +588,9 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"IDEMPOTENCY_TTL":               "service default",
 		"IDEMPOTENCY_MAX_KEYS_PER_USER": "service default",
 		"IDEMPOTENCY_MAX_STORED_BODY":   "service default",
-		"SMTP_URL":                      "not in the chart yet (issue 12: an SMTP Secret, Mailpit in dev): no email is sent",
-		"MAIL_FROM":                     "service default",
-		"PUBLIC_URL":                    "service default; set it with SMTP_URL",
+		"SMTP_URL":                      "set with smtp.enabled (from a Secret) or smtp.mailpit.enabled (dev); otherwise no email is sent",
+		"MAIL_FROM":                     "set when smtp.from is given",
+		"PUBLIC_URL":                    "set from smtp.publicUrl or the Ingress host when email is on",
 		"IDENTITY_ASSERTION_TTL":        "service default",
 		"REDIS_PASSWORD":                "with the in-chart Redis only; an external one's REDIS_URL carries its own credentials",
 		"NATS_PASSWORD":                 "with the in-chart NATS only; an external one's NATS_URL carries its own credentials",
@@ -774,7 +839,7 @@ func TestNoSecretValuesInDefaults(t *testing.T) {
 	// Given at install time, credentials go into the chart's Secret and are referenced.
 	out, err = Template(root, []string{"deploy/values/prod.yaml"}, "--set", "secrets.existingSecret=",
 		"--set", "secrets.databaseUrl=postgres://u:p@db:5432/santa", "--set", "secrets.minioAccessKey=a",
-		"--set", "secrets.minioSecretKey=b", "--set", "secrets.geminiApiKey=k")
+		"--set", "secrets.minioSecretKey=b", "--set", "secrets.geminiApiKey=k", "--set", "secrets.smtpUrl=smtp://u:p@mail:587")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -783,7 +848,7 @@ func TestNoSecretValuesInDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := m.Get("Secret", "app-secrets").(*corev1.Secret)
-	if s == nil || len(s.Data) != 4 || string(s.Data["DATABASE_URL"]) != "postgres://u:p@db:5432/santa" {
+	if s == nil || len(s.Data) != 5 || string(s.Data["DATABASE_URL"]) != "postgres://u:p@db:5432/santa" || string(s.Data["SMTP_URL"]) != "smtp://u:p@mail:587" {
 		t.Fatalf("app-secrets not rendered from secrets.*: %+v", s)
 	}
 	d, _ := m.Get("Deployment", "vision").(*appsv1.Deployment)
@@ -795,6 +860,22 @@ func TestNoSecretValuesInDefaults(t *testing.T) {
 	}
 	if !found {
 		t.Error("vision does not take GEMINI_API_KEY from app-secrets")
+	}
+	d, _ = m.Get("Deployment", "notification").(*appsv1.Deployment)
+	found = false
+	for _, e := range d.Spec.Template.Spec.Containers[0].Env {
+		if e.Name == "SMTP_URL" && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil && e.ValueFrom.SecretKeyRef.Name == "app-secrets" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("notification does not take SMTP_URL from app-secrets")
+	}
+	// Email on without a Secret to read SMTP_URL from is refused at install, not discovered later.
+	if _, err := Template(root, []string{"deploy/values/prod.yaml"}, "--set", "secrets.existingSecret=",
+		"--set", "secrets.databaseUrl=postgres://u:p@db:5432/santa", "--set", "secrets.minioAccessKey=a",
+		"--set", "secrets.minioSecretKey=b"); err == nil || !strings.Contains(err.Error(), "SMTP_URL") {
+		t.Errorf("smtp.enabled without SMTP_URL: %v", err)
 	}
 }
 

@@ -134,3 +134,145 @@ func TestFamilyInvitationByEmailAndSecretSanta(t *testing.T) {
 		t.Fatalf("%d emails to %s, want 1", n, benEmail)
 	}
 }
+
+type familyView struct {
+	ID      string
+	Members []struct{ UID, DisplayName, Role string }
+	Lists   []struct{ ListID, Name, OwnerName, Token string }
+}
+
+// familyLists answers the names of the lists shared with the family, as c sees it.
+func familyLists(c *client, familyID string) []string {
+	c.t.Helper()
+	var fams []familyView
+	c.must(http.StatusOK, "GET", "/api/families", nil, &fams)
+	for _, f := range fams {
+		if f.ID == familyID {
+			names := []string{}
+			for _, l := range f.Lists {
+				names = append(names, l.OwnerName+": "+l.Name)
+			}
+			return names
+		}
+	}
+	return nil
+}
+
+// shareWithFamily sets the list's familyIds; wishlist learns a membership from the family
+// service's events, so a family joined a moment ago may take a moment to be accepted.
+func shareWithFamily(c *client, listID string, familyIDs ...string) map[string]any {
+	c.t.Helper()
+	var list map[string]any
+	testenv.Eventually(c.t, 10*time.Second, func() error {
+		code, body := c.json("PATCH", "/api/lists/"+listID, map[string]any{"familyIds": familyIDs})
+		if code != http.StatusOK {
+			return fmt.Errorf("PATCH familyIds: %d %s", code, body)
+		}
+		return json.Unmarshal(body, &list)
+	})
+	return list
+}
+
+// Two members share a list each with their family: each sees the other's in GET
+// /api/families and opens it as a member; the owner still sees nothing of a claim; an
+// outsider can neither see the family nor share with it; whoever leaves takes their list along.
+func TestFamilyMembersSeeEachOthersSharedLists(t *testing.T) {
+	ann := newNamedUser(t, "ann", "Ann")
+	ben := newNamedUser(t, "ben", "Ben")
+	mallory := newNamedUser(t, "mallory", "Mallory")
+	var fam struct {
+		ID     string
+		Invite struct{ Token string }
+	}
+	ann.must(http.StatusCreated, "POST", "/api/families", map[string]string{"name": "The Smiths"}, &fam)
+	ben.must(http.StatusOK, "POST", "/api/invites/"+fam.Invite.Token+"/accept", nil, nil)
+
+	var annList, benList struct{ ID string }
+	ann.must(http.StatusCreated, "POST", "/api/lists", map[string]string{"name": "Ann's Christmas"}, &annList)
+	ben.must(http.StatusCreated, "POST", "/api/lists", map[string]string{"name": "Ben's Christmas"}, &benList)
+	var bike struct{ ID string }
+	ann.must(http.StatusCreated, "POST", "/api/wishlist", map[string]any{"name": "Red bike", "description": "A red bike with a bell",
+		"category": "Toys", "listId": annList.ID}, &bike)
+	ben.must(http.StatusCreated, "POST", "/api/wishlist", map[string]any{"name": "Kite", "description": "A kite for windy days",
+		"category": "Toys", "listId": benList.ID}, nil)
+
+	// An outsider cannot share with a family they are not in.
+	var malloryList struct{ ID string }
+	mallory.must(http.StatusCreated, "POST", "/api/lists", map[string]string{"name": "Sneaky"}, &malloryList)
+	if code, body := mallory.json("PATCH", "/api/lists/"+malloryList.ID, map[string]any{"familyIds": []string{fam.ID}}); code != http.StatusUnprocessableEntity ||
+		!strings.Contains(string(body), "You can only share a list with a family you belong to.") {
+		t.Fatalf("mallory shares with the Smiths: %d %s", code, body)
+	}
+
+	// Sharing with the family makes the link the family opens.
+	shared := shareWithFamily(ann, annList.ID, fam.ID)
+	if ids, _ := shared["familyIds"].([]any); len(ids) != 1 || ids[0] != fam.ID || shared["share"] == nil {
+		t.Fatalf("ann's shared list %v", shared)
+	}
+	shareWithFamily(ben, benList.ID, fam.ID)
+
+	want := []string{"Ann: Ann's Christmas", "Ben: Ben's Christmas"}
+	for _, c := range []*client{ann, ben} {
+		testenv.Eventually(t, 10*time.Second, func() error {
+			if got := familyLists(c, fam.ID); strings.Join(got, "|") != strings.Join(want, "|") {
+				return fmt.Errorf("family lists %v, want %v", got, want)
+			}
+			return nil
+		})
+	}
+	mallory.must(http.StatusNotFound, "GET", "/api/families/"+fam.ID, nil, nil)
+	if got := familyLists(mallory, fam.ID); got != nil {
+		t.Fatalf("mallory sees %v", got)
+	}
+
+	// Ben opens Ann's list from the family as a member and claims the bike.
+	var fv familyView
+	ben.must(http.StatusOK, "GET", "/api/families/"+fam.ID, nil, &fv)
+	token := fv.Lists[0].Token
+	var view struct{ Viewer string }
+	ben.must(http.StatusOK, "GET", "/api/shared/"+token, nil, &view)
+	if view.Viewer != "member" {
+		t.Fatalf("ben opens ann's list as %q", view.Viewer)
+	}
+	ben.must(http.StatusOK, "PUT", "/api/shared/"+token+"/items/"+bike.ID+"/claim", map[string]any{"quantity": 1, "purchased": true}, nil)
+
+	// Ann, before the reveal date, sees nothing of it on any path.
+	for _, path := range []string{"/api/wishlist?listId=" + annList.ID, "/api/shared/" + token, "/api/families", "/api/families/" + fam.ID, "/api/lists"} {
+		body := ann.must(http.StatusOK, "GET", path, nil, nil)
+		for _, leak := range []string{"claimed", "\"mine\"", "claims", "purchased", "Ben\",\"quantity"} {
+			if strings.Contains(string(body), leak) {
+				t.Fatalf("ann's %s shows %q before the reveal date: %s", path, leak, body)
+			}
+		}
+	}
+
+	// Ben leaves: his list is gone from the family at once, he sees nothing of it any more,
+	// and wishlist takes the family off his list.
+	var benUID string
+	for _, m := range fv.Members {
+		if m.DisplayName == "Ben" {
+			benUID = m.UID
+		}
+	}
+	ben.must(http.StatusNoContent, "DELETE", "/api/families/"+fam.ID+"/members/"+benUID, nil, nil)
+	if got := familyLists(ann, fam.ID); strings.Join(got, "|") != "Ann: Ann's Christmas" {
+		t.Fatalf("after ben left, ann sees %v", got)
+	}
+	ben.must(http.StatusNotFound, "GET", "/api/families/"+fam.ID, nil, nil)
+	testenv.Eventually(t, 10*time.Second, func() error {
+		var lists []struct {
+			ID        string
+			FamilyIDs []string
+		}
+		ben.must(http.StatusOK, "GET", "/api/lists", nil, &lists)
+		for _, l := range lists {
+			if l.ID == benList.ID && len(l.FamilyIDs) != 0 {
+				return fmt.Errorf("ben's list still shared with %v", l.FamilyIDs)
+			}
+		}
+		return nil
+	})
+	if code, body := ben.json("PATCH", "/api/lists/"+benList.ID, map[string]any{"familyIds": []string{fam.ID}}); code != http.StatusUnprocessableEntity {
+		t.Fatalf("ben shares with the family he left: %d %s", code, body)
+	}
+}

@@ -73,6 +73,18 @@ services that call it (their certificates; the keys stay in the identity Secret)
 {{- end -}}
 {{- $_ := set $cfg "IDENTITY_PUBLIC_KEYS" (join "," $trusted) -}}
 {{- end -}}
+{{- if and (has "smtp" $svc.uses) (or $v.smtp.enabled $v.smtp.mailpit.enabled) -}}
+{{- if $v.smtp.mailpit.enabled -}}
+{{- /* Mailpit takes no credentials, so its URL is a plain setting. */ -}}
+{{- $_ := set $cfg "SMTP_URL" (printf "smtp://%s:1025" (include "santa.name" (dict "root" $root "name" "mailpit"))) -}}
+{{- end -}}
+{{- with $v.smtp.from }}{{ $_ := set $cfg "MAIL_FROM" . }}{{ end -}}
+{{- if $v.smtp.publicUrl -}}
+{{- $_ := set $cfg "PUBLIC_URL" $v.smtp.publicUrl -}}
+{{- else if and $v.ingress.enabled $v.ingress.host -}}
+{{- $_ := set $cfg "PUBLIC_URL" (printf "https://%s" $v.ingress.host) -}}
+{{- end -}}
+{{- end -}}
 {{- range $key, $value := $svc.env -}}
 {{- $_ := set $cfg $key $value -}}
 {{- end -}}
@@ -163,6 +175,16 @@ from secrets.existingSecret or the Secret made from secrets.*.
     secretKeyRef:
       name: {{ include "santa.name" (dict "root" $root "name" "identity-keys") }}
       key: {{ .name }}-key
+{{- if and (has "smtp" $svc.uses) $v.smtp.enabled (not $v.smtp.mailpit.enabled) }}
+{{- if or $v.secrets.existingSecret $v.secrets.smtpUrl }}
+- name: SMTP_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $appSecret }}
+      key: SMTP_URL
+{{- else }}
+{{- fail (printf "%s uses SMTP and smtp.enabled is true: give SMTP_URL through secrets.existingSecret or secrets.smtpUrl" .name) }}
+{{- end }}
 {{- end }}
 {{- if and (has "gemini" $svc.uses) (or $v.secrets.existingSecret $v.secrets.geminiApiKey) }}
 - name: GEMINI_API_KEY
@@ -191,6 +213,29 @@ from secrets.existingSecret or the Secret made from secrets.*.
 {{- with include "santa.dependencyEgress" (dict "root" $root "dep" $dep) }}
 {{ . }}
 {{- end }}
+{{- end }}
+{{- end }}
+{{- if has "smtp" .svc.uses }}
+{{- if $v.smtp.mailpit.enabled }}
+- to:
+    {{- include "santa.peer" (dict "root" $root "name" "mailpit") | nindent 4 }}
+  ports:
+    - {protocol: TCP, port: 1025}
+{{- else if $v.smtp.enabled }}
+{{- /* The SMTP server: its peers, or (a mail provider) addresses outside the private ranges. */}}
+- to:
+    {{- if $v.smtp.external.peers }}
+    {{- toYaml $v.smtp.external.peers | nindent 4 }}
+    {{- else }}
+    - ipBlock:
+        cidr: {{ $v.networkPolicy.internetHttps.cidr }}
+        {{- with $v.networkPolicy.internetHttps.except }}
+        except:
+          {{- toYaml . | nindent 10 }}
+        {{- end }}
+    {{- end }}
+  ports:
+    - {protocol: TCP, port: {{ $v.smtp.external.port }}}
 {{- end }}
 {{- end }}
 {{- if has "internet" .svc.uses }}
