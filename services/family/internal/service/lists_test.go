@@ -167,6 +167,18 @@ func TestFamiliesAnswerTheListsTheirMembersShared(t *testing.T) {
 		t.Fatalf("after unsharing, cleo sees %v", got)
 	}
 
+	// A member an admin removes loses the family's lists with it (404, and none listed).
+	e.announce(annList, "ann", "Ann's wishes", "tok-ann3", 5, smiths.ID)
+	e.projected(annList, 5)
+	if got := e.listsOf("cleo"); !slices.Equal(got[smiths.ID], []string{"Ann's wishes"}) {
+		t.Fatalf("before removal, cleo sees %v", got)
+	}
+	e.must(http.StatusNoContent, "DELETE", "/api/families/"+smiths.ID+"/members/cleo", "ann", nil, nil)
+	e.refused(http.StatusNotFound, "not_found", "GET", "/api/families/"+smiths.ID, "cleo", nil)
+	if got := e.listsOf("cleo"); len(got) != 0 {
+		t.Fatalf("removed cleo still sees %v", got)
+	}
+
 	// A malformed event is poison: it is terminated and changes nothing.
 	bad, _ := events.NewEnvelope(events.TypeListFamilies, "ann", map[string]any{"listId": "nope", "version": 9})
 	e.publish(bad)

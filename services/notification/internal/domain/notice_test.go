@@ -84,3 +84,18 @@ func TestWithNewestCount(t *testing.T) {
 		t.Fatal("a santa notice has no count")
 	}
 }
+
+// Events that tell nobody anything: they are consumed (not terminated as poison) and make no
+// notice. list.families in particular names a list's owner and never goes to their stream.
+func TestEventsWithoutNotices(t *testing.T) {
+	for _, typ := range []string{events.TypeListFamilies, events.TypeFamilyMemberLeft, events.TypeFamilyInvited} {
+		env, err := events.NewEnvelope(typ, "ann", map[string]any{"listId": "8c4e5d0e-7c39-4c1b-9a53-4e1f0f3b9a11"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		notices, err := domain.NoticesFromEvent(env)
+		if err != nil || len(notices) != 0 {
+			t.Errorf("%s: %v, %v; want no notice and no error", typ, notices, err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -45,5 +46,29 @@ func TestAnEditKeepsWhatItDoesNotSend(t *testing.T) {
 	empty := ""
 	if _, err := (domain.Draft{ListID: &empty}).Edit(saved); err == nil {
 		t.Fatal("an empty listId was accepted")
+	}
+}
+
+func TestFamilyIDsAreUUIDsWithoutDuplicatesAtMostTen(t *testing.T) {
+	ids := func(s ...string) *[]string { return &s }
+	a, b := "8c4e5d0e-7c39-4c1b-9a53-4e1f0f3b9a11", "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed"
+	if got, err := (domain.ListDraft{}).Families(); got != nil || err != nil {
+		t.Fatalf("absent: %v %v (want nil: unchanged)", got, err)
+	}
+	if got, err := (domain.ListDraft{FamilyIDs: ids()}).Families(); got == nil || len(got) != 0 || err != nil {
+		t.Fatalf("[]: %v %v (want empty: shared with none)", got, err)
+	}
+	got, err := domain.ListDraft{FamilyIDs: ids(a, " "+b+" ", a, "8C4E5D0E-7C39-4C1B-9A53-4E1F0F3B9A11")}.Families()
+	if err != nil || len(got) != 2 || got[0] != a || got[1] != b {
+		t.Fatalf("duplicates: %v %v", got, err)
+	}
+	eleven := make([]string, 11)
+	for i := range eleven {
+		eleven[i] = fmt.Sprintf("8c4e5d0e-7c39-4c1b-9a53-4e1f0f3b9a%02d", i)
+	}
+	for _, bad := range [][]string{{"nope"}, {a, ""}, eleven} {
+		if _, err := (domain.ListDraft{FamilyIDs: &bad}).Families(); err == nil || err.Error() != domain.MsgFamilyIDs {
+			t.Errorf("%v: %v, want %q", bad, err, domain.MsgFamilyIDs)
+		}
 	}
 }
