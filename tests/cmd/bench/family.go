@@ -45,10 +45,20 @@ func runFamilyBench(cfg config, users []user) {
 	shared := closedLoop(cfg.Concurrency, cfg.Duration, func(int) error {
 		return call(http.MethodGet, cfg.URL+"/api/shared/"+share.Token, "", "", nil)
 	})
+	// Christmas Eve's read storm: the family reopening a list it already holds (issue 17).
+	etag, err := sharedETag(cfg.URL + "/api/shared/" + share.Token)
+	if err != nil {
+		log.Printf("family bench: etag: %v", err)
+		return
+	}
+	revalidated := closedLoop(cfg.Concurrency, cfg.Duration, func(int) error {
+		return revalidate(cfg.URL+"/api/shared/"+share.Token, etag)
+	})
 	fmt.Printf("shared list of %d items through the gateway, %d concurrent, %s each\n", len(items), cfg.Concurrency, cfg.Duration)
 	fmt.Println(header())
 	fmt.Println(ownerList.row("owner's GET /api/wishlist"))
 	fmt.Println(shared.row("anonymous GET /api/shared"))
+	fmt.Println(revalidated.row("same, If-None-Match (304)"))
 	fmt.Printf("shared / owner throughput: %.0f%% (target at least 80%%)\n", 100*shared.throughput()/ownerList.throughput())
 
 	const rate = 200
@@ -66,6 +76,36 @@ func runFamilyBench(cfg config, users []user) {
 }
 
 // call sends a request through the gateway and decodes a 2xx answer into out (if given).
+// sharedETag is the anonymous shared view's tag.
+func sharedETag(url string) (string, error) {
+	resp, err := httpClient.Get(url)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if tag := resp.Header.Get("ETag"); tag != "" {
+		return tag, nil
+	}
+	return "", fmt.Errorf("GET %s: %d without an ETag", url, resp.StatusCode)
+}
+
+// revalidate asks with If-None-Match and expects 304.
+func revalidate(url, etag string) error {
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("If-None-Match", etag)
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusNotModified {
+		return fmt.Errorf("GET %s with If-None-Match: %d", url, resp.StatusCode)
+	}
+	return nil
+}
+
 func call(method, url, token, body string, out any) error {
 	req, _ := http.NewRequest(method, url, strings.NewReader(body))
 	if token != "" {

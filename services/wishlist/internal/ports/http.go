@@ -24,6 +24,9 @@ const MaxBodyBytes = 12 << 20
 // smallBody bounds the JSON-only calls (lists, claims).
 const smallBody = 64 << 10
 
+// etagMaxBody is the largest answer given an ETag (a full list of 500 items fits).
+const etagMaxBody = 4 << 20
+
 // Messages of the spec's error catalogue (SPEC section 8).
 const msgFailedToAdd = "Failed to add item to wishlist"
 
@@ -31,7 +34,10 @@ const msgFailedToAdd = "Failed to add item to wishlist"
 // forwards them unchanged.
 func Routes(r gin.IRouter, w *app.Wishlist) {
 	h := handlers{w}
-	api := r.Group("/api", auth.Caller(true))
+	// Reads answer 304 to a caller who already holds the same answer (Christmas Eve's read
+	// storm on shared lists); the tag hashes only what this caller is sent.
+	revalidate := httpserver.ETag("private, no-cache", etagMaxBody)
+	api := r.Group("/api", auth.Caller(true), revalidate)
 	api.POST("/wishlist", h.add)
 	api.GET("/wishlist", h.list)
 	api.GET("/wishlist/recent", h.recent)
@@ -49,7 +55,7 @@ func Routes(r gin.IRouter, w *app.Wishlist) {
 	api.DELETE("/shared/:token/items/:itemId/claim", h.release)
 	api.GET("/claims", h.claims)
 	// A shared list opens for visitors too.
-	r.GET("/api/shared/:token", auth.Caller(false), h.shared)
+	r.GET("/api/shared/:token", auth.Caller(false), revalidate, h.shared)
 }
 
 type handlers struct{ w *app.Wishlist }
@@ -226,6 +232,11 @@ func (h handlers) unshare(c *gin.Context) {
 }
 
 func (h handlers) shared(c *gin.Context) {
+	if uid(c) == "" {
+		// Every visitor who is not signed in gets the same answer, so a shared cache may keep it
+		// briefly; Vary: Authorization keeps it from anyone signed in, the owner above all.
+		c.Header("Cache-Control", "public, max-age=10")
+	}
 	answerJSON(c, "Failed to open the list", func(ctx context.Context, write func(json.RawMessage)) error {
 		return h.w.Shared(ctx, c.Param("token"), uid(c), write)
 	})

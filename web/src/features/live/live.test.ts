@@ -1,7 +1,7 @@
 import { makeStore } from '../../app/store';
 import { noteSantaRequestSentHere } from '../../lib/santaEcho';
 import { handleLiveEvent } from './events';
-import { LIVE_STREAM_URL, nextBackoff, runLiveStream } from './stream';
+import { LIVE_STREAM_URL, nextBackoff, retryAfterWait, runLiveStream } from './stream';
 
 function sseResponse(chunks: string[], status = 200): Response {
   const stream = new ReadableStream<Uint8Array>({
@@ -47,6 +47,39 @@ describe('live stream', () => {
     expect(headers[2]['Last-Event-ID']).toBe('2');
     // 1 s after a connection that delivered events, then doubling after the failure.
     expect(waits).toEqual([1000, 2000]);
+  });
+
+  it('waits as long as a refusal\'s Retry-After asks, spread so refused devices do not return together', async () => {
+    const abort = new AbortController();
+    const waits: number[] = [];
+    const answers = [
+      () => new Response('{}', { status: 503, headers: { 'Retry-After': '7' } }),
+      () => new Response('{}', { status: 429, headers: { 'Retry-After': '0' } }),
+      () => {
+        abort.abort();
+        return sseResponse([]);
+      },
+    ];
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await runLiveStream({
+      getToken: async () => 'tok',
+      onEvent: vi.fn(),
+      signal: abort.signal,
+      random: () => 0.5,
+      sleep: async (ms) => void waits.push(ms),
+      fetchImpl: (async () => answers.shift()!()) as typeof fetch,
+    });
+    // 7 s asked, plus a quarter (random 0.5 of up to half); then the back-off's own 2.2 s wins over 0 s.
+    expect(waits).toEqual([8750, 2200]);
+  });
+
+  it('reads Retry-After in seconds and ignores what is not a number', () => {
+    expect(retryAfterWait('3', () => 0)).toBe(3000);
+    expect(retryAfterWait('3', () => 1)).toBe(4500);
+    expect(retryAfterWait(null)).toBeNull();
+    expect(retryAfterWait('Wed, 21 Oct 2015 07:28:00 GMT')).toBeNull();
+    expect(retryAfterWait('-1')).toBeNull();
+    expect(retryAfterWait('100000', () => 0)).toBe(150_000);
   });
 
   it('stops when nobody is signed in', async () => {

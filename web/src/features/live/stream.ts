@@ -37,6 +37,18 @@ export function nextBackoff(current: number, random: () => number = Math.random)
 }
 
 /**
+ * The wait a refusal asks for: `Retry-After` in seconds (a pod past its stream ceiling or
+ * shedding a reconnect storm answers 503 or 429 with it), spread over up to half as long again
+ * so the devices it refused do not all come back in the same second. Null without one.
+ */
+export function retryAfterWait(header: string | null, random: () => number = Math.random): number | null {
+  if (!header) return null;
+  const seconds = Number(header.trim());
+  if (!Number.isFinite(seconds) || seconds < 0) return null;
+  return Math.min(Math.round(seconds * 1000 * (1 + 0.5 * random())), 5 * MAX_BACKOFF_MS);
+}
+
+/**
  * Reads the live-update stream (Server-Sent Events over fetch: EventSource cannot send the
  * Authorization header) until `signal` aborts. After a drop it reconnects with back-off and
  * sends `Last-Event-ID`, so the server first replays what this device missed.
@@ -47,13 +59,17 @@ export async function runLiveStream(options: LiveStreamOptions): Promise<void> {
   let backoff = INITIAL_BACKOFF_MS;
 
   while (!signal.aborted) {
+    let asked: number | null = null;
     try {
       const token = await getToken();
       if (!token || signal.aborted) return;
       const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' };
       if (lastEventId) headers['Last-Event-ID'] = lastEventId;
       const res = await fetchImpl(LIVE_STREAM_URL, { headers, signal, cache: 'no-store' });
-      if (!res.ok || !res.body) throw new Error(`live updates answered ${res.status}`);
+      if (!res.ok || !res.body) {
+        asked = retryAfterWait(res.headers.get('Retry-After'), random);
+        throw new Error(`live updates answered ${res.status}`);
+      }
       if (!res.headers.get('Content-Type')?.includes('text/event-stream')) {
         throw new Error(`live updates answered ${res.headers.get('Content-Type') ?? 'no content type'}`);
       }
@@ -79,6 +95,7 @@ export async function runLiveStream(options: LiveStreamOptions): Promise<void> {
     if (signal.aborted) return;
     const { wait, next } = nextBackoff(backoff, random);
     backoff = next;
-    await sleep(wait, signal);
+    // The server's Retry-After wins when it asks for longer than the back-off would wait.
+    await sleep(Math.max(wait, asked ?? 0), signal);
   }
 }
