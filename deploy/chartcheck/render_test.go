@@ -597,6 +597,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"LISTEN_HOST":                   "all interfaces in a pod; the local stacks bind to 127.0.0.1",
 		"MEDIA_QUOTA_BYTES":             "service default",
 		"MEDIA_QUOTA_IMAGES":            "service default",
+		"MEDIA_UNATTACHED_TTL":          "service default",
 	}
 	for v := range conv.EnvUsedBy {
 		if !chartSets[v] && leftOptional[v] == "" {

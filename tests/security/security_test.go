@@ -265,7 +265,9 @@ func TestEmulatorSwitch(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		cmd := exec.CommandContext(ctx, bin)
 		cmd.Env = []string{"PORT=0", "ADMIN_PORT=0", "REDIS_URL=" + testenv.RedisURL(), "WISHLIST_URL=http://127.0.0.1:1",
-			"FIREBASE_PROJECT_ID=" + tc.project, "FIREBASE_AUTH_EMULATOR_HOST=" + testenv.AuthEmulatorHost(), "ALLOW_AUTH_EMULATOR=" + tc.allow}
+			"FIREBASE_PROJECT_ID=" + tc.project, "FIREBASE_AUTH_EMULATOR_HOST=" + testenv.AuthEmulatorHost(), "ALLOW_AUTH_EMULATOR=" + tc.allow,
+			// A valid identity key, so that only the emulator switch can be what it refuses.
+			"IDENTITY_SIGNING_KEY=" + testenv.IdentitySigningKey("gateway")}
 		out, err := cmd.CombinedOutput()
 		timedOut := ctx.Err() != nil // still running after 10 s: it started
 		cancel()

@@ -5,7 +5,8 @@ keeps no data) and a NetworkPolicy that admits only the services using it.
 
 dict: root, name, image, uid, ports ([{name, port}]), args, env, probes ({startup, liveness,
 readiness}), storage ({size, storageClassName, mountPath} or nil), emptyDirs ([{name,
-mountPath, medium, sizeLimit}]), configMounts, resources, clients (service names), workingDir.
+mountPath, medium, sizeLimit}]), configMounts ([{name, configMap or secret, mountPath,
+subPath}]), resources, clients (service names), workingDir.
 */}}
 {{- define "santa.dependency" -}}
 {{- $root := .root -}}
@@ -131,8 +132,13 @@ spec:
         {{- end }}
         {{- range .configMounts }}
         - name: {{ .name }}
+          {{- if .secret }}
+          secret:
+            secretName: {{ .secret }}
+          {{- else }}
           configMap:
             name: {{ .configMap }}
+          {{- end }}
         {{- end }}
   {{- with .storage }}
   volumeClaimTemplates:

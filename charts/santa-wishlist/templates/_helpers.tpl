@@ -110,6 +110,19 @@ returns YAML {<service>: {key: <base64 PKCS #8>, cert: <base64 DER certificate>}
 {{- toYaml (index $root.Values "_identityKeys") -}}
 {{- end -}}
 
+{{/* The in-chart NATS's configuration: a user per service with its permissions. dict: users
+({name: {pub, sub}}), passwords ({name: base64}). */}}
+{{- define "santa.natsConfig" -}}
+authorization {
+  users: [
+    {{- range $user, $perm := .users }}
+    { user: {{ $user }}, password: "{{ index $.passwords $user | b64dec }}",
+      permissions: { publish: [{{ range $i, $s := $perm.pub }}{{ if $i }}, {{ end }}"{{ $s }}"{{ end }}], subscribe: [{{ range $i, $s := $perm.sub }}{{ if $i }}, {{ end }}"{{ $s }}"{{ end }}] } }
+    {{- end }}
+  ]
+}
+{{ end -}}
+
 {{/* Pod-selector peer of a component. dict: root, name */}}
 {{- define "santa.peer" -}}
 - podSelector:

@@ -22,6 +22,9 @@ var ErrAccessDenied = errors.New("object storage refused the credentials")
 // ownerMeta is the user metadata key (x-amz-meta-owner) recording who uploaded an object.
 const ownerMeta = "Owner"
 
+// itemMeta (x-amz-meta-item) records the item that took an unattached upload.
+const itemMeta = "Item"
+
 // MinIOConfig says where the bucket lives.
 type MinIOConfig struct {
 	Endpoint  string // host:port
@@ -144,11 +147,40 @@ func (s *MinIOStore) List(ctx context.Context, prefix string) ([]string, error) 
 	return keys, nil
 }
 
+// ListInfo returns every object under prefix with its size and modification time.
+func (s *MinIOStore) ListInfo(ctx context.Context, prefix string) ([]app.ObjectInfo, error) {
+	var out []app.ObjectInfo
+	for obj := range s.client.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
+		if obj.Err != nil {
+			return nil, fmt.Errorf("list %s: %w", prefix, obj.Err)
+		}
+		out = append(out, app.ObjectInfo{Key: obj.Key, Size: obj.Size, LastModified: obj.LastModified})
+	}
+	return out, nil
+}
+
+// MarkItem rewrites the object's metadata in place (a server-side copy onto itself): its
+// owner and the item that uses it, keeping its content type.
+func (s *MinIOStore) MarkItem(ctx context.Context, key, owner, itemID, contentType string) error {
+	_, err := s.client.CopyObject(ctx,
+		minio.CopyDestOptions{Bucket: s.bucket, Object: key, ReplaceMetadata: true,
+			// REPLACE replaces the content type too: it is given again.
+			UserMetadata: map[string]string{ownerMeta: owner, itemMeta: itemID, "Content-Type": contentType}},
+		minio.CopySrcOptions{Bucket: s.bucket, Object: key})
+	if err != nil {
+		return translate(key, err)
+	}
+	return nil
+}
+
 func objectInfo(info minio.ObjectInfo) app.ObjectInfo {
-	owner := ""
+	owner, item := "", ""
 	for k, v := range info.UserMetadata {
 		if strings.EqualFold(k, ownerMeta) {
 			owner = v
+		}
+		if strings.EqualFold(k, itemMeta) {
+			item = v
 		}
 	}
 	return app.ObjectInfo{
@@ -158,6 +190,7 @@ func objectInfo(info minio.ObjectInfo) app.ObjectInfo {
 		ETag:         strings.Trim(info.ETag, `"`),
 		LastModified: info.LastModified,
 		Owner:        owner,
+		Item:         item,
 	}
 }
 

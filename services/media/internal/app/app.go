@@ -40,6 +40,7 @@ type ObjectInfo struct {
 	ETag         string // without quotes
 	LastModified time.Time
 	Owner        string // user id recorded at upload
+	Item         string // for an unattached upload: the item that took it (Attach), if any
 }
 
 // ObjectStore is where images live (MinIO in production and in tests).
@@ -52,6 +53,10 @@ type ObjectStore interface {
 	Remove(ctx context.Context, key string) error
 	// List returns every key under prefix.
 	List(ctx context.Context, prefix string) ([]string, error)
+	// ListInfo returns every object under prefix with its size and time (not its owner).
+	ListInfo(ctx context.Context, prefix string) ([]ObjectInfo, error)
+	// MarkItem records, on the object itself, the item that uses it (keeping its owner).
+	MarkItem(ctx context.Context, key, owner, itemID, contentType string) error
 }
 
 // Metrics are the service-specific counters.

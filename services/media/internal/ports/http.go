@@ -39,12 +39,14 @@ type HTTP struct {
 //	POST /api/media       upload through the gateway (or by vision); the owner is the asserted user
 //	POST /internal/media  upload by the wishlist service; the owner is the user it asserts
 //	POST /internal/media/discard  the wishlist drops an image no item kept (its owner's only)
+//	POST /internal/media/attach   the wishlist says an item took an unattached upload (kept)
 //	GET|HEAD /media/*key  the stored objects (no listing)
 func RegisterRoutes(r gin.IRouter, svc *app.Service) {
 	h := &HTTP{app: svc}
 	r.POST("/api/media", h.upload(false))
 	r.POST("/internal/media", h.upload(true))
 	r.POST("/internal/media/discard", h.discard)
+	r.POST("/internal/media/attach", h.attach)
 	r.GET("/media/*key", h.serve)
 	r.HEAD("/media/*key", h.serve)
 }
@@ -220,6 +222,34 @@ func (h *HTTP) discard(c *gin.Context) {
 		apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be removed right now.")
 	default:
 		c.JSON(http.StatusOK, gin.H{"removed": n})
+	}
+}
+
+// attach records that an item took one of the asserted user's unattached uploads, so that
+// the sweeper keeps it. Only the wishlist may ask.
+func (h *HTTP) attach(c *gin.Context) {
+	user, ok := auth.UserFrom(c)
+	if !ok || auth.IssuerFrom(c) != "wishlist" {
+		apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Only the wishlist service may attach images.")
+		return
+	}
+	var body struct {
+		ImageURL string `json:"imageUrl"`
+		ItemID   string `json:"itemId"`
+	}
+	if !httpserver.DecodeJSON(c, &body, 4<<10) {
+		return
+	}
+	n, err := h.app.Attach(c.Request.Context(), user.UID, body.ImageURL, body.ItemID)
+	switch {
+	case errors.Is(err, domain.ErrInvalidItemID):
+		apierror.AbortFields(c, http.StatusBadRequest, "invalid_item_id", "itemId must be a UUID.",
+			map[string]string{"itemId": "Must be the UUID of an item."})
+	case err != nil:
+		httpserver.Logger(c).Error("attaching an image failed", "err", err)
+		apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be updated right now.")
+	default:
+		c.JSON(http.StatusOK, gin.H{"marked": n})
 	}
 }
 

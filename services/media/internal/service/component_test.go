@@ -701,3 +701,43 @@ func TestDiscardIsTheWishlistsAndTheOwnersOnly(t *testing.T) {
 		t.Fatalf("the gateway's assertion on /internal/media/discard: %d, want 401", r.status)
 	}
 }
+
+// Unattached uploads expire (issue 13, point 3): past MEDIA_UNATTACHED_TTL the sweeper removes
+// an upload no item took, and keeps the one an item took (the wishlist's attach) and an item's
+// own photos.
+func TestUnattachedUploadsExpireUnlessAnItemTookThem(t *testing.T) {
+	h := start(t, func(c *service.Config) {
+		c.UnattachedTTL, c.SweepInterval = 2*time.Second, 200*time.Millisecond
+	})
+	forgotten := h.multipartUpload("alice", "a.jpg", "image/jpeg", testimages.PhotoJPEG(64, 48, 1), nil).stored(t)
+	taken := h.multipartUpload("alice", "b.jpg", "image/jpeg", testimages.PhotoJPEG(64, 48, 2), nil).stored(t)
+	itemID := newItemID()
+	own := h.jsonUpload("/internal/media", "", map[string]string{
+		"dataUrl": testimages.DataURL("image/jpeg", testimages.PhotoJPEG(64, 48, 3)), "itemId": itemID, "userId": "alice"}).stored(t)
+	// Mallory cannot attach (and so keep) alice's upload, the wishlist can for alice.
+	attach := func(user, url string) response {
+		return h.do(http.MethodPost, "/internal/media/attach", strings.NewReader(`{"imageUrl":"`+url+`","itemId":"`+itemID+`"}`),
+			map[string]string{"Content-Type": "application/json", "X-User-Id": user})
+	}
+	if r := attach("mallory", forgotten.URL); r.status != http.StatusOK || !strings.Contains(string(r.body), `"marked":0`) {
+		t.Fatalf("mallory's attach: %d %s", r.status, r.body)
+	}
+	if r := attach("alice", taken.URL); r.status != http.StatusOK || !strings.Contains(string(r.body), `"marked":2`) {
+		t.Fatalf("alice's attach: %d %s", r.status, r.body)
+	}
+	testenv.Eventually(t, 15*time.Second, func() error {
+		if r := h.do(http.MethodHead, forgotten.URL, nil, nil); r.status != http.StatusNotFound {
+			return fmt.Errorf("the forgotten upload still answers %d", r.status)
+		}
+		return nil
+	})
+	for _, u := range []string{taken.URL, taken.ThumbnailURL, own.URL} {
+		r := h.do(http.MethodHead, u, nil, nil)
+		if r.status != http.StatusOK {
+			t.Errorf("%s after the sweep: %d, want 200", u, r.status)
+		}
+		if u == taken.URL && r.header.Get("Content-Type") != "image/jpeg" {
+			t.Errorf("the attached image is now served as %q", r.header.Get("Content-Type"))
+		}
+	}
+}

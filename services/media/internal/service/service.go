@@ -42,6 +42,10 @@ type Config struct {
 	EventsNamespace events.Namespace
 	MaxBytes        int64
 	Limits          app.Limits
+	// UnattachedTTL is how long an upload no item took is kept (MEDIA_UNATTACHED_TTL; 0 keeps
+	// them), swept every SweepInterval.
+	UnattachedTTL time.Duration
+	SweepInterval time.Duration
 	// ConsumerName is the durable item.deleted consumer (tests use their own).
 	ConsumerName string
 	Server       httpserver.Options
@@ -71,15 +75,19 @@ func LoadConfig(env *config.Env) Config {
 				MaxImages: env.Int("MEDIA_QUOTA_IMAGES", DefaultQuotaImages),
 			},
 		},
-		ConsumerName: ports.ItemDeletedConsumer,
-		Server:       httpserver.OptionsFromEnv(env, "media", "8083"),
-		Identity:     auth.IdentityVerifierFromEnv(env, "media"),
+		UnattachedTTL: env.Duration("MEDIA_UNATTACHED_TTL", 7*24*time.Hour),
+		ConsumerName:  ports.ItemDeletedConsumer,
+		Server:        httpserver.OptionsFromEnv(env, "media", "8083"),
+		Identity:      auth.IdentityVerifierFromEnv(env, "media"),
 	}
 	if cfg.MaxBytes < 1024 || cfg.MaxBytes > 64<<20 {
 		env.Problem("MEDIA_MAX_BYTES must be between 1024 and %d bytes, got %d", 64<<20, cfg.MaxBytes)
 	}
 	if cfg.Limits.DecodeMemory < 16<<20 {
 		env.Problem("MEDIA_DECODE_MEMORY must be at least %d bytes (16 MiB), got %d", 16<<20, cfg.Limits.DecodeMemory)
+	}
+	if cfg.UnattachedTTL < 0 || (cfg.UnattachedTTL > 0 && cfg.UnattachedTTL < time.Minute) {
+		env.Problem("MEDIA_UNATTACHED_TTL must be 0 (keep them) or at least 1m, got %s", cfg.UnattachedTTL)
 	}
 	if cfg.Limits.Quota.MaxBytes < 0 || cfg.Limits.Quota.MaxImages < 0 {
 		env.Problem("MEDIA_QUOTA_BYTES and MEDIA_QUOTA_IMAGES must be 0 (off) or more")
@@ -125,6 +133,14 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		return nil, err
 	}
 	srv.AddReadinessCheck("nats", lifecycle.NATSReady(nc))
+	if cfg.UnattachedTTL > 0 {
+		interval := cfg.SweepInterval
+		if interval <= 0 {
+			interval = min(cfg.UnattachedTTL/4, time.Hour)
+		}
+		// Registered after the store's users: it stops before the server's other steps.
+		srv.OnShutdown(lifecycle.Go(func(ctx context.Context) { svc.SweepLoop(ctx, cfg.UnattachedTTL, interval) }))
+	}
 	// Run calls these in reverse: stop taking events, then close the connection.
 	srv.OnShutdown(lifecycle.DrainNATS(nc))
 	srv.OnShutdown(func(context.Context) error { consumer.Stop(); return nil })

@@ -86,11 +86,21 @@ func (m *MediaClient) StoreDataURL(ctx context.Context, userID, itemID, dataURL 
 	return out.URL, nil
 }
 
+// Attach tells the media service that itemID took userID's unattached upload at imageURL.
+func (m *MediaClient) Attach(ctx context.Context, userID, itemID, imageURL string) error {
+	return m.internalCall(ctx, userID, "/internal/media/attach", map[string]string{"imageUrl": imageURL, "itemId": itemID})
+}
+
 // Discard asks the media service to remove an image stored for an item that was then not
 // saved; media removes it only when userID uploaded it.
 func (m *MediaClient) Discard(ctx context.Context, userID, imageURL string) error {
-	body, _ := json.Marshal(map[string]string{"imageUrl": imageURL})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.baseURL+"/internal/media/discard", bytes.NewReader(body))
+	return m.internalCall(ctx, userID, "/internal/media/discard", map[string]string{"imageUrl": imageURL})
+}
+
+// internalCall posts a small JSON body to one of media's internal routes as userID.
+func (m *MediaClient) internalCall(ctx context.Context, userID, path string, v map[string]string) error {
+	body, _ := json.Marshal(v)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.baseURL+path, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -104,7 +114,7 @@ func (m *MediaClient) Discard(ctx context.Context, userID, imageURL string) erro
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotFound {
-		return fmt.Errorf("media service answered %d to a discard", resp.StatusCode)
+		return fmt.Errorf("media service answered %d to %s", resp.StatusCode, path)
 	}
 	return nil
 }

@@ -78,6 +78,9 @@ type ImageStore interface {
 	StoreDataURL(ctx context.Context, userID, itemID, dataURL string) (string, error)
 	// Discard removes an image stored for an item that was then not saved.
 	Discard(ctx context.Context, userID, imageURL string) error
+	// Attach tells media that an item took one of the user's unattached uploads (a shop
+	// link's picture), which media would otherwise expire.
+	Attach(ctx context.Context, userID, itemID, imageURL string) error
 }
 
 // Wishlist is the application service.
@@ -125,6 +128,11 @@ func (w *Wishlist) prepare(ctx context.Context, userID string, draft domain.Draf
 }
 
 func (w *Wishlist) storeImage(ctx context.Context, item *domain.Item) error {
+	if item.ImageURL != nil && w.images != nil && strings.HasPrefix(*item.ImageURL, "/media/items/unattached/") {
+		// Best effort: without it the picture expires with the unattached uploads.
+		_ = w.images.Attach(ctx, item.UserID, item.ID, *item.ImageURL)
+		return nil
+	}
 	if item.ImageURL == nil || !domain.IsDataURL(*item.ImageURL) {
 		return nil
 	}
@@ -158,7 +166,7 @@ func (w *Wishlist) Edit(ctx context.Context, userID, id string, patch domain.Dra
 		return domain.Item{}, domain.ErrNotFound
 	}
 	// An inline photo is stored before the row is locked: media is a network call.
-	if patch.ImageURL != nil && domain.IsDataURL(*patch.ImageURL) {
+	if patch.ImageURL != nil && (domain.IsDataURL(*patch.ImageURL) || strings.HasPrefix(*patch.ImageURL, "/media/items/unattached/")) {
 		img := domain.Item{ID: id, UserID: userID, ImageURL: patch.ImageURL}
 		if err := w.storeImage(ctx, &img); err != nil {
 			return domain.Item{}, err
