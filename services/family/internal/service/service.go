@@ -5,6 +5,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
@@ -24,7 +25,11 @@ type Config struct {
 	NATSURL     string
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
-	Server          httpserver.Options
+	// OutboxRetention is how long published events stay in the outbox (OUTBOX_RETENTION).
+	OutboxRetention time.Duration
+	// ErasureBackOff overrides the user.deleted consumer's redelivery waits (tests).
+	ErasureBackOff []time.Duration
+	Server         httpserver.Options
 }
 
 // LoadConfig reads and checks the environment.
@@ -33,6 +38,7 @@ func LoadConfig(env *config.Env) Config {
 		DatabaseURL:     env.Required("DATABASE_URL"),
 		NATSURL:         env.Required("NATS_URL"),
 		EventsNamespace: events.NamespaceFromEnv(env),
+		OutboxRetention: env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
 		Server:          httpserver.OptionsFromEnv(env, "family", "8085"),
 	}
 }
@@ -61,11 +67,19 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	repo := adapters.NewRepository(pool)
 	ports.Routes(srv.Engine, app.New(repo))
 	srv.AddReadinessCheck("postgres", repo.Ping)
+	erasure, err := events.ConsumeUserDeleted(ctx, js, "family", repo.EraseUser, cfg.ErasureBackOff, logger,
+		events.NewConsumerMetrics(srv.Registry))
+	if err != nil {
+		nc.Close()
+		pool.Close()
+		return nil, err
+	}
 
 	// The relay runs until shutdown, after in-flight requests finished; Run calls these in
 	// reverse: stop the relay, drain NATS, close the pool.
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
 	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).Run))
+	srv.OnShutdown(func(context.Context) error { erasure.Stop(); return nil })
+	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).WithRetention(cfg.OutboxRetention).Run))
 	return srv, nil
 }

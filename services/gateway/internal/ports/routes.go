@@ -149,6 +149,9 @@ func familyRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
 	r.PUT("/api/shared/:token/items/:itemId/claim", with(signedIn, small, wishlist)...)
 	r.DELETE("/api/shared/:token/items/:itemId/claim", with(signedIn, small, wishlist)...)
 	r.GET("/api/claims", with(signedIn, wishlist)...)
+	// The account (issue 18): the wishlist keeps the deletion records.
+	r.GET("/api/account", with(signedIn, wishlist)...)
+	r.DELETE("/api/account", with(signedIn, small, wishlist)...)
 }
 
 // familiesRoutes are the family service's (FAMILY.md "Families", "Secret Santa"). The

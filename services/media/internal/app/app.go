@@ -52,6 +52,29 @@ type ObjectStore interface {
 	Remove(ctx context.Context, key string) error
 	// List returns every key under prefix.
 	List(ctx context.Context, prefix string) ([]string, error)
+	// ListOwnedBy returns every key the user uploaded, attached to an item or not.
+	ListOwnedBy(ctx context.Context, owner string) ([]string, error)
+}
+
+// EraseUser removes every object a deleted account uploaded (issue 18). Idempotent: a second
+// call finds nothing. It returns how many objects it removed.
+func (s *Service) EraseUser(ctx context.Context, uid string) (int, error) {
+	if uid == "" {
+		return 0, errors.New("no user to erase")
+	}
+	keys, err := s.store.ListOwnedBy(ctx, uid)
+	if err != nil {
+		return 0, err
+	}
+	deleted := 0
+	defer func() { s.metrics.ObjectsDeleted.Add(float64(deleted)) }()
+	for _, k := range keys {
+		if err := s.store.Remove(ctx, k); err != nil {
+			return deleted, fmt.Errorf("remove %s: %w", k, err)
+		}
+		deleted++
+	}
+	return deleted, nil
 }
 
 // Metrics are the service-specific counters.

@@ -5,6 +5,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
@@ -25,7 +26,11 @@ type Config struct {
 	MediaURL    string // empty: inline images are refused
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
-	Server          httpserver.Options
+	// OutboxRetention is how long published events stay in the outbox (OUTBOX_RETENTION).
+	OutboxRetention time.Duration
+	// ErasureBackOff overrides the account-deletion consumers' redelivery waits (tests).
+	ErasureBackOff []time.Duration
+	Server         httpserver.Options
 }
 
 // LoadConfig reads and checks the environment.
@@ -35,6 +40,7 @@ func LoadConfig(env *config.Env) Config {
 		NATSURL:         env.Required("NATS_URL"),
 		MediaURL:        env.String("MEDIA_URL", ""),
 		EventsNamespace: events.NamespaceFromEnv(env),
+		OutboxRetention: env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
 		Server:          httpserver.OptionsFromEnv(env, "wishlist", "8081"),
 	}
 }
@@ -65,12 +71,26 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	}
 	repo := adapters.NewRepository(pool)
 	ports.Routes(srv.Engine, app.New(repo, images))
+	accounts := app.NewAccounts(repo)
+	ports.AccountRoutes(srv.Engine, accounts)
 	srv.AddReadinessCheck("postgres", repo.Ping)
+	consumers, err := ports.ConsumeAccountEvents(ctx, js, accounts, cfg.ErasureBackOff, logger, events.NewConsumerMetrics(srv.Registry))
+	if err != nil {
+		nc.Close()
+		pool.Close()
+		return nil, err
+	}
 
 	// The relay runs until shutdown, after in-flight requests finished; Run calls these in
 	// reverse: stop the relay, drain NATS, close the pool.
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
 	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).Run))
+	srv.OnShutdown(func(context.Context) error {
+		for _, c := range consumers {
+			c.Stop()
+		}
+		return nil
+	})
+	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).WithRetention(cfg.OutboxRetention).Run))
 	return srv, nil
 }
