@@ -291,6 +291,33 @@ stop_services() { # by pid file: only what this stack started
   done
 }
 
+# stop-service/start-service NAME...: one service of a running stack down and up again (the
+# e2e account-deletion test stops notification and media while an account is deleted).
+stop_named() {
+  local s pid n
+  for s in "$@"; do
+    [ -f "$STATE/$s.pid" ] || continue
+    pid=$(cat "$STATE/$s.pid")
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((n = 0; n < 250; n++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    rm -f "$STATE/$s.pid"
+  done
+}
+start_named() {
+  local name i port n
+  for name in "$@"; do
+    for i in "${!SERVICES[@]}"; do [ "${SERVICES[$i]}" = "$name" ] && port=$((PORT_BASE + i)); done
+    [ -n "${port:-}" ] || die "no service $name"
+    run_service "$name" "$port"
+    for ((n = 0; n < 300; n++)); do
+      curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 && break
+      sleep 0.1
+    done
+    curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 || die "$name is not ready on $port"
+    port=
+  done
+}
+
 stop_deps() { # only what this script started
   local f
   for f in minio mailpit auth-emulator fakegemini fakeproducts nats; do
@@ -310,6 +337,8 @@ case "${1:-}" in
   env) service_env ;;
   start) install_tools; deps; build_services; start_services ;;
   stop) stop_services; [ "${2:-}" = --all ] && stop_deps; true ;;
+  stop-service) shift; stop_named "$@" ;;
+  start-service) shift; start_named "$@" ;;
   up)
     FOREGROUND=1 # make dev shows every service's log, prefixed; start only writes the files
     install_tools; deps; build_services

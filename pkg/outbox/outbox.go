@@ -112,10 +112,13 @@ func (r *Relay) Prune(ctx context.Context) (int64, error) {
 	return tag.RowsAffected(), nil
 }
 
-// EraseUser deletes every outbox row about uid (published or not) inside the caller's
-// transaction: a deleted account leaves no event behind in the table.
+// EraseUser deletes, inside the caller's transaction, every outbox row of uid (published or
+// not) and every published row that names uid anywhere (another member's family event lists
+// them, say): a deleted account leaves no event behind in the table. Another user's pending
+// event stays, to be published, and pruned with the rest.
 func EraseUser(ctx context.Context, tx pgx.Tx, uid string) error {
-	if _, err := tx.Exec(ctx, "DELETE FROM outbox WHERE payload->>'userId' = $1", uid); err != nil {
+	if _, err := tx.Exec(ctx, `DELETE FROM outbox WHERE payload->>'userId' = $1
+		OR (published_at IS NOT NULL AND strpos(payload::text, $1) > 0)`, uid); err != nil {
 		return fmt.Errorf("erase outbox rows: %w", err)
 	}
 	return nil
