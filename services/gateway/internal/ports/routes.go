@@ -110,6 +110,8 @@ func Routes(r *gin.Engine, d Deps) {
 	r.GET(streamPath, httpserver.NewStreamGate(d.Registry, d.Streams.StreamLimits).Admit(),
 		d.Verifier.Authenticate(true), rateLimitStreamOpens(d.Limiter, d.Limits.PerUser, refused), relayStream(d.Lifetime, d.Upstreams.Notification))
 	r.GET("/api/notifications", with(signedIn, notification)...)
+	// A copy of everything the user keeps with us, gathered from every service (issue 18).
+	r.GET("/api/account/export", with(signedIn, exportAccount(d.Upstreams))...)
 
 	r.NoRoute(webApp(d.WebDir))
 }
