@@ -282,8 +282,17 @@ func stack(t *testing.T, args ...string) {
 	root := filepath.Join(filepath.Dir(here), "..", "..")
 	cmd := exec.Command(filepath.Join(root, "deploy", "local", "stack.sh"), args...)
 	cmd.Env = append(os.Environ(), "STACK=test")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("stack.sh %v: %v\n%s", args, err, out)
+	// A file, not a pipe: a started service's log writer inherits the output and never closes
+	// it, so waiting for a pipe's end would wait forever.
+	out, err := os.CreateTemp(t.TempDir(), "stack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Run(); err != nil {
+		log, _ := os.ReadFile(out.Name())
+		t.Fatalf("stack.sh %v: %v\n%s", args, err, log)
 	}
 }
 
