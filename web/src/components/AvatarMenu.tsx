@@ -69,7 +69,7 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
             <GiftIcon size={18} /> {t('avatar.claims')}
           </Link>
           <Link to="/account" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
-            <LockIcon size={18} /> My account and data
+            <LockIcon size={18} /> {t('avatar.account')}
           </Link>
           <button
             type="button"

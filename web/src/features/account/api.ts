@@ -19,7 +19,7 @@ export const { useGetAccountQuery, useDeleteAccountMutation } = accountApi;
 export async function downloadMyData(): Promise<void> {
   const token = await getAuthToken();
   const res = await fetch('/api/account/export', { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) throw new Error('Your data cannot be gathered right now. Please try again shortly.');
+  if (!res.ok) throw new Error(`export answered ${res.status}`);
   const blob = await res.blob();
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BusyButton } from '../../../components/BusyButton';
 import { TextField } from '../../../components/Field';
@@ -11,14 +12,11 @@ import { usePageTitle } from '../../../lib/usePageTitle';
 import { downloadMyData, useDeleteAccountMutation, useGetAccountQuery } from '../api';
 import './account.css';
 
-/** What an account holds, in the words the page uses for "what we keep" and "what was removed". */
-export const KEPT = [
-  'Your wish lists and the items on them, with their photos',
-  'Share links to your lists, and the gifts you promised to give on other lists',
-  'Your families, their invitations and Secret Santa draws',
-  'Your notifications',
-  'Your sign-in account (email and name)',
-];
+/** What an account holds: the page's "what we keep", and afterwards "what was removed". */
+function useKept(): string[] {
+  const { t } = useTranslation('account');
+  return t('kept.items', { returnObjects: true }) as string[];
+}
 
 interface AccountPageProps {
   /** Signs the user out once the account is deleted (the app passes the auth feature's logout). */
@@ -26,22 +24,21 @@ interface AccountPageProps {
 }
 
 function Deleted() {
+  const { t } = useTranslation('account');
+  const kept = useKept();
   return (
     <div className="account-page">
       <section className="account-card" aria-labelledby="deleted-title">
-        <h1 id="deleted-title">Your account was deleted</h1>
-        <p>You are signed out. We removed, from every part of Santa Wishlist:</p>
+        <h1 id="deleted-title">{t('deleted.title')}</h1>
+        <p>{t('deleted.text')}</p>
         <ul>
-          {KEPT.map((k) => (
+          {kept.map((k) => (
             <li key={k}>{k}</li>
           ))}
         </ul>
-        <p className="muted">
-          The units you had promised on other people&apos;s lists are free again. We keep only a record that an account
-          was deleted, and when.
-        </p>
+        <p className="muted">{t('deleted.after')}</p>
         <Link to="/" className="button button--primary">
-          Back to the start
+          {t('deleted.home')}
         </Link>
       </section>
     </div>
@@ -50,7 +47,9 @@ function Deleted() {
 
 /** /account: what we keep, a download of it, and deleting the account for good. */
 export default function AccountPage({ onSignOut }: AccountPageProps) {
-  usePageTitle('My account');
+  const { t } = useTranslation('account');
+  const kept = useKept();
+  usePageTitle(t('title'));
   const user = useAppSelector(selectCurrentUser);
   const [deleted, setDeleted] = useState(false);
   const { data: account, isLoading } = useGetAccountQuery(undefined, { skip: !user || deleted });
@@ -64,13 +63,14 @@ export default function AccountPage({ onSignOut }: AccountPageProps) {
   if (!user) {
     return (
       <div className="account-page">
-        <p>
-          <Link to="/login">Log in</Link> to see your account.
-        </p>
+        <p>{t('signInFirst')}</p>
+        <Link to="/login" className="button button--primary">
+          {t('logIn')}
+        </Link>
       </div>
     );
   }
-  if (isLoading || !account) return <PageSpinner label="Loading your account" />;
+  if (isLoading || !account) return <PageSpinner label={t('loading')} />;
 
   const expected = account.email || account.uid;
   const matches = confirm.trim().toLowerCase() === expected.toLowerCase();
@@ -79,8 +79,8 @@ export default function AccountPage({ onSignOut }: AccountPageProps) {
     setDownloading(true);
     try {
       await downloadMyData();
-    } catch (err) {
-      toast({ title: 'Download failed', description: errorMessage(err), variant: 'destructive' });
+    } catch {
+      toast({ title: t('download.failed'), description: t('download.unavailable'), variant: 'destructive' });
     } finally {
       setDownloading(false);
     }
@@ -99,41 +99,39 @@ export default function AccountPage({ onSignOut }: AccountPageProps) {
 
   return (
     <div className="account-page">
-      <h1>My account</h1>
+      <h1>{t('title')}</h1>
       <section className="account-card" aria-labelledby="kept-title">
-        <h2 id="kept-title">What we keep</h2>
+        <h2 id="kept-title">{t('kept.title')}</h2>
         <p>
-          Signed in as <strong>{account.displayName || account.email}</strong>
-          {account.displayName && account.email ? ` (${account.email})` : ''}.
+          {t('kept.signedInAs', {
+            who: account.displayName && account.email ? `${account.displayName} (${account.email})` : account.displayName || account.email,
+          })}
         </p>
         <ul>
-          {KEPT.map((k) => (
+          {kept.map((k) => (
             <li key={k}>{k}</li>
           ))}
         </ul>
-        {account.deletionPending && <p role="status">Your account is being deleted.</p>}
+        {account.deletionPending && <p role="status">{t('kept.pending')}</p>}
       </section>
       <section className="account-card" aria-labelledby="download-title">
-        <h2 id="download-title">Download my data</h2>
-        <p>A ZIP file with your lists and items, their photos, the gifts you promised, your families and notifications.</p>
+        <h2 id="download-title">{t('download.title')}</h2>
+        <p>{t('download.text')}</p>
         <BusyButton
           className="button button--primary"
           busy={downloading}
-          busyLabel="Preparing your data"
-          busyText="Preparing..."
+          busyLabel={t('download.busyLabel')}
+          busyText={t('download.busy')}
           onClick={() => void download()}
         >
-          Download my data
+          {t('download.button')}
         </BusyButton>
       </section>
       <section className="account-card account-card--danger" aria-labelledby="delete-title">
-        <h2 id="delete-title">Delete my account</h2>
-        <p>
-          This removes everything listed above, everywhere, and cannot be undone. Gifts you promised become free for others
-          again. Download your data first if you want to keep a copy.
-        </p>
+        <h2 id="delete-title">{t('delete.title')}</h2>
+        <p>{t('delete.text')}</p>
         <TextField
-          label={account.email ? 'Type your email to confirm' : 'Type your account id to confirm'}
+          label={account.email ? t('delete.confirmEmail') : t('delete.confirmId')}
           hint={expected}
           value={confirm}
           onValue={setConfirm}
@@ -143,12 +141,12 @@ export default function AccountPage({ onSignOut }: AccountPageProps) {
         <BusyButton
           className="button button--danger-outline"
           busy={deleting}
-          busyLabel="Deleting your account"
-          busyText="Deleting..."
+          busyLabel={t('delete.busyLabel')}
+          busyText={t('delete.busy')}
           disabled={!matches || deleting}
           onClick={() => void remove()}
         >
-          Delete my account
+          {t('delete.button')}
         </BusyButton>
       </section>
     </div>
