@@ -33,6 +33,7 @@ export const routes: RouteObject[] = [
       // The page shows its own sign-in prompt, and stays to say what was removed once the
       // account is deleted and the user signed out.
       { path: 'account', ...lazyPage(() => import('./routes/AccountRoute')) },
+      { path: 'privacy', ...lazyPage(() => import('../features/account/components/PrivacyPage')) },
       { path: 'l/:token', ...lazyPage(() => import('../features/family-lists/components/SharedListPage')) },
       {
         element: <RequireAuth />,

@@ -112,6 +112,7 @@ export default function AccountPage({ onSignOut }: AccountPageProps) {
             <li key={k}>{k}</li>
           ))}
         </ul>
+        <Link to="/privacy">{t('kept.privacyLink')}</Link>
         {account.deletionPending && <p role="status">{t('kept.pending')}</p>}
       </section>
       <section className="account-card" aria-labelledby="download-title">
