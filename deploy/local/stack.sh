@@ -10,6 +10,7 @@
 #   stack.sh stop            stops what `start` started
 #   stack.sh deps            only the dependencies, in the background (Go tests)
 #   stack.sh env             prints the environment the services run with
+#   stack.sh stop-service S… / start-service S…   one service of a started stack down and up again
 #
 # STACK=test (the default for start/deps under `make test`) uses ports 18080-18085 (their
 # /readyz and /metrics on 18090-18095), the database santa_test and the events namespace
@@ -347,5 +348,5 @@ case "${1:-}" in
     log "Ctrl-C stops everything"
     wait
     ;;
-  *) sed -n '2,16p' "$0"; exit 2 ;;
+  *) sed -n '2,17p' "$0"; exit 2 ;;
 esac
