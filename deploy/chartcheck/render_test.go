@@ -319,9 +319,9 @@ func TestNetworkPolicies(t *testing.T) {
 	}
 	// Egress peers besides DNS, per service, with in-chart dependencies (default values).
 	wantEgress := map[string][]string{
-		"gateway":      {"wishlist", "vision", "media", "notification", "family", "redis", "ipBlock:0.0.0.0/0"},
+		"gateway":      {"wishlist", "vision", "media", "notification", "family", "redis", "nats", "ipBlock:0.0.0.0/0"},
 		"wishlist":     {"media", "postgresql", "nats"},
-		"vision":       {"media", "redis", "ipBlock:0.0.0.0/0"},
+		"vision":       {"media", "redis", "nats", "ipBlock:0.0.0.0/0"},
 		"media":        {"nats", "minio"},
 		"notification": {"postgresql", "nats"},
 		"family":       {"postgresql", "nats"},
@@ -407,7 +407,7 @@ func TestNetworkPolicies(t *testing.T) {
 		// Dependencies admit only their clients and reach nothing.
 		depClients := map[string][]string{
 			"postgresql": {"family", "notification", "wishlist"}, "redis": {"gateway", "vision"},
-			"nats": {"family", "media", "notification", "wishlist"}, "minio": {"media"},
+			"nats": {"family", "gateway", "media", "notification", "vision", "wishlist"}, "minio": {"media"},
 		}
 		if set == "dev" {
 			depClients["firebase-auth-emulator"] = []string{"gateway"}
@@ -556,6 +556,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"IDENTITY_SIGNING_KEY": true, "IDENTITY_PUBLIC_KEYS": true,
 	}
 	leftOptional := map[string]string{
+		"OUTBOX_RETENTION":              "service default (24h)",
 		"FIREBASE_AUTH_EMULATOR_HOST":   "set only with authEmulator.enabled",
 		"GEMINI_API_KEY":                "set when a key is given (secrets)",
 		"GEMINI_MODEL":                  "set when gemini.model is given",

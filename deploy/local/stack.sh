@@ -11,6 +11,7 @@
 #   stack.sh deps            only the dependencies, in the background (Go tests)
 #   stack.sh env             prints the environment the services run with
 #   stack.sh nats-url USER   the URL of a user of the stack's NATS (tests: observer, media)
+#   stack.sh stop-service S… / start-service S…   one service of a started stack down and up again
 #
 # STACK=test (the default for start/deps under `make test`) uses ports 18080-18085 (their
 # /readyz and /metrics on 18090-18095), the database santa_test and the events namespace
@@ -385,6 +386,33 @@ stop_services() { # by pid file: only what this stack started
   done
 }
 
+# stop-service/start-service NAME...: one service of a running stack down and up again (the
+# e2e account-deletion test stops notification and media while an account is deleted).
+stop_named() {
+  local s pid n
+  for s in "$@"; do
+    [ -f "$STATE/$s.pid" ] || continue
+    pid=$(cat "$STATE/$s.pid")
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((n = 0; n < 250; n++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    rm -f "$STATE/$s.pid"
+  done
+}
+start_named() {
+  local name i port n
+  for name in "$@"; do
+    for i in "${!SERVICES[@]}"; do [ "${SERVICES[$i]}" = "$name" ] && port=$((PORT_BASE + i)); done
+    [ -n "${port:-}" ] || die "no service $name"
+    run_service "$name" "$port"
+    for ((n = 0; n < 300; n++)); do
+      curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 && break
+      sleep 0.1
+    done
+    curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 || die "$name is not ready on $port"
+    port=
+  done
+}
+
 stop_deps() { # only what this script started
   local f
   for f in minio mailpit auth-emulator fakegemini fakeproducts nats; do
@@ -406,6 +434,8 @@ case "${1:-}" in
   nats-url) nats_env "${2:?user}" | sed 's/^NATS_URL=//' ;; # a stack NATS user's URL, for tests
   start) install_tools; deps; build_services; start_services ;;
   stop) stop_services; [ "${2:-}" = --all ] && stop_deps; true ;;
+  stop-service) shift; stop_named "$@" ;;
+  start-service) shift; start_named "$@" ;;
   up)
     FOREGROUND=1 # make dev shows every service's log, prefixed; start only writes the files
     install_tools; deps; build_services
@@ -414,5 +444,5 @@ case "${1:-}" in
     log "Ctrl-C stops everything"
     wait
     ;;
-  *) sed -n '2,16p' "$0"; exit 2 ;;
+  *) sed -n '2,17p' "$0"; exit 2 ;;
 esac

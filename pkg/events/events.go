@@ -41,6 +41,10 @@ const (
 	TypeFamilyMemberJoined = "family.member.joined"
 	TypeFamilyMemberLeft   = "family.member.left"
 	TypeSecretSantaDrawn   = "secretsanta.drawn"
+	// Accounts (issue 18). user.deleted asks every service to erase the user; each answers
+	// with user.erased naming itself, and the account's owner (wishlist) counts the answers.
+	TypeUserDeleted = "user.deleted"
+	TypeUserErased  = "user.erased"
 )
 
 // DuplicateWindow is how long JetStream remembers event ids. An outbox relay that crashes
@@ -70,6 +74,7 @@ var knownTypes = map[string]bool{
 	TypeItemCreated: true, TypeItemDeleted: true, TypeSantaSent: true, TypeItemUpdated: true,
 	TypeItemClaimed: true, TypeItemUnclaimed: true, TypeListDeleted: true, TypeListChanged: true, TypeListFamilies: true,
 	TypeFamilyInvited: true, TypeFamilyMemberJoined: true, TypeFamilyMemberLeft: true, TypeSecretSantaDrawn: true,
+	TypeUserDeleted: true, TypeUserErased: true,
 }
 
 // Validate checks the fields every consumer relies on.
@@ -120,7 +125,7 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream
 	ns := NamespaceOf(js)
 	s, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       ns.Stream(),
-		Subjects:   []string{ns.Subject("item.>"), ns.Subject("santa.>"), ns.Subject("list.>"), ns.Subject("family.>"), ns.Subject("secretsanta.>")},
+		Subjects:   []string{ns.Subject("item.>"), ns.Subject("santa.>"), ns.Subject("list.>"), ns.Subject("family.>"), ns.Subject("secretsanta.>"), ns.Subject("user.>")},
 		Storage:    jetstream.FileStorage,
 		Retention:  jetstream.LimitsPolicy,
 		MaxAge:     7 * 24 * time.Hour,

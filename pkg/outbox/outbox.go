@@ -55,6 +55,11 @@ type Relay struct {
 	batch        int
 	backlog      prometheus.Gauge
 	published    prometheus.Counter
+	// retention is how long published rows are kept (for a look after an incident); then
+	// they are pruned, since they hold item names and user ids. Zero keeps them forever.
+	retention time.Duration
+	lastPrune time.Time
+	pruned    prometheus.Counter
 	// streamReady is false until the stream is known to exist, and again after a failed
 	// publish: NATS may have come back empty, and publishing then needs the stream made anew.
 	streamReady bool
@@ -71,9 +76,52 @@ func NewRelay(pool *pgxpool.Pool, js jetstream.JetStream, reg prometheus.Registe
 		published: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "outbox_published_total", Help: "Events published from the outbox.",
 		}),
+		pruned: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "outbox_pruned_total", Help: "Published outbox rows deleted after the retention window.",
+		}),
+		retention: DefaultRetention,
 	}
-	reg.MustRegister(r.backlog, r.published)
+	reg.MustRegister(r.backlog, r.published, r.pruned)
 	return r
+}
+
+// DefaultRetention is how long a published row stays in the outbox unless WithRetention says
+// otherwise (OUTBOX_RETENTION in the services that relay).
+const DefaultRetention = 24 * time.Hour
+
+// pruneInterval is how often the relay looks for published rows past the retention window.
+const pruneInterval = time.Minute
+
+// WithRetention sets how long published rows are kept; 0 keeps them forever.
+func (r *Relay) WithRetention(d time.Duration) *Relay {
+	r.retention = d
+	return r
+}
+
+// Prune deletes published rows older than the retention window and returns how many.
+func (r *Relay) Prune(ctx context.Context) (int64, error) {
+	if r.retention <= 0 {
+		return 0, nil
+	}
+	tag, err := r.pool.Exec(ctx, "DELETE FROM outbox WHERE published_at IS NOT NULL AND published_at < now() - $1::interval",
+		r.retention.String())
+	if err != nil {
+		return 0, fmt.Errorf("prune outbox: %w", err)
+	}
+	r.pruned.Add(float64(tag.RowsAffected()))
+	return tag.RowsAffected(), nil
+}
+
+// EraseUser deletes, inside the caller's transaction, every outbox row of uid (published or
+// not) and every published row that names uid anywhere (another member's family event lists
+// them, say): a deleted account leaves no event behind in the table. Another user's pending
+// event stays, to be published, and pruned with the rest.
+func EraseUser(ctx context.Context, tx pgx.Tx, uid string) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM outbox WHERE payload->>'userId' = $1
+		OR (published_at IS NOT NULL AND strpos(payload::text, $1) > 0)`, uid); err != nil {
+		return fmt.Errorf("erase outbox rows: %w", err)
+	}
+	return nil
 }
 
 // Run publishes until ctx ends. Failures (NATS down, database down) are retried with a
@@ -91,6 +139,12 @@ func (r *Relay) Run(ctx context.Context) {
 			failures = 0
 		}
 		r.updateBacklog(ctx)
+		if time.Since(r.lastPrune) >= pruneInterval {
+			if _, err := r.Prune(ctx); err != nil && ctx.Err() == nil {
+				r.logger.Warn("pruning published events failed; will retry", "err", err)
+			}
+			r.lastPrune = time.Now()
+		}
 		if n == r.batch && err == nil {
 			continue // more waiting
 		}

@@ -93,8 +93,8 @@ func OpenAPI(t testing.TB) *APISpec {
 }
 
 func init() {
-	// Images are documented as binary strings; the validator reads them as opaque bytes.
-	for _, ct := range []string{"image/jpeg", "image/png"} {
+	// Images and archives are documented as binary strings; the validator reads them as opaque bytes.
+	for _, ct := range []string{"image/jpeg", "image/png", "application/zip"} {
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.FileBodyDecoder)
 	}
 	// kin-openapi checks date and date-time by itself; the spec's ids are uuids too.

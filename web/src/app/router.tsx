@@ -30,6 +30,10 @@ export const routes: RouteObject[] = [
       { path: 'image-recognition', ...lazyPage(() => import('../features/photo/recognition/ImageRecognitionPage')) },
       { path: 'share/:slug', ...lazyPage(() => import('../features/photo/share/SharedGiftPage')) },
       // Open to visitors: claiming asks them to sign in and brings them back here.
+      // The page shows its own sign-in prompt, and stays to say what was removed once the
+      // account is deleted and the user signed out.
+      { path: 'account', ...lazyPage(() => import('./routes/AccountRoute')) },
+      { path: 'privacy', ...lazyPage(() => import('../features/account/components/PrivacyPage')) },
       { path: 'l/:token', ...lazyPage(() => import('../features/family-lists/components/SharedListPage')) },
       {
         element: <RequireAuth />,

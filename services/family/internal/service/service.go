@@ -5,6 +5,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/config"
@@ -25,7 +26,11 @@ type Config struct {
 	NATSURL     string
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
-	Server          httpserver.Options
+	// OutboxRetention is how long published events stay in the outbox (OUTBOX_RETENTION).
+	OutboxRetention time.Duration
+	// ErasureBackOff overrides the user.deleted consumer's redelivery waits (tests).
+	ErasureBackOff []time.Duration
+	Server         httpserver.Options
 	// Identity verifies the assertion every request must carry (IDENTITY_PUBLIC_KEYS).
 	Identity *auth.IdentityVerifier
 }
@@ -36,6 +41,7 @@ func LoadConfig(env *config.Env) Config {
 		DatabaseURL:     env.Required("DATABASE_URL"),
 		NATSURL:         env.Required("NATS_URL"),
 		EventsNamespace: events.NamespaceFromEnv(env),
+		OutboxRetention: env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
 		Server:          httpserver.OptionsFromEnv(env, "family", "8085"),
 		Identity:        auth.IdentityVerifierFromEnv(env, "family"),
 	}
@@ -69,9 +75,17 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	families := app.New(repo)
 	ports.Routes(srv.Engine, families)
 	srv.AddReadinessCheck("postgres", repo.Ping)
+	metrics := events.NewConsumerMetrics(srv.Registry)
 	// Lists shared with families arrive as wishlist's list.families events.
-	consumer, err := ports.ConsumeListFamilies(ctx, js, families, logger, events.NewConsumerMetrics(srv.Registry))
+	consumer, err := ports.ConsumeListFamilies(ctx, js, families, logger, metrics)
 	if err != nil {
+		nc.Close()
+		pool.Close()
+		return nil, err
+	}
+	erasure, err := events.ConsumeUserDeleted(ctx, js, "family", repo.EraseUser, cfg.ErasureBackOff, logger, metrics)
+	if err != nil {
+		consumer.Stop()
 		nc.Close()
 		pool.Close()
 		return nil, err
@@ -81,7 +95,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	// reverse: stop the relay, stop the consumer, drain NATS, close the pool.
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
 	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(func(context.Context) error { consumer.Stop(); return nil })
-	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).Run))
+	srv.OnShutdown(func(context.Context) error { consumer.Stop(); erasure.Stop(); return nil })
+	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).WithRetention(cfg.OutboxRetention).Run))
 	return srv, nil
 }

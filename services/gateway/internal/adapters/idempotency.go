@@ -121,3 +121,11 @@ func (s *IdempotencyStore) Finish(ctx context.Context, key string, resp StoredRe
 func (s *IdempotencyStore) Abandon(ctx context.Context, key string) error {
 	return s.rdb.Del(ctx, s.prefix+":"+key).Err()
 }
+
+// ForgetUser deletes a deleted account's stored answers and its key count.
+func (s *IdempotencyStore) ForgetUser(ctx context.Context, uid string) error {
+	if err := deleteMatching(ctx, s.rdb, escapeGlob(s.prefix+":"+uid+":")+"*"); err != nil {
+		return err
+	}
+	return s.rdb.Del(ctx, s.prefix+":n:"+uid).Err()
+}

@@ -4,6 +4,7 @@ package adapters
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -156,4 +157,44 @@ func (r *RateLimiter) Run(ctx context.Context, interval time.Duration, onError f
 			}
 		}
 	}
+}
+
+// ForgetUser drops a deleted account's per-user counters, here and in Redis. A count synced
+// by another replica afterwards would come back, but only until its window ends (a minute).
+func (r *RateLimiter) ForgetUser(ctx context.Context, uid string) error {
+	mine := fmt.Sprintf("%s:user:%s:", r.prefix, uid)
+	r.mu.Lock()
+	for key := range r.counters {
+		if strings.HasPrefix(key, mine) {
+			delete(r.counters, key)
+		}
+	}
+	r.mu.Unlock()
+	return deleteMatching(ctx, r.rdb, escapeGlob(mine)+"*")
+}
+
+// deleteMatching deletes every key matching a SCAN pattern.
+func deleteMatching(ctx context.Context, rdb *redis.Client, pattern string) error {
+	iter := rdb.Scan(ctx, 0, pattern, 500).Iterator()
+	for iter.Next(ctx) {
+		if err := rdb.Del(ctx, iter.Val()).Err(); err != nil {
+			return fmt.Errorf("delete %s: %w", iter.Val(), err)
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return fmt.Errorf("scan %s: %w", pattern, err)
+	}
+	return nil
+}
+
+// escapeGlob makes s match itself in a SCAN pattern (a uid may hold *, ?, [ or \).
+func escapeGlob(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune(`*?[]\`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

@@ -113,6 +113,8 @@ func Routes(r *gin.Engine, d Deps) {
 	r.GET(streamPath, httpserver.NewStreamGate(d.Registry, d.Streams.StreamLimits).Admit(),
 		d.Verifier.Authenticate(true), rateLimitStreamOpens(d.Limiter, d.Limits.PerUser, refused), relayStream(d.Lifetime, d.Upstreams.Notification, d.Identity))
 	r.GET("/api/notifications", with(signedIn, notification)...)
+	// A copy of everything the user keeps with us, gathered from every service (issue 18).
+	r.GET("/api/account/export", with(signedIn, exportAccount(d.Upstreams, d.Identity))...)
 
 	r.NoRoute(webApp(d.WebDir))
 }
@@ -152,6 +154,9 @@ func familyRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
 	r.PUT("/api/shared/:token/items/:itemId/claim", with(signedIn, small, wishlist)...)
 	r.DELETE("/api/shared/:token/items/:itemId/claim", with(signedIn, small, wishlist)...)
 	r.GET("/api/claims", with(signedIn, wishlist)...)
+	// The account (issue 18): the wishlist keeps the deletion records.
+	r.GET("/api/account", with(signedIn, wishlist)...)
+	r.DELETE("/api/account", with(signedIn, small, wishlist)...)
 }
 
 // familiesRoutes are the family service's (FAMILY.md "Families", "Secret Santa"). The

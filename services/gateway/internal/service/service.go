@@ -13,6 +13,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
 	"github.com/santa-wishlist/santa/pkg/config"
+	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/redisclient"
@@ -38,17 +39,23 @@ type Config struct {
 	// Identity signs the assertion of the verified user each internal call carries
 	// (IDENTITY_SIGNING_KEY, IDENTITY_ASSERTION_TTL).
 	Identity *auth.IdentitySigner
+	// NATSURL (empty: no account erasure here) is where user.deleted arrives: the gateway
+	// erases the account's idempotency answers and rate counters and its Firebase user.
+	NATSURL         string
+	EventsNamespace events.Namespace
 }
 
 // LoadConfig reads and checks the environment.
 func LoadConfig(env *config.Env) Config {
 	cfg := Config{
-		Server:        httpserver.OptionsFromEnv(env, "gateway", "8080"),
-		RedisURL:      env.Required("REDIS_URL"),
-		RedisPrefix:   env.String("REDIS_KEY_PREFIX", "gw"),
-		Identity:      auth.IdentitySignerFromEnv(env, "gateway"),
-		ProjectID:     env.Required("FIREBASE_PROJECT_ID"),
-		AllowEmulator: env.Bool("ALLOW_AUTH_EMULATOR", false),
+		Server:          httpserver.OptionsFromEnv(env, "gateway", "8080"),
+		RedisURL:        env.Required("REDIS_URL"),
+		RedisPrefix:     env.String("REDIS_KEY_PREFIX", "gw"),
+		Identity:        auth.IdentitySignerFromEnv(env, "gateway"),
+		NATSURL:         env.String("NATS_URL", ""),
+		EventsNamespace: events.NamespaceFromEnv(env),
+		ProjectID:       env.Required("FIREBASE_PROJECT_ID"),
+		AllowEmulator:   env.Bool("ALLOW_AUTH_EMULATOR", false),
 		Upstreams: ports.Upstreams{
 			Wishlist:     serviceURL(env, "WISHLIST_URL", true),
 			Vision:       serviceURL(env, "VISION_URL", false),
@@ -139,11 +146,12 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		return nil, fmt.Errorf("TRUSTED_PROXIES: %w", err)
 	}
 	limiter := adapters.NewRateLimiter(rdb, cfg.RedisPrefix+":rl")
+	idempotency := adapters.NewIdempotencyStore(rdb, cfg.RedisPrefix+":idem", cfg.Idempotency)
 	ports.Routes(srv.Engine, ports.Deps{
 		Verifier:    verifier,
 		Limiter:     limiter,
 		Limits:      cfg.Limits,
-		Idempotency: adapters.NewIdempotencyStore(rdb, cfg.RedisPrefix+":idem", cfg.Idempotency),
+		Idempotency: idempotency,
 		Upstreams:   cfg.Upstreams,
 		Identity:    cfg.Identity,
 		WebDir:      cfg.WebDir,
@@ -159,6 +167,31 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	srv.OnShutdown(lifecycle.Go(func(ctx context.Context) {
 		limiter.Run(ctx, cfg.LimitSync, throttledWarning(logger, "rate limit counts could not reach Redis; limits hold per gateway until it answers"))
 	}))
+	if cfg.NATSURL == "" {
+		logger.Warn("NATS_URL is not set: a deleted account's Redis keys and Firebase user stay, and its deletion is never reported complete")
+		return srv, nil
+	}
+	nc, js, err := events.Connect(cfg.NATSURL, "gateway", logger)
+	if err != nil {
+		return nil, err
+	}
+	js = events.InNamespace(js, cfg.EventsNamespace)
+	erasure, err := events.ConsumeUserDeleted(ctx, js, "gateway", func(ctx context.Context, uid string) error {
+		if err := idempotency.ForgetUser(ctx, uid); err != nil {
+			return err
+		}
+		if err := limiter.ForgetUser(ctx, uid); err != nil {
+			return err
+		}
+		return verifier.DeleteUser(ctx, uid)
+	}, nil, logger, events.NewConsumerMetrics(srv.Registry))
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	srv.AddReadinessCheck("nats", lifecycle.NATSReady(nc))
+	srv.OnShutdown(lifecycle.DrainNATS(nc))
+	srv.OnShutdown(func(context.Context) error { erasure.Stop(); return nil })
 	return srv, nil
 }
 

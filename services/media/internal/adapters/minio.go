@@ -173,6 +173,25 @@ func (s *MinIOStore) MarkItem(ctx context.Context, key, owner, itemID, contentTy
 	return nil
 }
 
+// ListOwnedBy returns every key whose owner metadata is owner. It reads the whole bucket's
+// listing with metadata (a MinIO extension of ListObjectsV2), one page of 1000 keys per
+// request: an account deletion is rare, and no second index of owners can drift from the truth.
+func (s *MinIOStore) ListOwnedBy(ctx context.Context, owner string) ([]string, error) {
+	var keys []string
+	for obj := range s.client.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Recursive: true, WithMetadata: true}) {
+		if obj.Err != nil {
+			return nil, fmt.Errorf("list objects: %w", obj.Err)
+		}
+		for k, v := range obj.UserMetadata {
+			if (strings.EqualFold(k, ownerMeta) || strings.EqualFold(k, "X-Amz-Meta-"+ownerMeta)) && v == owner {
+				keys = append(keys, obj.Key)
+				break
+			}
+		}
+	}
+	return keys, nil
+}
+
 func objectInfo(info minio.ObjectInfo) app.ObjectInfo {
 	owner, item := "", ""
 	for k, v := range info.UserMetadata {

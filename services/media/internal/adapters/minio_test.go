@@ -94,3 +94,28 @@ func TestMinIOStoreEnsureBucketIsIdempotentAndPingChecksIt(t *testing.T) {
 		t.Fatalf("wrong credentials: err = %v, want ErrAccessDenied", err)
 	}
 }
+
+func TestListOwnedByFindsEveryObjectOfOneUploaderAttachedOrNot(t *testing.T) {
+	store, _ := testminio.Store(t)
+	c := ctx(t)
+	mine := []string{
+		"items/unattached/00000000000000000000000000000001.jpg",
+		"items/unattached/00000000000000000000000000000001_thumb.jpg",
+		"items/0b7c3a8e-5d1f-4f6a-9c2b-7e8d9f0a1b2c/00000000000000000000000000000002.png",
+	}
+	for _, k := range mine {
+		if err := store.Put(c, k, []byte("x"), "image/jpeg", "anna"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := store.Put(c, "items/unattached/00000000000000000000000000000003.jpg", []byte("x"), "image/jpeg", "annabel"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := store.ListOwnedBy(c, "anna")
+	slices.Sort(got)
+	want := slices.Clone(mine)
+	slices.Sort(want)
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("owned by anna: %v (%v), want %v", got, err, want)
+	}
+}

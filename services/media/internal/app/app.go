@@ -57,6 +57,35 @@ type ObjectStore interface {
 	ListInfo(ctx context.Context, prefix string) ([]ObjectInfo, error)
 	// MarkItem records, on the object itself, the item that uses it (keeping its owner).
 	MarkItem(ctx context.Context, key, owner, itemID, contentType string) error
+	// ListOwnedBy returns every key the user uploaded, attached to an item or not.
+	ListOwnedBy(ctx context.Context, owner string) ([]string, error)
+}
+
+// EraseUser removes every object a deleted account uploaded (issue 18). Idempotent: a second
+// call finds nothing. It returns how many objects it removed.
+func (s *Service) EraseUser(ctx context.Context, uid string) (int, error) {
+	if uid == "" {
+		return 0, errors.New("no user to erase")
+	}
+	keys, err := s.store.ListOwnedBy(ctx, uid)
+	if err != nil {
+		return 0, err
+	}
+	// The storage quota's ledger entries are named by a hash of the uid, not owned by it.
+	ledger, err := s.store.List(ctx, ledgerPrefix(uid))
+	if err != nil {
+		return 0, err
+	}
+	keys = append(keys, ledger...)
+	deleted := 0
+	defer func() { s.metrics.ObjectsDeleted.Add(float64(deleted)) }()
+	for _, k := range keys {
+		if err := s.store.Remove(ctx, k); err != nil {
+			return deleted, fmt.Errorf("remove %s: %w", k, err)
+		}
+		deleted++
+	}
+	return deleted, nil
 }
 
 // Metrics are the service-specific counters.

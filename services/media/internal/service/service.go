@@ -127,8 +127,19 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		return nil, err
 	}
 	js = events.InNamespace(js, cfg.EventsNamespace)
-	consumer, err := ports.ConsumeItemDeleted(ctx, js, cfg.ConsumerName, svc, logger, events.NewConsumerMetrics(srv.Registry))
+	metrics := events.NewConsumerMetrics(srv.Registry)
+	consumer, err := ports.ConsumeItemDeleted(ctx, js, cfg.ConsumerName, svc, logger, metrics)
 	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	erasure, err := events.ConsumeUserDeleted(ctx, js, "media", func(ctx context.Context, uid string) error {
+		n, err := svc.EraseUser(ctx, uid)
+		logger.Info("erased a deleted account's photos", "objects", n)
+		return err
+	}, nil, logger, metrics)
+	if err != nil {
+		consumer.Stop()
 		nc.Close()
 		return nil, err
 	}
@@ -143,7 +154,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	}
 	// Run calls these in reverse: stop taking events, then close the connection.
 	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(func(context.Context) error { consumer.Stop(); return nil })
+	srv.OnShutdown(func(context.Context) error { consumer.Stop(); erasure.Stop(); return nil })
 	return srv, nil
 }
 

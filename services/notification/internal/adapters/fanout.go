@@ -81,7 +81,7 @@ func (f *Fanout) Announce(userID string, seq int64) error {
 func (f *Fanout) Listen(wake func(userID string, seq int64)) (*nats.Subscription, error) {
 	sub, err := f.nc.Subscribe(f.Subjects(), func(m *nats.Msg) {
 		var w wakeUp
-		if json.Unmarshal(m.Data, &w) != nil || w.UserID == "" || w.Seq <= 0 {
+		if json.Unmarshal(m.Data, &w) != nil || w.UserID == "" || w.Seq == 0 || w.Seq < -1 {
 			return
 		}
 		wake(w.UserID, w.Seq)

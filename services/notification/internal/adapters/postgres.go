@@ -37,6 +37,19 @@ type Notices struct{ pool *pgxpool.Pool }
 // NewNotices wraps a pool.
 func NewNotices(pool *pgxpool.Pool) *Notices { return &Notices{pool: pool} }
 
+// EraseUser deletes every notice of a deleted account (issue 18). Idempotent.
+func (s *Notices) EraseUser(ctx context.Context, userID string) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))", userID, userLockSeed); err != nil {
+			return fmt.Errorf("lock user: %w", err)
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM notices WHERE user_id = $1", userID); err != nil {
+			return fmt.Errorf("erase notices: %w", err)
+		}
+		return nil
+	})
+}
+
 // Insert stores a notice once per event id and returns it with its seq. fresh is false when
 // the event was stored before (a redelivery): nothing changes and the stored seq is returned.
 //

@@ -52,6 +52,9 @@ type Cursor struct {
 // Wake is signalled when Next may have something to send.
 func (c *Cursor) Wake() <-chan struct{} { return c.sub.Wake() }
 
+// Gone is closed when the user's account was deleted.
+func (c *Cursor) Gone() <-chan struct{} { return c.sub.Gone() }
+
 // Open starts a stream. The order of work is what makes it gap-free: subscribe to the wake-ups
 // first, then read the position and the backlog, then on each wake-up send what PostgreSQL
 // has above the last seq sent. A notice stored while the backlog is read rings the doorbell,

@@ -24,7 +24,12 @@ type Subscription struct {
 	userID string
 	wake   chan struct{}
 	latest atomic.Int64
+	// gone is closed when the user's account was deleted: the stream ends.
+	gone chan struct{}
 }
+
+// Gone is closed when the stream must end because its user no longer exists.
+func (s *Subscription) Gone() <-chan struct{} { return s.gone }
 
 // Wake is signalled when the user has a new notice.
 func (s *Subscription) Wake() <-chan struct{} { return s.wake }
@@ -78,7 +83,7 @@ func (h *Hub) Subscribe(userID string) (*Subscription, error) {
 		subs = map[*Subscription]struct{}{}
 		h.users[userID] = subs
 	}
-	s := &Subscription{userID: userID, wake: make(chan struct{}, 1)}
+	s := &Subscription{userID: userID, wake: make(chan struct{}, 1), gone: make(chan struct{})}
 	subs[s] = struct{}{}
 	h.open.Inc()
 	return s, nil
@@ -99,10 +104,22 @@ func (h *Hub) Unsubscribe(s *Subscription) {
 	}
 }
 
-// Announce wakes every open stream of the user: it has notices up to seq. It never blocks.
+// SeqGone announced for a user ends their streams: the account was deleted.
+const SeqGone = -1
+
+// Announce wakes every open stream of the user: it has notices up to seq. SeqGone ends them
+// instead. It never blocks.
 func (h *Hub) Announce(userID string, seq int64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if seq == SeqGone {
+		for s := range h.users[userID] {
+			close(s.gone)
+			h.open.Dec()
+		}
+		delete(h.users, userID)
+		return
+	}
 	for s := range h.users[userID] {
 		s.announce(seq)
 	}

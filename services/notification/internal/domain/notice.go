@@ -101,7 +101,8 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 	}
 	switch env.Type {
 	case events.TypeItemUpdated, events.TypeItemClaimed, events.TypeListDeleted,
-		events.TypeFamilyInvited, events.TypeFamilyMemberLeft, events.TypeListFamilies:
+		events.TypeFamilyInvited, events.TypeFamilyMemberLeft, events.TypeListFamilies,
+		events.TypeUserDeleted, events.TypeUserErased:
 		return nil, nil
 	case events.TypeSecretSantaDrawn:
 		var d struct {

@@ -131,6 +131,8 @@ func (h handlers) stream(c *gin.Context) {
 				return
 			}
 			w.Flush()
+		case <-cur.Gone():
+			return // the account was deleted
 		case <-h.shutdown:
 			return // draining: the client reconnects, to another replica
 		case <-ctx.Done():

@@ -37,6 +37,8 @@ type Config struct {
 	Streams  httpserver.StreamLimits
 	// RetryBackOff overrides the consumer's redelivery waits (tests make them short).
 	RetryBackOff []time.Duration
+	// ErasureBackOff overrides the user.deleted consumer's redelivery waits (tests).
+	ErasureBackOff []time.Duration
 	// SMTPURL (empty: no email is sent) is where invitations go out; MailFrom is the sender and
 	// PublicURL the web app's origin, for the links in emails.
 	SMTPURL   string
@@ -106,6 +108,19 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		pool.Close()
 		return nil, err
 	}
+	// A deleted account's notices go, and its open streams on every replica end.
+	erasure, err := events.ConsumeUserDeleted(ctx, js, "notification", func(ctx context.Context, uid string) error {
+		if err := notices.EraseUser(ctx, uid); err != nil {
+			return err
+		}
+		return fanout.Announce(uid, app.SeqGone)
+	}, cfg.ErasureBackOff, logger, metrics)
+	if err != nil {
+		consumer.Stop()
+		nc.Close()
+		pool.Close()
+		return nil, err
+	}
 	var emailConsumer *events.Consumer
 	if cfg.SMTPURL != "" {
 		mailer, err := adapters.NewSMTPMailer(cfg.SMTPURL, cfg.MailFrom)
@@ -138,6 +153,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	srv.OnShutdown(func(context.Context) error {
 		_ = fanSub.Unsubscribe()
 		consumer.Stop()
+		erasure.Stop()
 		if emailConsumer != nil {
 			emailConsumer.Stop()
 		}

@@ -103,6 +103,21 @@ func (r *Redis) Used(ctx context.Context, key string) (int, error) {
 	return n, err
 }
 
+// DeleteQuotas deletes every quota counter of one subject (app.UserSubject), whatever its
+// day or kind: a deleted account's counters go at once rather than at their expiry.
+func (r *Redis) DeleteQuotas(ctx context.Context, subject string) error {
+	iter := r.client.Scan(ctx, 0, r.prefix+"quota:*"+subject+":*", 500).Iterator()
+	for iter.Next(ctx) {
+		if err := r.client.Del(ctx, iter.Val()).Err(); err != nil {
+			return fmt.Errorf("delete quota: %w", err)
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return fmt.Errorf("find quotas: %w", err)
+	}
+	return nil
+}
+
 // Purge deletes every key under the prefix. Tests use it to leave the shared server clean.
 func (r *Redis) Purge(ctx context.Context) error {
 	iter := r.client.Scan(ctx, 0, r.prefix+"*", 200).Iterator()

@@ -336,7 +336,7 @@ func (s *Service) takeCounters(ctx context.Context, caller Caller, prefix string
 	midnight := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
 	var counters []Counter
 	if caller.UserID != "" && perUser > 0 {
-		counters = append(counters, Counter{Scope: "user", Key: prefix + "user:" + hashed(caller.UserID) + ":" + day, Limit: perUser})
+		counters = append(counters, Counter{Scope: "user", Key: prefix + UserSubject(caller.UserID) + ":" + day, Limit: perUser})
 	}
 	if perIP > 0 {
 		counters = append(counters, Counter{Scope: "ip", Key: prefix + "ip:" + ipSubject(caller.IP) + ":" + day, Limit: perIP})
@@ -409,6 +409,10 @@ func (s *Service) cacheKey(call domain.Call) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// UserSubject is the part of a user's quota keys that names them (hashed, never the uid).
+// The answer cache is keyed by content alone, so it holds nothing of a user to erase.
+func UserSubject(uid string) string { return "user:" + hashed(uid) }
 
 // hashed keeps user ids out of Redis key names.
 func hashed(s string) string {

@@ -14,7 +14,9 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/config"
+	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
 	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
@@ -35,6 +37,10 @@ type Config struct {
 	// Signer asserts the importing user to the media service (IDENTITY_SIGNING_KEY; needed
 	// with MEDIA_URL).
 	Signer *auth.IdentitySigner
+	// NATSURL (empty: no account erasure) is where user.deleted arrives; EventsNamespace is
+	// this environment's part of it.
+	NATSURL         string
+	EventsNamespace events.Namespace
 }
 
 // LookupConfig is where the product databases are and how they are treated.
@@ -76,8 +82,10 @@ func LookupDefaults() LookupConfig {
 func LoadConfig(env *config.Env) Config {
 	d := app.Defaults()
 	cfg := Config{
-		RedisURL:  env.Required("REDIS_URL"),
-		KeyPrefix: "vision:",
+		RedisURL:        env.Required("REDIS_URL"),
+		NATSURL:         env.String("NATS_URL", ""),
+		EventsNamespace: events.NamespaceFromEnv(env),
+		KeyPrefix:       "vision:",
 		Gemini: adapters.GeminiConfig{
 			APIKey:  env.String("GEMINI_API_KEY", ""),
 			Model:   env.String("GEMINI_MODEL", d.Model),
@@ -184,6 +192,27 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	})
 	srv.AddReadinessCheck("redis", store.Ping)
 	srv.OnShutdown(func(context.Context) error { return store.Close() })
+	if cfg.NATSURL == "" {
+		logger.Warn("NATS_URL is not set: a deleted account's quota counters stay until they expire, and its deletion is never reported complete")
+		return srv, nil
+	}
+	nc, js, err := events.Connect(cfg.NATSURL, "vision", logger)
+	if err != nil {
+		_ = store.Close()
+		return nil, err
+	}
+	js = events.InNamespace(js, cfg.EventsNamespace)
+	erasure, err := events.ConsumeUserDeleted(ctx, js, "vision", func(ctx context.Context, uid string) error {
+		return store.DeleteQuotas(ctx, app.UserSubject(uid))
+	}, nil, logger, events.NewConsumerMetrics(srv.Registry))
+	if err != nil {
+		nc.Close()
+		_ = store.Close()
+		return nil, err
+	}
+	srv.AddReadinessCheck("nats", lifecycle.NATSReady(nc))
+	srv.OnShutdown(lifecycle.DrainNATS(nc))
+	srv.OnShutdown(func(context.Context) error { erasure.Stop(); return nil })
 	return srv, nil
 }
 

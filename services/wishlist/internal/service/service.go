@@ -5,6 +5,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/config"
@@ -26,7 +27,11 @@ type Config struct {
 	MediaURL    string // empty: inline images are refused
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
-	Server          httpserver.Options
+	// OutboxRetention is how long published events stay in the outbox (OUTBOX_RETENTION).
+	OutboxRetention time.Duration
+	// ErasureBackOff overrides the account-deletion consumers' redelivery waits (tests).
+	ErasureBackOff []time.Duration
+	Server         httpserver.Options
 	// Identity verifies the assertion every request must carry (IDENTITY_PUBLIC_KEYS).
 	Identity *auth.IdentityVerifier
 	// Signer asserts the item's owner to the media service (IDENTITY_SIGNING_KEY; needed
@@ -41,6 +46,7 @@ func LoadConfig(env *config.Env) Config {
 		NATSURL:         env.Required("NATS_URL"),
 		MediaURL:        env.String("MEDIA_URL", ""),
 		EventsNamespace: events.NamespaceFromEnv(env),
+		OutboxRetention: env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
 		Server:          httpserver.OptionsFromEnv(env, "wishlist", "8081"),
 		Identity:        auth.IdentityVerifierFromEnv(env, "wishlist"),
 	}
@@ -80,10 +86,20 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	repo := adapters.NewRepository(pool)
 	wishlist := app.New(repo, images)
 	ports.Routes(srv.Engine, wishlist)
+	accounts := app.NewAccounts(repo)
+	ports.AccountRoutes(srv.Engine, accounts)
 	srv.AddReadinessCheck("postgres", repo.Ping)
+	metrics := events.NewConsumerMetrics(srv.Registry)
 	// Family memberships arrive as the family service's events (never from its tables).
-	consumer, err := ports.ConsumeMemberships(ctx, js, wishlist, logger, events.NewConsumerMetrics(srv.Registry))
+	consumer, err := ports.ConsumeMemberships(ctx, js, wishlist, logger, metrics)
 	if err != nil {
+		nc.Close()
+		pool.Close()
+		return nil, err
+	}
+	consumers, err := ports.ConsumeAccountEvents(ctx, js, accounts, cfg.ErasureBackOff, logger, metrics)
+	if err != nil {
+		consumer.Stop()
 		nc.Close()
 		pool.Close()
 		return nil, err
@@ -93,7 +109,13 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	// reverse: stop the relay, stop the consumer, drain NATS, close the pool.
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
 	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(func(context.Context) error { consumer.Stop(); return nil })
-	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).Run))
+	srv.OnShutdown(func(context.Context) error {
+		consumer.Stop()
+		for _, c := range consumers {
+			c.Stop()
+		}
+		return nil
+	})
+	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).WithRetention(cfg.OutboxRetention).Run))
 	return srv, nil
 }

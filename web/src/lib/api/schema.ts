@@ -460,6 +460,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in account, and whether its deletion is still under way
+         * @description deletionPending is true from DELETE /api/account until every service (wishlist, family, notification, media, vision, gateway) has confirmed the erasure with a user.erased event.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the account and everything in it, in every service, and its Firebase user
+         * @description The body confirms with the account's email (an account without one: its uid), compared without case. Answers at once; the erasure completes in the background, also when a service is down at the time (the event waits for it). The only trace kept is a deletion record: the uid and dates.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a copy of everything the account keeps with us, as a ZIP
+         * @description Streamed as it is gathered: account.json, lists.json, lists/<listId>.json (the items as the owner sees them: no claim made on them before the reveal date), photos/<file> (the items' stored photos), claims.json (what the user promised to give), families.json, notices.json (the latest 50). A failure after the first byte ends the download without the ZIP's central directory, so it does not open.
+         */
+        get: operations["exportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/families": {
         parameters: {
             query?: never;
@@ -608,6 +652,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Account: {
+            uid: string;
+            email: string;
+            displayName: string;
+            deletionPending: boolean;
+        };
         Family: {
             /** Format: uuid */
             id: string;
@@ -2337,6 +2387,100 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The deletion is under way. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        deletionPending: true;
+                    };
+                };
+            };
+            /** @description confirmation_required (no body, not JSON, no confirm string) or confirmation_mismatch; the message says what to send: {"confirm": "<your account's email>"}. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    exportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            /** @description unavailable: the wishlist cannot be read right now; nothing was sent. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listFamilies: {

@@ -1,0 +1,82 @@
+package adapters
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/santa-wishlist/santa/pkg/outbox"
+)
+
+// EraseUser removes a deleted account from every family (issue 18), as if the user had left
+// each: a family they were alone in is dissolved; when they were its last admin, the member
+// who joined earliest becomes admin; a Secret Santa draw that included them is cancelled (its
+// pairs no longer add up), so an admin draws again. The invitations they made, and their uid
+// as a family's creator or a draw's drawer, go too, and so do their outbox rows. Idempotent.
+func (r *Repository) EraseUser(ctx context.Context, uid string) error {
+	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if err := lockUser(ctx, tx, uid); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT f.id FROM families f JOIN family_members m ON m.family_id = f.id AND m.uid = $1
+			ORDER BY f.id FOR UPDATE OF f`, uid)
+		if err != nil {
+			return fmt.Errorf("find families: %w", err)
+		}
+		familyIDs, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return fmt.Errorf("find families: %w", err)
+		}
+		for _, id := range familyIDs {
+			if err := leaveForGood(ctx, tx, id, uid); err != nil {
+				return err
+			}
+		}
+		steps := []string{
+			"DELETE FROM family_invites WHERE invited_by = $1",
+			"UPDATE families SET created_by = '' WHERE created_by = $1",
+			"UPDATE secret_santa_draws SET drawn_by = '' WHERE drawn_by = $1",
+		}
+		for _, sql := range steps {
+			if _, err := tx.Exec(ctx, sql, uid); err != nil {
+				return fmt.Errorf("erase user: %w", err)
+			}
+		}
+		return outbox.EraseUser(ctx, tx, uid)
+	})
+}
+
+func leaveForGood(ctx context.Context, tx pgx.Tx, familyID, uid string) error {
+	var role string
+	var members, admins int
+	err := tx.QueryRow(ctx, `SELECT
+			(SELECT role FROM family_members WHERE family_id = $1 AND uid = $2),
+			(SELECT count(*) FROM family_members WHERE family_id = $1),
+			(SELECT count(*) FROM family_members WHERE family_id = $1 AND role = 'admin')`,
+		familyID, uid).Scan(&role, &members, &admins)
+	if err != nil {
+		return fmt.Errorf("read family: %w", err)
+	}
+	if members == 1 {
+		if _, err := tx.Exec(ctx, "DELETE FROM families WHERE id = $1", familyID); err != nil {
+			return fmt.Errorf("dissolve family: %w", err)
+		}
+		return nil
+	}
+	if role == "admin" && admins == 1 {
+		if _, err := tx.Exec(ctx, `UPDATE family_members SET role = 'admin' WHERE family_id = $1 AND uid = (
+				SELECT uid FROM family_members WHERE family_id = $1 AND uid <> $2 ORDER BY joined_at, uid LIMIT 1)`,
+			familyID, uid); err != nil {
+			return fmt.Errorf("hand over admin: %w", err)
+		}
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM secret_santa_draws WHERE family_id = $1
+			AND EXISTS (SELECT 1 FROM secret_santa_pairs WHERE family_id = $1 AND (giver = $2 OR receiver = $2))`, familyID, uid); err != nil {
+		return fmt.Errorf("cancel draw: %w", err)
+	}
+	if _, err := tx.Exec(ctx, "DELETE FROM family_members WHERE family_id = $1 AND uid = $2", familyID, uid); err != nil {
+		return fmt.Errorf("leave family: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,93 @@
+package adapters
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/outbox"
+)
+
+// RequestDeletion records the deletion of uid's account and, in the same transaction, puts
+// user.deleted in the outbox. Asking again while it is pending changes nothing and sends
+// nothing. It reports whether the deletion is still pending.
+func (r *Repository) RequestDeletion(ctx context.Context, uid string, now time.Time) error {
+	return r.inUserTx(ctx, uid, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "INSERT INTO account_deletions (uid, requested_at) VALUES ($1, $2) ON CONFLICT (uid) DO NOTHING", uid, now)
+		if err != nil {
+			return fmt.Errorf("record deletion: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return nil // asked before: the event is on its way or done
+		}
+		return enqueue(ctx, tx, events.TypeUserDeleted, uid, events.UserDeletedData{RequestedAt: now.UTC()})
+	})
+}
+
+// DeletionPending reports whether uid's account deletion was asked for and not yet confirmed
+// by every service.
+func (r *Repository) DeletionPending(ctx context.Context, uid string) (bool, error) {
+	var completed *time.Time
+	err := r.pool.QueryRow(ctx, "SELECT completed_at FROM account_deletions WHERE uid = $1", uid).Scan(&completed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read deletion: %w", err)
+	}
+	return completed == nil, nil
+}
+
+// EraseUser removes everything the wishlist holds about uid: the claims they made on others'
+// lists (releasing the units they held), their lists with their items, share links, the
+// claims others made on them and viewer records, and their outbox rows. It is idempotent.
+func (r *Repository) EraseUser(ctx context.Context, uid string) error {
+	return r.inUserTx(ctx, uid, func(tx pgx.Tx) error {
+		steps := []string{
+			// The units the user held go back to the items' owners' lists.
+			`WITH gone AS (DELETE FROM claims WHERE user_id = $1 RETURNING item_id, quantity)
+			 UPDATE items SET claimed = items.claimed - gone.quantity FROM gone WHERE items.id = gone.item_id`,
+			`DELETE FROM list_viewers WHERE user_id = $1`,
+			// Claims on the user's items and viewers of their lists go with them (ON DELETE CASCADE).
+			`DELETE FROM items WHERE user_id = $1 OR list_id IN (SELECT id FROM lists WHERE user_id = $1)`,
+			`DELETE FROM lists WHERE user_id = $1`,
+		}
+		for _, sql := range steps {
+			if _, err := tx.Exec(ctx, sql, uid); err != nil {
+				return fmt.Errorf("erase user: %w", err)
+			}
+		}
+		return outbox.EraseUser(ctx, tx, uid)
+	})
+}
+
+// MarkErased records service's confirmation and completes the deletion when it was the last.
+// An unknown service is ignored (false); a confirmation for an unknown uid changes nothing.
+func (r *Repository) MarkErased(ctx context.Context, uid, service string, at time.Time) (bool, error) {
+	if !slices.Contains(events.ErasingServices, service) {
+		return false, nil
+	}
+	col := service + "_erased_at" // from the fixed list above, never from the event as such
+	cond := ""
+	for _, s := range events.ErasingServices {
+		if cond != "" {
+			cond += " AND "
+		}
+		cond += s + "_erased_at IS NOT NULL"
+	}
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "UPDATE account_deletions SET "+col+" = COALESCE("+col+", $2) WHERE uid = $1", uid, at); err != nil {
+			return fmt.Errorf("record erasure: %w", err)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE account_deletions SET completed_at = $2 WHERE uid = $1 AND completed_at IS NULL AND "+cond, uid, at); err != nil {
+			return fmt.Errorf("complete deletion: %w", err)
+		}
+		return nil
+	})
+	return err == nil, err
+}

@@ -1,0 +1,3 @@
+import type { components } from '../../lib/api/schema';
+
+export type Account = components['schemas']['Account'];
