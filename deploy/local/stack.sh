@@ -146,33 +146,48 @@ stack_nats() {
   if ! command -v nats-server >/dev/null; then
     (cd /tmp && GOBIN=$TOOLS/bin go install "github.com/nats-io/nats-server/v2@$NATS_PIN")
   fi
-  if [ ! -s "$STATE/nats.env" ]; then
-    (umask 077 && for u in wishlist media notification family observer; do
-      echo "NATS_PASS_$u=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')"; done > "$STATE/nats.env")
-  fi
+  # A password for each user that has none yet (a checkout from before a user was added).
+  (umask 077 && touch "$STATE/nats.env" && for u in wishlist media notification family gateway vision observer; do
+    grep -q "^NATS_PASS_$u=" "$STATE/nats.env" ||
+      echo "NATS_PASS_$u=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')" >> "$STATE/nats.env"; done)
   # shellcheck disable=SC1091
   . "$STATE/nats.env"
-  local ns=$STACK js='"$JS.API.>"' ack='"$JS.ACK.>"' inbox='"_INBOX.>"'
+  local ns=$STACK js='"$JS.API.>"' ack='"$JS.ACK.>"' inbox='"_INBOX.>"' erased="\"$STACK.user.erased\""
   (umask 077 && cat > "$STATE/nats.conf" <<CONF
 listen: $NATS_STACK_ADDR
 jetstream { store_dir: "$STATE/nats-js" }
 authorization {
   users: [
     { user: wishlist, password: "$NATS_PASS_wishlist",
-      permissions: { publish: ["$ns.item.>", "$ns.santa.>", "$ns.list.>", $js], subscribe: [$inbox] } }
+      permissions: { publish: ["$ns.item.>", "$ns.santa.>", "$ns.list.>", "$ns.user.>", $js, $ack], subscribe: [$inbox] } }
     { user: family, password: "$NATS_PASS_family",
-      permissions: { publish: ["$ns.family.>", "$ns.secretsanta.>", $js], subscribe: [$inbox] } }
+      permissions: { publish: ["$ns.family.>", "$ns.secretsanta.>", $erased, $js, $ack], subscribe: [$inbox] } }
     { user: media, password: "$NATS_PASS_media",
-      permissions: { publish: [$js, $ack], subscribe: [$inbox] } }
+      permissions: { publish: [$js, $ack, $erased], subscribe: [$inbox] } }
     { user: notification, password: "$NATS_PASS_notification",
-      permissions: { publish: [$js, $ack, "$ns.notify.user.>"], subscribe: [$inbox, "$ns.notify.user.>"] } }
+      permissions: { publish: [$js, $ack, $erased, "$ns.notify.user.>"], subscribe: [$inbox, "$ns.notify.user.>"] } }
+    { user: gateway, password: "$NATS_PASS_gateway",
+      permissions: { publish: [$js, $ack, $erased], subscribe: [$inbox] } }
+    { user: vision, password: "$NATS_PASS_vision",
+      permissions: { publish: [$js, $ack, $erased], subscribe: [$inbox] } }
     { user: observer, password: "$NATS_PASS_observer",
       permissions: { publish: [$js, $ack], subscribe: [$inbox] } }
   ]
 }
 CONF
   )
-  answers $NATS_STACK_ADDR && return
+  if answers $NATS_STACK_ADDR; then
+    local pid; pid=$(cat "$STATE/nats-server.pid" 2>/dev/null || true)
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      kill -HUP "$pid" # ours: it rereads the users and permissions written above
+      return
+    fi
+    # Another checkout's stack NATS holds the port with other passwords: this port is the
+    # stack's own, so it is stopped and started again with this checkout's users.
+    log "the stack's NATS port $NATS_STACK_ADDR is held by another checkout's server: restarting it"
+    pkill -f "nats-server -c .*/$STACK/nats.conf" 2>/dev/null || true
+    for _ in $(seq 50); do answers $NATS_STACK_ADDR || break; sleep 0.1; done
+  fi
   log "starting the stack's NATS (users per service) on $NATS_STACK_ADDR"
   nohup nats-server -c "$STATE/nats.conf" > "$STATE/nats-server.log" 2>&1 &
   echo $! > "$STATE/nats-server.pid"
@@ -181,7 +196,7 @@ CONF
 
 # nats_env NAME: the service's own NATS user, if it uses NATS.
 nats_env() {
-  local NATS_PASS_wishlist NATS_PASS_media NATS_PASS_notification NATS_PASS_family NATS_PASS_observer
+  local NATS_PASS_wishlist NATS_PASS_media NATS_PASS_notification NATS_PASS_family NATS_PASS_gateway NATS_PASS_vision NATS_PASS_observer
   # shellcheck disable=SC1091
   . "$STATE/nats.env"
   local pass=NATS_PASS_$1
