@@ -58,6 +58,7 @@ const (
 	CodeOdyssey      = "9780140449136" // UPCitemdb, a book
 	CodeUPCEExpanded = "012345000065"  // UPCitemdb, the UPC-A form of the UPC-E code 01234565
 	CodeUnknown      = "4006381333931" // nobody knows it
+	CodeReindeer     = "5901234123457" // Open Products Facts, EAN-13 (the web test's camera shows it)
 )
 
 type openFactsProduct struct {
@@ -125,6 +126,12 @@ var openProductsFacts = map[string]openFactsProduct{
 		Categories:     "Toys, Construction toys",
 		CategoriesTags: []string{"en:toys", "en:construction-toys"},
 		ImageFrontURL:  imagePath + "openproductsfacts/570/201/637/0737/front_en.4.400.jpg",
+	},
+	CodeReindeer: {
+		ProductName: "Plush Reindeer Rudolph", Brands: "North Pole Toys", GenericName: "A soft reindeer with a glowing red nose",
+		Categories:     "Toys, Plush toys",
+		CategoriesTags: []string{"en:toys", "en:plush-toys"},
+		ImageFrontURL:  imagePath + "openproductsfacts/590/123/412/3457/front_en.1.400.jpg",
 	},
 }
 
