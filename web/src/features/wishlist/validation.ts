@@ -8,6 +8,8 @@ export interface AddItemValues {
   price: string;
   searchQuery: string;
   imageUrl: string;
+  /** The shop page the item was imported from; blank: a shop search for the keywords. */
+  shoppingUrl?: string;
 }
 
 export type AddItemErrors = Partial<Record<keyof AddItemValues, string>>;
@@ -33,6 +35,8 @@ export const MESSAGES = {
 /** http(s) URLs, and inline images read from a chosen file. */
 export function isValidImageUrl(value: string): boolean {
   if (/^data:image\/[a-z0-9.+-]+;base64,/i.test(value)) return true;
+  // Our own stored pictures (an imported shop or product picture).
+  if (value.startsWith('/media/')) return !value.includes('..');
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
@@ -64,7 +68,7 @@ export function toNewItem(values: AddItemValues, userId: string): NewWishlistIte
     price: values.price.trim() || null,
     imageUrl: values.imageUrl.trim() || null,
     searchQuery,
-    shoppingUrl: shopSearchUrl(searchQuery),
+    shoppingUrl: values.shoppingUrl?.trim() || shopSearchUrl(searchQuery),
     features: [],
     aiGenerated: false,
     sentToSanta: false,

@@ -1,7 +1,9 @@
 import { useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { storeScanResult } from '../flow';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { RecognitionOverlay } from '../recognition/RecognitionOverlay';
+import { useScanLookupView } from '../scanLookup';
 import { CameraControls } from './components/CameraControls';
 import { CaptureBar } from './components/CaptureBar';
 import { Viewfinder } from './components/Viewfinder';
@@ -25,7 +27,9 @@ export default function CameraPage() {
   const viewfinder = useRef<HTMLDivElement>(null);
   const camera = useCameraSession(scanQuery ? 'barcode' : 'photo', scanQuery, { video, viewfinder });
   const { onCapture, onFileChosen } = useCapture(camera, video, viewfinder);
-  const { session } = camera;
+  const { session, scanned } = camera;
+  const renderScanned = useScanLookupView();
+  const navigate = useNavigate();
   const { mode, status, busy } = session;
 
   return (
@@ -71,6 +75,15 @@ export default function CameraPage() {
       <CaptureBar session={session} onCapture={() => void onCapture()} onFileChosen={(e) => void onFileChosen(e)} />
 
       {session.captured && <RecognitionOverlay image={session.captured} />}
+      {scanned &&
+        renderScanned?.({
+          code: scanned.code,
+          frame: scanned.frame,
+          onDecorate: (name) => {
+            storeScanResult(scanned.code, new Date(), name);
+            navigate('/edit-photo?source=scan');
+          },
+        })}
     </section>
   );
 }

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } from 'react';
 import { useNavigate } from 'react-router';
 import { useToast } from '../../../app/shell/notices';
 import { readCameraSide, storeCameraSide, storeCapturedImage, storeScanResult, type CameraSide } from '../flow';
+import { useScanLookupView } from '../scanLookup';
 import { createLiveScanner } from './barcode';
 import { captureSimulation, captureVideoFrame } from './capture';
 import { CameraController, cameraSupported, type CameraMode } from './controller';
@@ -48,8 +49,10 @@ export interface CameraSessionApi {
   enterSimulation: (reason: string) => void;
   switchSide: () => Promise<void>;
   changeMode: (mode: CameraMode) => Promise<void>;
-  /** A barcode was read: keep it and the frame it was found in, then decorate that photo. */
+  /** A barcode was read: keep it and the frame it was found in, then show what it names (or decorate). */
   onDetected: (code: string, frame?: string) => Promise<void>;
+  /** The scan the product view shows, when the app provides one. */
+  scanned: { code: string; frame: string } | null;
 }
 
 /**
@@ -67,16 +70,20 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
   }, [session]);
 
   const detected = useRef(false);
+  const productView = useScanLookupView() !== null;
+  const [scanned, setScanned] = useState<{ code: string; frame: string } | null>(null);
   const onDetected = useCallback(
     async (code: string, frame?: string) => {
       if (detected.current) return;
       detected.current = true;
       toast({ title: 'Barcode Detected', description: `Code: ${code}` });
       storeScanResult(code);
-      storeCapturedImage(frame ?? (await captureSimulation('barcode')));
-      navigate('/edit-photo?source=scan');
+      const image = frame ?? (await captureSimulation('barcode'));
+      storeCapturedImage(image);
+      if (productView) setScanned({ code, frame: image });
+      else navigate('/edit-photo?source=scan');
     },
-    [navigate, toast],
+    [navigate, toast, productView],
   );
   const onDetectedRef = useRef(onDetected);
   useEffect(() => {
@@ -241,5 +248,6 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
     switchSide,
     changeMode,
     onDetected,
+    scanned,
   };
 }

@@ -20,6 +20,7 @@ import {
   type AddItemValues,
 } from '../validation';
 import { usePreviewUrl } from '../hooks/usePreviewUrl';
+import { useAddFormImport, type ImportedFields } from '../addFormImport';
 
 const FIELD_ORDER: (keyof AddItemValues)[] = ['name', 'description', 'category', 'price', 'searchQuery', 'imageUrl'];
 /** /text-prompt: add a gift to the wishlist by describing it. */
@@ -36,6 +37,19 @@ export default function AddItemPage() {
   const form = useRef<HTMLFormElement>(null);
   const preview = usePreviewUrl(values.imageUrl);
   const fromDevice = values.imageUrl.startsWith('data:');
+  const renderImport = useAddFormImport();
+
+  /** An import (shop link, shared page, scanned code) fills the fields it knows. */
+  function fill(fields: ImportedFields) {
+    setValues((current) => {
+      const next = { ...current };
+      for (const [key, value] of Object.entries(fields) as [keyof ImportedFields, string | undefined][]) {
+        if (value === undefined) continue;
+        if (key === 'shoppingUrl' || value !== '') next[key] = value;
+      }
+      return next;
+    });
+  }
 
   function set<K extends keyof AddItemValues>(key: K, value: AddItemValues[K]) {
     const next = { ...values, [key]: value };
@@ -134,6 +148,7 @@ export default function AddItemPage() {
         </h1>
         <p className="muted">Describe the gift you are wishing for.</p>
         <form ref={form} className="form" onSubmit={onSubmit} noValidate>
+          {renderImport?.({ onFill: fill })}
           <TextField
             label="Gift Name"
             placeholder="e.g. Remote control racing car"
