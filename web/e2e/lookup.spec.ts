@@ -75,7 +75,7 @@ test.describe('signed in', () => {
     await cameraNotYetAllowed(page);
     await page.goto('/camera?mode=scan');
     await page.getByRole('button', { name: 'Enable Camera Access' }).click();
-    const overlay = page.getByTestId('scanned-product');
+    const overlay = page.getByRole('dialog', { name: 'Product Recognition' });
     await expect(overlay).toBeVisible({ timeout: 20_000 });
     await expectToast(page, 'Barcode Detected', REINDEER);
     await expect(overlay.getByRole('heading', { name: 'Plush Reindeer Rudolph' })).toBeVisible();
