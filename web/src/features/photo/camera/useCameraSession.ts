@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } from 'react';
 import { useNavigate } from 'react-router';
 import { useToast } from '../../../app/shell/notices';
@@ -13,6 +14,7 @@ import {
   isUsable,
   NO_CAMERA,
   NOT_SUPPORTED,
+  simulationReasonKey,
   type CameraAction,
   type CameraSession,
 } from './session';
@@ -21,7 +23,6 @@ import {
 export const SWITCH_DELAY_MS = 300;
 export const READER_ID = 'barcode-reader';
 
-export const sideName = (side: CameraSide) => (side === 'front' ? 'Front' : 'Back');
 export const otherSide = (side: CameraSide): CameraSide => (side === 'front' ? 'back' : 'front');
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -62,6 +63,7 @@ export interface CameraSessionApi {
 export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el: CameraElements): CameraSessionApi {
   const navigate = useNavigate();
   const toast = useToast();
+  const { t } = useTranslation('photo');
   const [session, dispatch] = useReducer(cameraReducer, undefined, () => initialCameraSession(initialMode, readCameraSide()));
   // Handlers that outlive a render (the scanner's callback, the arrival check) read the latest state here.
   const latest = useRef(session);
@@ -76,14 +78,14 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
     async (code: string, frame?: string) => {
       if (detected.current) return;
       detected.current = true;
-      toast({ title: 'Barcode Detected', description: `Code: ${code}` });
+      toast({ title: t('camera.detected'), description: t('camera.detectedText', { code }) });
       storeScanResult(code);
       const image = frame ?? (await captureSimulation('barcode'));
       storeCapturedImage(image);
       if (productView) setScanned({ code, frame: image });
       else navigate('/edit-photo?source=scan');
     },
-    [navigate, toast, productView],
+    [navigate, toast, t, productView],
   );
   const onDetectedRef = useRef(onDetected);
   useEffect(() => {
@@ -144,9 +146,9 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
     (reason: string) => {
       void controller.close();
       dispatch(act.simulation(reason));
-      toast({ title: 'Simulation Mode', description: reason });
+      toast({ title: t('camera.simulation'), description: t(simulationReasonKey(reason)) });
     },
-    [controller, toast],
+    [controller, toast, t],
   );
 
   const startWith = useCallback(
@@ -157,22 +159,22 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
         dispatch(act.opened({ torch: await open(mode, side) }));
         // Arriving through /scan, the scan toast stays the headline (one toast shows at a time).
         if (scanQuery && mode === 'barcode') {
-          toast({ title: 'Scan Mode Activated', description: `${sideName(side)} Camera Ready: point it at a product barcode.` });
+          toast({ title: t('camera.scanActivated'), description: t(`camera.scanReady_${side}`) });
         } else {
-          toast({ title: `${sideName(side)} Camera Ready` });
+          toast({ title: t(`camera.ready_${side}`) });
         }
       } catch (err) {
         console.warn('camera failed', err);
         enterSimulation(NO_CAMERA);
       }
     },
-    [open, enterSimulation, toast, scanQuery],
+    [open, enterSimulation, toast, scanQuery, t],
   );
 
   // On arrival: start at once if the camera is already allowed, otherwise ask first.
   useEffect(() => {
     let cancelled = false;
-    if (scanQuery) toast({ title: 'Scan Mode Activated', description: 'Point the camera at a product barcode.' });
+    if (scanQuery) toast({ title: t('camera.scanActivated'), description: t('camera.pointAtBarcode') });
     if (!cameraSupported()) {
       enterSimulation(NOT_SUPPORTED);
     } else {
@@ -214,7 +216,7 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
       const hasTorch = simulation ? false : await open(mode, next, true);
       storeCameraSide(next);
       dispatch(act.switched({ side: next, simulation, torch: hasTorch }));
-      toast({ title: `${sideName(next)} Camera Active` });
+      toast({ title: t(`camera.active_${next}`) });
     } catch (err) {
       console.warn('camera switch failed', err);
       try {
@@ -222,7 +224,7 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
       } catch {
         enterSimulation(NO_CAMERA);
       }
-      toast({ title: 'Camera Switch Failed', description: 'Could not switch cameras. Try again.', variant: 'destructive' });
+      toast({ title: t('camera.switchFailed'), description: t('camera.switchFailedText'), variant: 'destructive' });
     }
   }
 
