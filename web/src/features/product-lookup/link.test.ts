@@ -15,9 +15,14 @@ describe('shared links', () => {
     expect(hostOf('https://www.shop.example/a')).toBe('shop.example');
   });
   it('makes a description long enough for the wishlist', () => {
-    expect(productDescription({ name: 'Nutella', brand: 'Ferrero', description: '', code: '3017624010701' })).toBe(
+    const words = (p: { name: string; brand: string; code: string }, withBrand: boolean) =>
+      withBrand ? `${p.name} by ${p.brand} (barcode ${p.code})` : `${p.name} (barcode ${p.code})`;
+    expect(productDescription({ name: 'Nutella', brand: ' Ferrero ', description: '', code: '3017624010701' }, words)).toBe(
       'Nutella by Ferrero (barcode 3017624010701)',
     );
-    expect(productDescription({ name: 'Kite', brand: '', description: 'A red kite for windy days', code: '1' })).toBe('A red kite for windy days');
+    expect(productDescription({ name: 'Mints', brand: '', description: 'short', code: '96385074' }, words)).toBe('Mints (barcode 96385074)');
+    expect(productDescription({ name: 'Kite', brand: '', description: 'A red kite for windy days', code: '1' }, words)).toBe(
+      'A red kite for windy days',
+    );
   });
 });

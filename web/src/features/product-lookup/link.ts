@@ -30,10 +30,14 @@ export function hostOf(link: string): string {
   }
 }
 
-/** A description the wishlist accepts (10 characters at least) from what a database knows. */
-export function productDescription(p: { name: string; brand: string; description: string; code: string }): string {
+type Product = { name: string; brand: string; description: string; code: string };
+
+/**
+ * A description the wishlist accepts (10 characters at least) from what a database knows;
+ * `words` writes the fallback in the reader's language (the name, brand and code are kept).
+ */
+export function productDescription(p: Product, words: (p: Product, withBrand: boolean) => string): string {
   const d = p.description.trim();
   if (d.length >= 10) return d;
-  const by = p.brand.trim() ? ` by ${p.brand.trim()}` : '';
-  return `${p.name}${by} (barcode ${p.code})`;
+  return words({ ...p, brand: p.brand.trim() }, p.brand.trim() !== '');
 }

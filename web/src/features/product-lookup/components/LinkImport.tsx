@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { BagIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/Spinner';
@@ -23,6 +24,7 @@ export interface LinkImportProps {
  * once; ?barcode= (an unknown scanned product) keeps the code as the search keywords.
  */
 export default function LinkImport({ onFill }: LinkImportProps) {
+  const { t } = useTranslation('product-lookup');
   const inputId = useId();
   const [params] = useSearchParams();
   const [importLink, { isLoading }] = useImportLinkMutation();
@@ -52,7 +54,7 @@ export default function LinkImport({ onFill }: LinkImportProps) {
       setImported(item.shoppingUrl);
       if (item.imageError) setError(item.imageError);
     } catch (err) {
-      setError(errorMessage(err, 'The link could not be imported.'));
+      setError(errorMessage(err, t('link.failed')));
     }
   }
 
@@ -81,7 +83,7 @@ export default function LinkImport({ onFill }: LinkImportProps) {
   return (
     <div className="product-lookup__link" data-testid="link-import">
       <label className="field__label" htmlFor={inputId}>
-        Paste a shop link <span className="field__optional">(optional)</span>
+        {t('link.label')} <span className="field__optional">{t('link.optional')}</span>
       </label>
       {/* Not a nested form: Enter in the field imports, the add form's submit stays its own. */}
       <div className="product-lookup__link-row">
@@ -91,7 +93,7 @@ export default function LinkImport({ onFill }: LinkImportProps) {
           type="url"
           inputMode="url"
           name="shopLink"
-          placeholder="https://shop.example/your-gift"
+          placeholder={t('link.placeholder')}
           autoComplete="off"
           value={link}
           onChange={(e) => setLink(e.target.value)}
@@ -100,19 +102,19 @@ export default function LinkImport({ onFill }: LinkImportProps) {
           }}
         />
         <button type="button" className="button button--outline" onClick={onSubmit} disabled={isLoading || !link.trim()} aria-busy={isLoading}>
-          {isLoading ? <Spinner size="small" label="Importing" /> : <BagIcon size={18} />} Import
+          {isLoading ? <Spinner size="small" label={t('link.importing')} /> : <BagIcon size={18} />} {t('link.import')}
         </button>
       </div>
       {barcode && (
         <p className="muted" role="status">
-          Barcode {barcode} is kept as the search keywords.
+          {t('link.barcodeKept', { code: barcode })}
         </p>
       )}
       {imported && (
         <p className="product-lookup__imported" role="status">
-          Filled in from {hostOf(imported)}.{' '}
+          {t('link.filledFrom', { host: hostOf(imported) })}{' '}
           <button type="button" className="button button--link" onClick={forget}>
-            Forget the link
+            {t('link.forget')}
           </button>
         </p>
       )}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
 import { useToast } from '../../../app/shell/notices';
@@ -33,6 +34,7 @@ const ADDED_PAUSE_MS = 700;
  * with the text form (the code kept) or the editor.
  */
 export default function ScannedProductOverlay({ code, frame, onDecorate, save }: ScannedProductOverlayProps) {
+  const { t } = useTranslation('product-lookup');
   const navigate = useNavigate();
   const toast = useToast();
   const user = useAppSelector(selectCurrentUser);
@@ -54,7 +56,9 @@ export default function ScannedProductOverlay({ code, frame, onDecorate, save }:
       await save(
         {
           name: product.name,
-          description: productDescription(product),
+          description: productDescription(product, (p, withBrand) =>
+            t(withBrand ? 'overlay.descriptionBy' : 'overlay.descriptionPlain', { name: p.name, brand: p.brand, code: p.code }),
+          ),
           category: product.category,
           price: product.price ?? null,
           imageUrl: imageUrl || null,
@@ -66,11 +70,11 @@ export default function ScannedProductOverlay({ code, frame, onDecorate, save }:
         uuid(),
       );
       setAdding('added');
-      toast({ title: 'Success!', description: 'Item added to your wishlist' });
+      toast({ title: t('overlay.success'), description: t('overlay.successText') });
       setTimeout(() => navigate('/wishlist'), ADDED_PAUSE_MS);
     } catch (err) {
       setAdding('idle');
-      toast({ title: 'Error', description: `Failed to add to wishlist: ${errorMessage(err)}`, variant: 'destructive' });
+      toast({ title: t('overlay.error'), description: t('overlay.errorText', { message: errorMessage(err) }), variant: 'destructive' });
     }
   }
 
@@ -80,7 +84,7 @@ export default function ScannedProductOverlay({ code, frame, onDecorate, save }:
   return (
     <div className="product-lookup__overlay" data-testid="scanned-product">
       <Dialog
-        title="Product Recognition"
+        title={t('overlay.title')}
         onClose={decorate}
         actions={
           <>
@@ -92,66 +96,72 @@ export default function ScannedProductOverlay({ code, frame, onDecorate, save }:
                 disabled={adding !== 'idle'}
                 aria-busy={adding === 'pending'}
               >
-                {adding === 'pending' && <Spinner size="small" label="Adding" />}
-                {adding === 'added' ? 'Added' : adding === 'pending' ? 'Adding...' : user ? 'Add to Wishlist' : 'Log in to Add'}
+                {adding === 'pending' && <Spinner size="small" label={t('overlay.addingLabel')} />}
+                {adding === 'added'
+                  ? t('overlay.added')
+                  : adding === 'pending'
+                    ? t('overlay.adding')
+                    : user
+                      ? t('overlay.add')
+                      : t('overlay.logInToAdd')}
               </button>
             )}
             {(state.status === 'unknown' || state.status === 'failed') && (
               <button type="button" className="button button--primary button--block" onClick={describeByHand}>
-                Describe It Instead
+                {t('overlay.describe')}
               </button>
             )}
             <button type="button" className="button button--outline button--block" onClick={decorate}>
-              Decorate with Stickers
+              {t('overlay.decorate')}
             </button>
           </>
         }
       >
-        <button type="button" className="product-lookup__close" aria-label="Close and decorate the photo" onClick={decorate}>
+        <button type="button" className="product-lookup__close" aria-label={t('overlay.close')} onClick={decorate}>
           <CloseIcon size={20} />
         </button>
         <img
           className="product-lookup__photo"
           src={picture}
-          alt={product ? `Photo of ${product.name}` : 'The photo of the barcode'}
+          alt={product ? t('overlay.photoOf', { name: product.name }) : t('overlay.photoOfBarcode')}
           data-testid="scanned-product-photo"
         />
-        <p className="product-lookup__code muted">Barcode {code}</p>
+        <p className="product-lookup__code muted">{t('overlay.barcode', { code })}</p>
         {state.status === 'loading' && (
           <p className="muted" role="status">
-            <Spinner size="small" label="Looking up" /> Looking up the product...
+            <Spinner size="small" label={t('overlay.lookingUpLabel')} /> {t('overlay.lookingUp')}
           </p>
         )}
         {product && (
-          <section className="product-lookup__result" aria-label="Product found">
+          <section className="product-lookup__result" aria-label={t('overlay.found')}>
             <h3 className="product-lookup__name">{product.name}</h3>
             <dl className="product-lookup__facts">
               {product.brand && (
                 <>
-                  <dt>Brand</dt>
+                  <dt>{t('overlay.brand')}</dt>
                   <dd>{product.brand}</dd>
                 </>
               )}
-              <dt>Category</dt>
+              <dt>{t('overlay.category')}</dt>
               <dd>{product.category}</dd>
               {product.price && (
                 <>
-                  <dt>Price</dt>
+                  <dt>{t('overlay.price')}</dt>
                   <dd>{product.price}</dd>
                 </>
               )}
             </dl>
-            {image.status === 'storing' && <p className="muted">Saving the product's picture...</p>}
+            {image.status === 'storing' && <p className="muted">{t('overlay.savingPicture')}</p>}
           </section>
         )}
         {state.status === 'unknown' && (
           <p role="status" data-testid="product-unknown">
-            We don't know this product (barcode {code}). You can describe it yourself: the code is kept as its search keywords.
+            {t('overlay.unknown', { code })}
           </p>
         )}
         {state.status === 'failed' && (
           <p role="alert">
-            {state.message} You can describe it yourself: the code is kept as its search keywords.
+            {state.message} {t('overlay.failedHint')}
           </p>
         )}
       </Dialog>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/apiError';
 import { statusOf, useLookupBarcodeMutation, useStoreProductImageMutation, type BarcodeProduct } from '../api';
 
@@ -17,6 +18,9 @@ export type ProductImageState = { status: 'none' | 'storing' | 'failed' } | { st
  * URL, or '' when there is none, for the save that may come before the picture is stored.
  */
 export function useScannedProduct(code: string, signedIn: boolean) {
+  const { t } = useTranslation('product-lookup');
+  const failedWords = useRef(t('overlay.lookupFailed'));
+  failedWords.current = t('overlay.lookupFailed');
   const [lookup] = useLookupBarcodeMutation();
   const [storeImage] = useStoreProductImageMutation();
   const [state, setState] = useState<ScannedProductState>({ status: 'loading' });
@@ -35,7 +39,7 @@ export function useScannedProduct(code: string, signedIn: boolean) {
       } catch (err) {
         if (cancelled) return;
         if (statusOf(err) === 404) setState({ status: 'unknown' });
-        else setState({ status: 'failed', message: errorMessage(err, 'The product could not be looked up.') });
+        else setState({ status: 'failed', message: errorMessage(err, failedWords.current) });
         return;
       }
       if (cancelled) return;
