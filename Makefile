@@ -6,12 +6,13 @@ GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
 HELM ?= $(HOME)/.cache/santa/bin/helm
 
-.PHONY: dev test security bench bench-streams web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
+.PHONY: dev test security bench bench-streams bench-lookup web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
 	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it)"
 	@echo "make test        every test, on real PostgreSQL, Redis, NATS, MinIO and the Auth emulator"
 	@echo "make bench       load benchmarks against the running test stack (prints figures)"
+	@echo "make bench-lookup  barcode lookup p50/p99 from the cache and from the fake upstreams"
 	@echo "make bench-streams  8,000 live streams: memory per stream, fan-out, reconnect drill"
 	@echo "make security    the hostile-input suite over a test stack (prints what was tried and what came back)"
 	@echo "make web-budget  gzipped JavaScript on / and a Lighthouse run"
@@ -38,6 +39,10 @@ security:
 
 bench:
 	deploy/local/bench.sh
+
+# Barcode lookup p50/p99 from the cache and from the fake upstreams (issue 15).
+bench-lookup:
+	deploy/local/bench.sh lookup
 
 # 8,000 live streams: memory per stream per service, fan-out, and the reconnect drill.
 bench-streams:

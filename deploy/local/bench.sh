@@ -6,6 +6,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 export STACK=test RATE_LIMIT_IP_PER_MINUTE=100000000 RATE_LIMIT_USER_PER_MINUTE=100000000 LOG_LEVEL=warn
+# The barcode lookup's daily quotas off (0): `bench lookup` reaches the fake upstreams on purpose.
+export LOOKUP_DAILY_QUOTA_PER_IP=0 LOOKUP_DAILY_QUOTA_PER_USER=0
 deploy/local/stack.sh start
 trap 'deploy/local/stack.sh stop' EXIT
 go build -o .dev/test/bench ./tests/cmd/bench

@@ -296,9 +296,10 @@ GEMINI_BASE_URL=${GEMINI_BASE_URL:-$([ -n "${GEMINI_API_KEY:-}" ] || echo "http:
 LOOKUP_OPENFOODFACTS_URL=http://$FAKE_PRODUCTS_ADDR/openfoodfacts
 LOOKUP_OPENPRODUCTSFACTS_URL=http://$FAKE_PRODUCTS_ADDR/openproductsfacts
 LOOKUP_UPCITEMDB_URL=http://$FAKE_PRODUCTS_ADDR/upcitemdb
-# Test-only: the link importer may reach this one local "shop" (the e2e suite's), although
-# loopback is refused everywhere else; the chart has no way to set it.
-LOOKUP_FETCH_TEST_ALLOW=127.0.0.3:$((PORT_BASE + 9))
+# Test-only: the link importer may reach this one local "shop" (the e2e suite's) and the fake
+# product databases' picture host, although loopback is refused everywhere else; the chart has
+# no way to set it.
+LOOKUP_FETCH_TEST_ALLOW=127.0.0.3:$((PORT_BASE + 9)),$FAKE_PRODUCTS_ADDR
 MINIO_ENDPOINT=$MINIO_ADDR
 MINIO_ACCESS_KEY=santa
 MINIO_SECRET_KEY=santa-secret-key

@@ -68,7 +68,7 @@ func TestABarcodeBecomesAProductAndTheSecondLookupIsCached(t *testing.T) {
 	var p struct{ Code, Name, Brand, Category, ImageURL, Source string }
 	_ = json.Unmarshal(body, &p)
 	if code != 200 || p.Name != "LEGO City Fire Station" || p.Category != "Toys" || p.Source != "openproductsfacts" ||
-		!strings.HasPrefix(p.ImageURL, "https://") || h.Get("X-Lookup-Cache") != "miss" {
+		!strings.HasPrefix(p.ImageURL, fakeProductsURL()+"/images/") || h.Get("X-Lookup-Cache") != "miss" {
 		t.Fatalf("lookup: %d %s %v", code, body, h)
 	}
 	afterFirst := len(fakeRequests(t)["openproductsfacts"])

@@ -8,8 +8,11 @@ test('a barcode in front of the camera is read to the right digits', async ({ pa
   await expect(page).toHaveURL(/\/camera\?mode=scan$/);
   await expectToast(page, 'Scan Mode Activated');
   await page.getByRole('button', { name: 'Enable Camera Access' }).click();
-  // The live scanner reads the fake camera's code by itself.
-  await expect(page).toHaveURL(/\/edit-photo\?source=scan$/, { timeout: 20_000 });
+  // The live scanner reads the fake camera's code by itself; the product overlay (a code no
+  // database knows) goes on to the editor.
+  await expect(page.getByTestId('scanned-product').getByRole('dialog')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('scanned-product').getByRole('button', { name: 'Decorate with Stickers' }).click();
+  await expect(page).toHaveURL(/\/edit-photo\?source=scan$/);
   await expectToast(page, 'Barcode Detected', CAMERA_CODE);
   const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('scanResult')))!) as Record<string, string>;
   expect(stored).toEqual({ type: 'barcode', value: CAMERA_CODE, timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
@@ -35,7 +38,9 @@ test('without the camera, a photo of a barcode is read instead (file fallback)',
   await expectAccessible(page, 'camera in barcode simulation mode');
 
   await page.getByLabel('Scan a photo').setInputFiles({ name: 'label.jpg', mimeType: 'image/jpeg', buffer: photo });
-  await expect(page).toHaveURL(/\/edit-photo\?source=scan$/, { timeout: 20_000 });
+  await expect(page.getByTestId('scanned-product').getByRole('dialog')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('scanned-product').getByRole('button', { name: 'Decorate with Stickers' }).click();
+  await expect(page).toHaveURL(/\/edit-photo\?source=scan$/);
   const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('scanResult')))!) as { value: string };
   expect(stored.value).toBe(code);
 });
@@ -47,7 +52,9 @@ test('simulation mode finds its sample code after 1.5 s', async ({ page }) => {
   const started = Date.now();
   await page.getByRole('button', { name: 'Scan barcode' }).click();
   await expectToast(page, 'Scanning for barcode...');
-  await expect(page).toHaveURL(/\/edit-photo\?source=scan$/);
+  await expect(page.getByTestId('scanned-product').getByRole('dialog')).toBeVisible();
   expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+  await page.getByTestId('scanned-product').getByRole('button', { name: 'Decorate with Stickers' }).click();
+  await expect(page).toHaveURL(/\/edit-photo\?source=scan$/);
   await expectToast(page, 'Barcode Detected', '012345678905');
 });

@@ -16,15 +16,18 @@ import (
 
 func main() {
 	cfg := loadConfig()
-	// `bench streams` and `bench reconnect` run one live-stream scenario instead (make bench-streams).
+	// `bench streams` and `bench reconnect` run one live-stream scenario instead (make bench-streams);
+	// `bench lookup` the barcode lookup's figures (make bench-lookup).
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case "streams":
 			runStreams(cfg)
 		case "reconnect":
 			runReconnect(cfg)
+		case "lookup":
+			runLookup(cfg)
 		default:
-			log.Fatalf("unknown scenario %q (streams, reconnect)", os.Args[1])
+			log.Fatalf("unknown scenario %q (streams, reconnect, lookup)", os.Args[1])
 		}
 		return
 	}

@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import type { Browser } from '@playwright/test';
-import { modules } from './upca';
+import { barModules } from './ean13';
 
 export const FRAME_WIDTH = 1280;
 export const FRAME_HEIGHT = 720;
 
 /**
  * Draws one camera frame in a real page (canvas) and returns it as JPEG bytes: a product box
- * on a table and, when `code` is given, its UPC-A barcode large enough to read at phone size.
+ * on a table and, when `code` is given, its UPC-A or EAN-13 barcode large enough to read at phone size.
  */
 export async function drawFrame(browser: Browser, code: string | null, label: string): Promise<Buffer> {
   const page = await browser.newPage();
@@ -49,7 +49,7 @@ export async function drawFrame(browser: Browser, code: string | null, label: st
         }
         return canvas.toDataURL('image/jpeg', 0.95);
       },
-      { bars: code ? modules(code) : null, code, label, width: FRAME_WIDTH, height: FRAME_HEIGHT },
+      { bars: code ? barModules(code) : null, code, label, width: FRAME_WIDTH, height: FRAME_HEIGHT },
     );
     return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
   } finally {

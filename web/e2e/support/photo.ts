@@ -16,7 +16,11 @@ type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
  * Tests with a camera: Chromium's fake capture device plays an MJPEG file of a product box with
  * a real UPC-A barcode, drawn by this worker before its browser starts.
  */
-export const cameraTest = base.extend<{ signedInState: StorageState }, { fakeVideo: string }>({
+export const cameraTest = cameraTestShowing(CAMERA_CODE, 'Toy Racing Car');
+
+/** The same fixtures with another product (code and label) in front of the fake camera. */
+export function cameraTestShowing(code: string, label: string) {
+  return base.extend<{ signedInState: StorageState }, { fakeVideo: string }>({
   fakeVideo: [
     async ({ playwright }, use, workerInfo) => {
       // A browser of its own paints the frame: the worker's browser starts with the file.
@@ -24,9 +28,9 @@ export const cameraTest = base.extend<{ signedInState: StorageState }, { fakeVid
         executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
         args: ['--headless', '--no-sandbox', '--disable-gpu'],
       });
-      const frame = await drawFrame(painter, CAMERA_CODE, 'Toy Racing Car');
+      const frame = await drawFrame(painter, code, label);
       await painter.close();
-      const path = join(tmpdir(), `santa-fake-camera-${process.pid}-${workerInfo.workerIndex}.mjpeg`);
+      const path = join(tmpdir(), `santa-fake-camera-${code}-${process.pid}-${workerInfo.workerIndex}.mjpeg`);
       writeMjpeg(path, frame);
       await use(path);
     },
@@ -49,7 +53,8 @@ export const cameraTest = base.extend<{ signedInState: StorageState }, { fakeVid
   signedInState: async ({ browser }, use) => {
     await use(await newUserState(browser, 'e2e-photo'));
   },
-});
+  });
+}
 
 /**
  * A fresh account, signed in through the login screen: these specs add items, and the shared

@@ -99,7 +99,9 @@ func Routes(r *gin.Engine, d Deps) {
 	// Product lookups reach the internet from vision (issue 15): a barcode for anyone, like
 	// the AI calls, with vision's daily lookup quotas behind the per-IP limit.
 	r.POST("/api/lookup/barcode", with(anyone, small, vision)...)
-	// A shop link is imported for a signed-in user only: its picture is stored as theirs.
+	// A shop link, or a scanned product's picture, is imported for a signed-in user only: the
+	// picture is stored as theirs.
+	r.POST("/api/lookup/barcode/image", with(signedIn, small, vision)...)
 	r.POST("/api/lookup/url", with(signedIn, small, vision)...)
 
 	media := forward(d.Upstreams.Media, "media", d.Identity, false)

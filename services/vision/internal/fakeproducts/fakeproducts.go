@@ -7,14 +7,23 @@
 //	/openproductsfacts/api/v2/product/{code}.json
 //	/upcitemdb/prod/trial/lookup?upc={code}
 //
+// Product pictures are served by the fake too (GET /images/..., real JPEGs): the catalogue's
+// image URLs are written against the address the request came to, as the databases' own
+// image hosts are not reachable here.
+//
 // Tests in other processes steer it through /_fake/mode (an upstream's behaviour: ok,
 // notfound, malformed, slow, 429, 500), /_fake/requests (what each upstream was asked) and
 // /_fake/reset.
 package fakeproducts
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"image"
+	"image/color"
+	"image/jpeg"
 	"net/http"
 	"strings"
 	"sync"
@@ -26,6 +35,8 @@ const (
 	OpenFoodFacts     = "openfoodfacts"
 	OpenProductsFacts = "openproductsfacts"
 	UPCitemdb         = "upcitemdb"
+	// Images is the fake's picture host (its requests are listed under this name).
+	Images = "images"
 )
 
 // Modes an upstream can be put in.
@@ -47,6 +58,7 @@ const (
 	CodeOdyssey      = "9780140449136" // UPCitemdb, a book
 	CodeUPCEExpanded = "012345000065"  // UPCitemdb, the UPC-A form of the UPC-E code 01234565
 	CodeUnknown      = "4006381333931" // nobody knows it
+	CodeReindeer     = "5901234123457" // Open Products Facts, EAN-13 (the web test's camera shows it)
 )
 
 type openFactsProduct struct {
@@ -99,12 +111,12 @@ var openFoodFacts = map[string]openFactsProduct{
 		ProductName: "Nutella", Brands: "Ferrero,Nutella", GenericName: "Hazelnut spread with cocoa",
 		Categories:     "Breakfasts, Spreads, Sweet spreads, Hazelnut spreads",
 		CategoriesTags: []string{"en:breakfasts", "en:spreads", "en:sweet-spreads", "en:hazelnut-spreads"},
-		ImageFrontURL:  "https://images.openfoodfacts.org/images/products/301/762/401/0701/front_en.3.400.jpg",
+		ImageFrontURL:  imagePath + "openfoodfacts/301/762/401/0701/front_en.3.400.jpg",
 	},
 	CodeMints: {
 		ProductName: "Peppermint mints", Brands: "Frosty", Categories: "Confectioneries, Candies",
 		CategoriesTags: []string{"en:confectioneries", "en:candies"},
-		ImageURL:       "https://images.openfoodfacts.org/images/products/963/850/74/front_en.5.400.jpg",
+		ImageURL:       imagePath + "openfoodfacts/963/850/74/front_en.5.400.jpg",
 	},
 }
 
@@ -113,7 +125,13 @@ var openProductsFacts = map[string]openFactsProduct{
 		ProductName: "LEGO City Fire Station", Brands: "LEGO", GenericName: "Building set with a fire engine and three minifigures",
 		Categories:     "Toys, Construction toys",
 		CategoriesTags: []string{"en:toys", "en:construction-toys"},
-		ImageFrontURL:  "https://images.openproductsfacts.org/images/products/570/201/637/0737/front_en.4.400.jpg",
+		ImageFrontURL:  imagePath + "openproductsfacts/570/201/637/0737/front_en.4.400.jpg",
+	},
+	CodeReindeer: {
+		ProductName: "Plush Reindeer Rudolph", Brands: "North Pole Toys", GenericName: "A soft reindeer with a glowing red nose",
+		Categories:     "Toys, Plush toys",
+		CategoriesTags: []string{"en:toys", "en:plush-toys"},
+		ImageFrontURL:  imagePath + "openproductsfacts/590/123/412/3457/front_en.1.400.jpg",
 	},
 }
 
@@ -122,7 +140,7 @@ var upcItems = map[string]upcItem{
 		EAN: "0885909950805", UPC: CodeIPhone, Title: "Apple iPhone 6, Gold, 64 GB",
 		Description: "iPhone 6 isn't just bigger - it's better in every way.", Brand: "Apple", Model: "MG502LL/A",
 		Category: "Electronics > Communications > Telephony > Mobile Phones", LowestPrice: 3.99, HighestPric: 1399.99,
-		Images: []string{"http://img1.r10.io/PIC/112231913/0/1/250/112231913.jpg"},
+		Images: []string{imagePath + "upcitemdb/112231913.jpg"},
 		Offers: []upcOffer{
 			{Merchant: "Newegg.com", Domain: "newegg.com", Title: "Apple iPhone 6 64GB", Price: 259.99, Link: "https://www.upcitemdb.com/norob/alink/?id=1", Updated: 1700000000},
 			{Merchant: "Wal-Mart.com", Domain: "walmart.com", Title: "Apple iPhone 6", Price: 209.99, Link: "https://www.upcitemdb.com/norob/alink/?id=2", Updated: 1700000000},
@@ -131,13 +149,51 @@ var upcItems = map[string]upcItem{
 	CodeOdyssey: {
 		EAN: CodeOdyssey, Title: "The Odyssey (Penguin Classics)", Description: "Homer's epic, translated by E. V. Rieu.",
 		Brand: "Penguin Classics", Category: "Media > Books > Print Books", LowestPrice: 7.5,
-		Images: []string{"https://images.example-books.com/odyssey.jpg"},
+		Images: []string{imagePath + "upcitemdb/odyssey.jpg"},
 	},
 	CodeUPCEExpanded: {
 		EAN: "0" + CodeUPCEExpanded, UPC: CodeUPCEExpanded, Title: "Mini Racing Car", Brand: "Speedy",
 		Category: "Toys & Games > Toys > Play Vehicles", Currency: "USD",
 		Offers: []upcOffer{{Merchant: "Toy Shop", Domain: "toyshop.example", Price: 4.5}},
 	},
+}
+
+// imagePath is where the fake serves product pictures; catalogue entries carry it as a path and
+// answers turn it into an absolute URL on the fake's own address.
+const imagePath = "/images/"
+
+// absoluteImages writes the fake's own picture paths as URLs on the address r came to.
+func absoluteImages(r *http.Request, urls ...string) []string {
+	out := make([]string, len(urls))
+	for i, u := range urls {
+		if strings.HasPrefix(u, imagePath) {
+			u = "http://" + r.Host + u
+		}
+		out[i] = u
+	}
+	return out
+}
+
+// productImage is a real JPEG (a coloured box with a lighter label band) whose colour
+// follows the path, so two products' pictures differ.
+func productImage(path string) []byte {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(path))
+	v := h.Sum32()
+	base := color.RGBA{R: uint8(v), G: uint8(v >> 8), B: uint8(v >> 16), A: 255}
+	img := image.NewRGBA(image.Rect(0, 0, 400, 400))
+	for y := 0; y < 400; y++ {
+		for x := 0; x < 400; x++ {
+			c := base
+			if y > 140 && y < 260 && x > 40 && x < 360 {
+				c = color.RGBA{R: 250, G: 245, B: 235, A: 255}
+			}
+			img.SetRGBA(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	_ = jpeg.Encode(&buf, img, &jpeg.Options{Quality: 85})
+	return buf.Bytes()
 }
 
 // Server is the fake.
@@ -156,6 +212,7 @@ func New(control bool) *Server {
 	s.mux.HandleFunc("GET /openfoodfacts/api/v2/product/{file}", s.openFacts(OpenFoodFacts, openFoodFacts))
 	s.mux.HandleFunc("GET /openproductsfacts/api/v2/product/{file}", s.openFacts(OpenProductsFacts, openProductsFacts))
 	s.mux.HandleFunc("GET /upcitemdb/prod/trial/lookup", s.upcitemdb)
+	s.mux.HandleFunc("GET "+imagePath+"{path...}", s.image)
 	if control {
 		s.mux.HandleFunc("POST /_fake/mode", func(w http.ResponseWriter, r *http.Request) {
 			s.SetMode(r.URL.Query().Get("upstream"), r.URL.Query().Get("mode"))
@@ -271,8 +328,24 @@ func (s *Server) openFacts(upstream string, catalogue map[string]openFactsProduc
 			_ = json.NewEncoder(w).Encode(map[string]any{"code": code, "status": 0, "status_verbose": "product not found"})
 			return
 		}
+		abs := absoluteImages(r, p.ImageFrontURL, p.ImageURL)
+		p.ImageFrontURL, p.ImageURL = abs[0], abs[1]
 		_ = json.NewEncoder(w).Encode(map[string]any{"code": code, "product": p, "status": 1, "status_verbose": "product found"})
 	}
+}
+
+// image serves a product picture and records it as a request of the "images" upstream.
+func (s *Server) image(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.requests[Images] = append(s.requests[Images], r.URL.Path)
+	s.mu.Unlock()
+	if !strings.HasSuffix(r.URL.Path, ".jpg") {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "image/jpeg")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	_, _ = w.Write(productImage(r.URL.Path))
 }
 
 func (s *Server) upcitemdb(w http.ResponseWriter, r *http.Request) {
@@ -290,6 +363,7 @@ func (s *Server) upcitemdb(w http.ResponseWriter, r *http.Request) {
 	}
 	items := []upcItem{}
 	if it, found := upcItems[code]; found && known {
+		it.Images = absoluteImages(r, it.Images...)
 		items = append(items, it)
 	}
 	_ = json.NewEncoder(w).Encode(map[string]any{"code": "OK", "total": len(items), "offset": 0, "items": items})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,12 +73,12 @@ func TestEachDatabaseAnswersInItsOwnShape(t *testing.T) {
 		price                                      string
 	}{
 		{fakeproducts.CodeNutella, "Nutella", "Ferrero", "Other", lookup.SourceOpenFoodFacts,
-			"https://images.openfoodfacts.org/images/products/301/762/401/0701/front_en.3.400.jpg", ""},
+			"/images/openfoodfacts/301/762/401/0701/front_en.3.400.jpg", ""},
 		{fakeproducts.CodeMints, "Peppermint mints", "Frosty", "Other", lookup.SourceOpenFoodFacts, "", ""},
 		{fakeproducts.CodeLegoFire, "LEGO City Fire Station", "LEGO", "Toys", lookup.SourceOpenProductsFacts, "", ""},
 		// The lowest offer, in dollars (UPCitemdb leaves the currency empty).
 		{fakeproducts.CodeIPhone, "Apple iPhone 6, Gold, 64 GB", "Apple", "Electronics", lookup.SourceUPCitemdb,
-			"http://img1.r10.io/PIC/112231913/0/1/250/112231913.jpg", "$209.99"},
+			"/images/upcitemdb/112231913.jpg", "$209.99"},
 		{fakeproducts.CodeOdyssey, "The Odyssey (Penguin Classics)", "Penguin Classics", "Books", lookup.SourceUPCitemdb, "", "$7.50"},
 		{"01234565", "Mini Racing Car", "Speedy", "Toys", lookup.SourceUPCitemdb, "", "$4.50"}, // UPC-E, asked as UPC-A
 	}
@@ -89,7 +90,8 @@ func TestEachDatabaseAnswersInItsOwnShape(t *testing.T) {
 		if p.Code != c.code || p.Name != c.name || p.Brand != c.brand || p.Category != c.category || p.Source != c.source {
 			t.Errorf("%s: got %+v", c.code, p)
 		}
-		if c.image != "" && p.ImageURL != c.image {
+		// The fake serves its pictures itself, on its own address.
+		if c.image != "" && (!strings.HasPrefix(p.ImageURL, "http://127.0.0.1:") || !strings.HasSuffix(p.ImageURL, c.image)) {
 			t.Errorf("%s: image %q", c.code, p.ImageURL)
 		}
 		if (c.price == "") != (p.Price == nil) || (p.Price != nil && *p.Price != c.price) {

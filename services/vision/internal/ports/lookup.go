@@ -23,14 +23,17 @@ type Lookups struct {
 	App      *app.Service
 	Barcodes *lookup.Barcodes
 	Links    *lookup.Links
+	Images   *lookup.ProductImages
 }
 
 // RegisterLookupRoutes adds:
 //
 //	POST /api/lookup/barcode  {code}: the product a barcode names (visitors too)
 //	POST /api/lookup/url      {url}: a wishlist item filled from a shop's page (signed in)
+//	POST /api/lookup/barcode/image {code}: the product's picture stored as the caller's (signed in)
 func RegisterLookupRoutes(r gin.IRouter, l Lookups) {
 	r.POST("/api/lookup/barcode", auth.Caller(false), l.barcode)
+	r.POST("/api/lookup/barcode/image", auth.Caller(true), l.barcodeImage)
 	r.POST("/api/lookup/url", auth.Caller(true), l.link)
 }
 
@@ -82,10 +85,11 @@ type barcodeRequest struct {
 	Code string `json:"code"`
 }
 
-func (l Lookups) barcode(c *gin.Context) {
+// parseBarcode decodes {code} and checks it, answering the 400 itself when it is wrong.
+func parseBarcode(c *gin.Context) (lookup.Barcode, bool) {
 	var req barcodeRequest
 	if !httpserver.DecodeJSON(c, &req, 4<<10) {
-		return
+		return lookup.Barcode{}, false
 	}
 	code, err := lookup.ParseBarcode(req.Code)
 	if err != nil {
@@ -94,8 +98,47 @@ func (l Lookups) barcode(c *gin.Context) {
 			errCode = "invalid_check_digit"
 		}
 		apierror.AbortFields(c, http.StatusBadRequest, errCode, err.Error(), map[string]string{"code": err.Error()})
+		return lookup.Barcode{}, false
+	}
+	return code, true
+}
+
+type imageAnswer struct {
+	ImageURL string `json:"imageUrl"`
+}
+
+func (l Lookups) barcodeImage(c *gin.Context) {
+	code, ok := parseBarcode(c)
+	if !ok {
 		return
 	}
+	user, _ := auth.UserFrom(c)
+	who := caller(c)
+	stored, err := l.Images.Store(c.Request.Context(), user, code, func(ctx context.Context) error {
+		return l.App.TakeLookup(ctx, who)
+	})
+	switch {
+	case err == nil:
+		c.JSON(http.StatusCreated, imageAnswer{ImageURL: stored})
+	case errors.Is(err, lookup.ErrProductNotFound):
+		apierror.Abort(c, http.StatusNotFound, "product_not_found", err.Error())
+	case errors.Is(err, lookup.ErrNoProductImage):
+		apierror.Abort(c, http.StatusNotFound, "no_product_image", err.Error())
+	case errors.Is(err, lookup.ErrProductImageUnavailable):
+		apierror.Abort(c, http.StatusBadGateway, "image_unavailable", err.Error())
+	case errors.Is(err, lookup.ErrLookupUnavailable):
+		apierror.Abort(c, http.StatusServiceUnavailable, "lookup_unavailable", err.Error())
+	default:
+		lookupFail(c, err)
+	}
+}
+
+func (l Lookups) barcode(c *gin.Context) {
+	code, ok := parseBarcode(c)
+	if !ok {
+		return
+	}
+	var err error
 	who := caller(c)
 	product, outcome, err := l.Barcodes.Lookup(c.Request.Context(), code, func(ctx context.Context) error {
 		return l.App.TakeLookup(ctx, who)

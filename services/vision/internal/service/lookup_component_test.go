@@ -99,3 +99,38 @@ func TestASpentGeminiBudgetIsA429ThatSaysSo(t *testing.T) {
 		t.Errorf("budget gauges missing from /metrics")
 	}
 }
+
+// The picture of a scanned product is only imported for a signed-in caller and only when the
+// database had one; without media (this harness) it is a 502 that says so, never a 500 and
+// never the database's URL.
+func TestAProductPictureIsImportedOnlyWhenThereIsOne(t *testing.T) {
+	fake := fakeproducts.New(false)
+	h := start(t, withFakeProducts(t, fake), func(c *service.Config) { c.Lookup.MediaURL = "" })
+	user := map[string]string{"X-User-Id": "image-tester", "X-Real-IP": "203.0.113.60"}
+	if r := h.postJSON("/api/lookup/barcode/image", map[string]string{"code": fakeproducts.CodeLegoFire}, nil); r.status != 401 {
+		t.Fatalf("a visitor: %d %s", r.status, r.body)
+	}
+	cases := []struct {
+		code   string
+		status int
+		err    string
+	}{
+		{fakeproducts.CodeLegoFire, 502, "image_unavailable"},
+		{"01234565", 404, "no_product_image"},
+		{fakeproducts.CodeUnknown, 404, "product_not_found"},
+		{"5702016370738", 400, "invalid_check_digit"},
+	}
+	for _, c := range cases {
+		r := h.postJSON("/api/lookup/barcode/image", map[string]string{"code": c.code}, user)
+		if e := r.apiError(t); r.status != c.status || e.Code != c.err || strings.Contains(string(r.body), "/images/") {
+			t.Errorf("%s: %d %s", c.code, r.status, r.body)
+		}
+	}
+	// The lookup behind it was asked once and cached like any scan.
+	if n := fake.Count(fakeproducts.OpenProductsFacts); n != 3 {
+		t.Errorf("Open Products Facts asked %d times", n)
+	}
+	if n := fake.Count(fakeproducts.Images); n != 0 {
+		t.Errorf("a picture was fetched without anywhere to store it: %d", n)
+	}
+}

@@ -185,10 +185,13 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if cfg.Lookup.MediaURL != "" {
 		images = adapters.NewMedia(cfg.Lookup.MediaURL, cfg.Signer)
 	}
+	barcodes := newBarcodes(cfg.Lookup, store, srv.Registry, logger)
+	links := lookup.NewLinks(lookup.NewFetcher(cfg.Lookup.Fetch), images, logger)
 	ports.RegisterLookupRoutes(srv.Engine, ports.Lookups{
 		App:      svc,
-		Barcodes: newBarcodes(cfg.Lookup, store, srv.Registry, logger),
-		Links:    lookup.NewLinks(lookup.NewFetcher(cfg.Lookup.Fetch), images, logger),
+		Barcodes: barcodes,
+		Links:    links,
+		Images:   lookup.NewProductImages(barcodes, links, store, cfg.Lookup.MissTTL),
 	})
 	srv.AddReadinessCheck("redis", store.Ping)
 	srv.OnShutdown(func(context.Context) error { return store.Close() })

@@ -23,6 +23,8 @@ const (
 	MsgCategoryMissing     = "Please select a category."
 	MsgSearchQueryTooShort = "Please provide a search query for the product."
 	MsgImageURLInvalid     = "Please provide a valid image URL or leave it blank."
+	// MsgShoppingURLInvalid is ours (the spec builds the link itself; a pasted shop link is kept).
+	MsgShoppingURLInvalid = "Please provide a shop link starting with http:// or https://, or leave it blank."
 )
 
 // Messages for the family fields, in the same voice as the spec's.
@@ -44,6 +46,7 @@ const (
 	MaxPriceLength       = 40
 	MaxSearchQueryLength = 200
 	MaxImageURLLength    = 2048
+	MaxShoppingURLLength = 2048
 	MaxFeatures          = 10
 	MaxFeatureLength     = 200
 	MaxNotesLength       = 500
@@ -109,8 +112,9 @@ func (f *FlexString) UnmarshalJSON(b []byte) error {
 }
 
 // Draft is an item as a client sends it: any of the spec's three shapes (photo/analysis flow,
-// text form, gift options screen). Fields a client may not set (id, userId, shoppingUrl,
-// createdAt) are accepted and ignored: the server decides them.
+// text form, gift options screen). Fields a client may not set (id, userId, createdAt) are
+// accepted and ignored: the server decides them. shoppingUrl is kept when it is a valid
+// http(s) link (a shop page the item was imported from); blank, it is built from the query.
 type Draft struct {
 	Name        *string    `json:"name"`
 	Description *string    `json:"description"`
@@ -118,6 +122,7 @@ type Draft struct {
 	Price       FlexString `json:"price"`
 	ImageURL    *string    `json:"imageUrl"`
 	SearchQuery *string    `json:"searchQuery"`
+	ShoppingURL *string    `json:"shoppingUrl"`
 	Features    []string   `json:"features"`
 	AIGenerated *bool      `json:"aiGenerated"`
 	SentToSanta *bool      `json:"sentToSanta"`
@@ -230,6 +235,15 @@ func (d Draft) Validate() (Item, error) {
 	}
 	item.SearchQuery = q
 	item.ShoppingURL = ShoppingURL(q)
+	if d.ShoppingURL != nil {
+		if u := strings.TrimSpace(*d.ShoppingURL); u != "" {
+			if !validShoppingURL(u) {
+				v.add("shoppingUrl", MsgShoppingURLInvalid)
+			} else {
+				item.ShoppingURL = u
+			}
+		}
+	}
 
 	if len(d.Features) > MaxFeatures {
 		v.add("features", fmt.Sprintf("At most %d features, please.", MaxFeatures))
@@ -277,6 +291,7 @@ func (d Draft) Validate() (Item, error) {
 	for _, f := range []struct{ field, text string }{
 		{"name", item.Name}, {"description", item.Description}, {"category", deref(item.Category)},
 		{"price", deref(item.Price)}, {"imageUrl", deref(item.ImageURL)}, {"searchQuery", item.SearchQuery},
+		{"shoppingUrl", item.ShoppingURL},
 		{"features", strings.Join(item.Features, "")}, {"notes", item.Notes},
 	} {
 		if strings.ContainsRune(f.text, 0) {
@@ -316,6 +331,14 @@ func (d Draft) Edit(saved Item) (Item, error) {
 	}
 	if d.SearchQuery != nil {
 		merged.SearchQuery = d.SearchQuery
+	}
+	// A shop link the item was saved with stays through edits; one the server built from the
+	// query follows the query (it is rebuilt when no link is merged in).
+	if saved.ShoppingURL != "" && saved.ShoppingURL != ShoppingURL(saved.SearchQuery) {
+		merged.ShoppingURL = &saved.ShoppingURL
+	}
+	if d.ShoppingURL != nil {
+		merged.ShoppingURL = d.ShoppingURL
 	}
 	if d.Features != nil {
 		merged.Features = d.Features
@@ -372,6 +395,19 @@ func validImageURL(raw string) bool {
 		return false
 	}
 	return (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// validShoppingURL accepts an absolute http(s) link of at most MaxShoppingURLLength bytes,
+// without credentials in it.
+func validShoppingURL(raw string) bool {
+	if len(raw) > MaxShoppingURLLength || strings.ContainsAny(raw, " \t\r\n") {
+		return false
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	return (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil
 }
 
 // ShoppingURL is a shop search for the query (SPEC: 'a shopping search page for its search

@@ -50,7 +50,7 @@ func TestValidationMessagesAreTheSpecs(t *testing.T) {
 
 func TestTheSpecsThreeItemShapesAreAccepted(t *testing.T) {
 	photo := `{"name":"Racing Car","description":"A fast red toy car.","price":29.99,"imageUrl":"","category":"Toys",
-		"features":["remote control","LED lights","rechargeable"],"searchQuery":"rc racing car","shoppingUrl":"https://x","aiGenerated":true,"sentToSanta":false}`
+		"features":["remote control","LED lights","rechargeable"],"searchQuery":"rc racing car","shoppingUrl":"","aiGenerated":true,"sentToSanta":false}`
 	text := `{"name":"Board Game","description":"A family strategy game.","category":"Toys","price":null,"imageUrl":null,
 		"searchQuery":"","shoppingUrl":"https://x","features":[],"aiGenerated":false,"sentToSanta":false,"userId":"someone-else"}`
 	gift := `{"name":"Wishlist Item","description":"A gift item from your wishlist","price":"$0.00","imageUrl":"https://example.com/a.jpg"}`
@@ -63,7 +63,7 @@ func TestTheSpecsThreeItemShapesAreAccepted(t *testing.T) {
 		t.Fatalf("photo shape: %+v", item)
 	}
 	if item.ShoppingURL != "https://www.google.com/search?tbm=shop&q=rc+racing+car" {
-		t.Fatalf("shopping url is built by the server from the query, got %s", item.ShoppingURL)
+		t.Fatalf("a blank shopping url is built by the server from the query, got %s", item.ShoppingURL)
 	}
 
 	item, err = decode(t, text).Validate()
@@ -89,5 +89,37 @@ func TestPriceOfTheWrongTypeIsATypeError(t *testing.T) {
 	var typeErr *json.UnmarshalTypeError
 	if !errors.As(err, &typeErr) || typeErr.Field != "price" {
 		t.Fatalf("want a type error on price, got %v", err)
+	}
+}
+
+func TestAShopLinkIsKeptAsTheShoppingURLAndABadOneRefused(t *testing.T) {
+	const shop = "https://shop.example/toys/railway?ref=1"
+	item, err := decode(t, `{"name":"Wooden railway","description":"A beech-wood railway.","shoppingUrl":" `+shop+` "}`).Validate()
+	if err != nil || item.ShoppingURL != shop {
+		t.Fatalf("kept: %v %q", err, item.ShoppingURL)
+	}
+	for _, bad := range []string{"javascript:alert(1)", "ftp://x.example/a", "shop.example/a", "https://user:pw@shop.example/",
+		"https://shop.example/a b", "https://" + strings.Repeat("a", MaxShoppingURLLength) + ".example/", "https://shop.example/\\u0000"} {
+		_, err := decode(t, `{"name":"Wooden railway","description":"A beech-wood railway.","shoppingUrl":"`+bad+`"}`).Validate()
+		var v *ValidationError
+		if !errors.As(err, &v) || v.Fields["shoppingUrl"] != MsgShoppingURLInvalid {
+			t.Errorf("%.40q: %v", bad, err)
+		}
+	}
+
+	// Edits keep an imported link, follow the query with a built one, and clear on "".
+	saved, _ := decode(t, `{"name":"Wooden railway","description":"A beech-wood railway.","shoppingUrl":"`+shop+`"}`).Validate()
+	edited, err := decode(t, `{"name":"Wooden railway set","searchQuery":"wooden railway"}`).Edit(saved)
+	if err != nil || edited.ShoppingURL != shop {
+		t.Fatalf("edit keeps the link: %v %q", err, edited.ShoppingURL)
+	}
+	cleared, err := decode(t, `{"shoppingUrl":""}`).Edit(edited)
+	if err != nil || cleared.ShoppingURL != ShoppingURL("wooden railway") {
+		t.Fatalf("clearing: %v %q", err, cleared.ShoppingURL)
+	}
+	built, _ := decode(t, `{"name":"Kite","description":"A red kite for windy days."}`).Validate()
+	requeried, err := decode(t, `{"searchQuery":"red kite"}`).Edit(built)
+	if err != nil || requeried.ShoppingURL != ShoppingURL("red kite") {
+		t.Fatalf("a built link follows the query: %v %q", err, requeried.ShoppingURL)
 	}
 }

@@ -161,10 +161,12 @@ function isScannedItem(v: unknown): v is ScannedItem {
   return !!v && typeof v === 'object' && typeof (v as ScannedItem).name === 'string';
 }
 
-export function storeScanResult(value: string, now: Date = new Date()): ScanResult {
+/** Keeps a scan; `name` is the product's when a database knew the code. */
+export function storeScanResult(value: string, now: Date = new Date(), name?: string): ScanResult {
   const result: ScanResult = { type: 'barcode', value, timestamp: now.toISOString() };
   set(STORAGE_KEYS.scanResult, JSON.stringify(result));
-  set(STORAGE_KEYS.scannedItem, JSON.stringify({ name: `Scanned item ${value}`, barcode: value } satisfies ScannedItem));
+  const item: ScannedItem = { name: name?.trim() || `Scanned item ${value}`, barcode: value };
+  set(STORAGE_KEYS.scannedItem, JSON.stringify(item));
   return result;
 }
 

@@ -1,3 +1,4 @@
+import en from './locales/en.json';
 import { shopSearchUrl } from '../../lib/shop';
 import type { NewWishlistItem } from './types';
 
@@ -8,6 +9,8 @@ export interface AddItemValues {
   price: string;
   searchQuery: string;
   imageUrl: string;
+  /** The shop page the item was imported from; blank: a shop search for the keywords. */
+  shoppingUrl?: string;
 }
 
 export type AddItemErrors = Partial<Record<keyof AddItemValues, string>>;
@@ -21,18 +24,14 @@ export const EMPTY_ADD_ITEM: AddItemValues = {
   imageUrl: '',
 };
 
-/** The add form's messages, word for word from SPEC section 5. */
-export const MESSAGES = {
-  name: 'Item name must be at least 3 characters.',
-  description: 'Please provide a detailed description (at least 10 characters).',
-  category: 'Please select a category.',
-  searchQuery: 'Please provide a search query for the product.',
-  imageUrl: 'Please provide a valid image URL or leave it blank.',
-} as const;
+/** The add form's messages, word for word from SPEC section 5 (the English catalog's 'validation'). */
+export const MESSAGES: Record<keyof typeof en.validation, string> = en.validation;
 
 /** http(s) URLs, and inline images read from a chosen file. */
 export function isValidImageUrl(value: string): boolean {
   if (/^data:image\/[a-z0-9.+-]+;base64,/i.test(value)) return true;
+  // Our own stored pictures (an imported shop or product picture).
+  if (value.startsWith('/media/')) return !value.includes('..');
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
@@ -41,15 +40,16 @@ export function isValidImageUrl(value: string): boolean {
   }
 }
 
-export function validateAddItem(values: AddItemValues): AddItemErrors {
+/** `messages`: the texts in the language shown (the form passes its catalog's); English by default. */
+export function validateAddItem(values: AddItemValues, messages: typeof MESSAGES = MESSAGES): AddItemErrors {
   const errors: AddItemErrors = {};
-  if (values.name.trim().length < 3) errors.name = MESSAGES.name;
-  if (values.description.trim().length < 10) errors.description = MESSAGES.description;
-  if (values.category.trim().length < 1) errors.category = MESSAGES.category;
+  if (values.name.trim().length < 3) errors.name = messages.name;
+  if (values.description.trim().length < 10) errors.description = messages.description;
+  if (values.category.trim().length < 1) errors.category = messages.category;
   const query = values.searchQuery.trim();
-  if (query.length > 0 && query.length < 3) errors.searchQuery = MESSAGES.searchQuery;
+  if (query.length > 0 && query.length < 3) errors.searchQuery = messages.searchQuery;
   const image = values.imageUrl.trim();
-  if (image && !isValidImageUrl(image)) errors.imageUrl = MESSAGES.imageUrl;
+  if (image && !isValidImageUrl(image)) errors.imageUrl = messages.imageUrl;
   return errors;
 }
 
@@ -64,7 +64,7 @@ export function toNewItem(values: AddItemValues, userId: string): NewWishlistIte
     price: values.price.trim() || null,
     imageUrl: values.imageUrl.trim() || null,
     searchQuery,
-    shoppingUrl: shopSearchUrl(searchQuery),
+    shoppingUrl: values.shoppingUrl?.trim() || shopSearchUrl(searchQuery),
     features: [],
     aiGenerated: false,
     sentToSanta: false,

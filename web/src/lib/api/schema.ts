@@ -34,9 +34,10 @@ export interface paths {
         /**
          * Add an item to the caller's wishlist
          * @description Accepts the three item shapes of the spec (photo/analysis flow, text form, gift options
-         *     screen). `userId`, `shoppingUrl`, `id` and `createdAt` in the body are ignored: the item
-         *     belongs to the verified caller, and the shopping link is built from the search query
-         *     (which defaults to the name). An `imageUrl` that is a `data:image/...;base64` URL is
+         *     screen). `userId`, `id` and `createdAt` in the body are ignored: the item belongs to the
+         *     verified caller. A `shoppingUrl` that is an http(s) link (at most 2048 characters, no
+         *     credentials) is kept, the shop page the item was imported from; blank or absent, the
+         *     shopping link is built from the search query (which defaults to the name). An `imageUrl` that is a `data:image/...;base64` URL is
          *     stored by the media service and replaced by its `/media/...` URL: no image bytes are
          *     kept in the database. Commits with an `item.created` event (transactional outbox).
          */
@@ -247,6 +248,30 @@ export interface paths {
          *     caller's daily lookup quota (LOOKUP_DAILY_QUOTA_PER_USER / _PER_IP), cache hits do not.
          */
         post: operations["lookupBarcode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lookup/barcode/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A scanned product's picture, stored as the caller's upload
+         * @description Looks the code up as /api/lookup/barcode does (from the cache when it can), fetches
+         *     the picture the product database gave with the same SSRF-safe fetcher as shop links, and
+         *     stores it through media as the caller's image: the item saved from a scan carries our
+         *     /media/ URL, never the database's. The client names a code, never a URL. The same user
+         *     and code answer the same copy for a day (nothing fetched again).
+         */
+        post: operations["lookupBarcodeImage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -743,7 +768,11 @@ export interface components {
             features?: string[];
             aiGenerated?: boolean;
             sentToSanta?: boolean;
-            /** @description Ignored; built by the server. */
+            /**
+             * @description The shop page the item comes from (http or https), kept as its shopping
+             *     link; blank or absent, a shop search for the search query is built. On PATCH, "" goes
+             *     back to the built search link. Otherwise a 422 with fields.shoppingUrl.
+             */
             shoppingUrl?: string;
             /** @description Ignored; the verified caller owns the item. */
             userId?: string;
@@ -1850,6 +1879,74 @@ export interface operations {
                 };
             };
             429: components["responses"]["VisionQuotaExceeded"];
+            /** @description lookup_unavailable (every database failed), or the quota store is down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    lookupBarcodeImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example 5702016370737 */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The stored picture. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Our own /media/... URL. */
+                        imageUrl: string;
+                    };
+                };
+            };
+            /** @description invalid_barcode or invalid_check_digit with fields.code; or a malformed body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description product_not_found, or no_product_image (the product is known, without a picture). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["VisionQuotaExceeded"];
+            /** @description image_unavailable (the picture could not be fetched or stored). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description lookup_unavailable (every database failed), or the quota store is down. */
             503: {
                 headers: {

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { json, mockFetch, renderWithProviders, signedOut } from '../../../test/utils';
+import { ScanLookupProvider, type RenderScanLookup, type ScanLookupProps } from '../scanLookup';
 import CameraPage from './CameraPage';
 import { SIMULATED_BARCODE } from './simulation';
 
@@ -11,8 +12,22 @@ vi.mock('./capture', async (importOriginal) => ({
   captureSimulation: vi.fn(async () => SIM_PHOTO),
 }));
 
-function renderCamera(path = '/camera') {
-  return renderWithProviders(<CameraPage />, { path: '/camera', initialEntry: path, preloadedState: signedOut() });
+function renderCamera(path = '/camera', productView: RenderScanLookup | null = null) {
+  // Without a product view (the app provides the product lookup's), a scan goes to the editor.
+  return renderWithProviders(
+    <ScanLookupProvider value={productView}>
+      <CameraPage />
+    </ScanLookupProvider>,
+    { path: '/camera', initialEntry: path, preloadedState: signedOut() },
+  );
+}
+
+function FakeProductView({ code, onDecorate }: ScanLookupProps) {
+  return (
+    <button type="button" onClick={() => onDecorate('Plush Reindeer')}>
+      Product {code}
+    </button>
+  );
 }
 
 describe('camera without a camera (simulation mode)', () => {
@@ -79,6 +94,22 @@ describe('camera without a camera (simulation mode)', () => {
     expect(screen.getByTestId('toast')).toHaveTextContent(`Barcode Detected`);
     expect(JSON.parse(localStorage.getItem('scanResult')!)).toMatchObject({ type: 'barcode', value: SIMULATED_BARCODE });
     expect(localStorage.getItem('capturedImage')).toBe(SIM_PHOTO);
+  });
+
+  it('with a product view, a scanned code shows it first; Decorate keeps its name for the editor', async () => {
+    vi.useFakeTimers();
+    const { router } = renderCamera('/camera?mode=scan', (props) => <FakeProductView {...props} />);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Scan barcode' }));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1600);
+    });
+    expect(router.state.location.pathname).toBe('/camera');
+    fireEvent.click(screen.getByRole('button', { name: `Product ${SIMULATED_BARCODE}` }));
+    expect(router.state.location.pathname + router.state.location.search).toBe('/edit-photo?source=scan');
+    expect(JSON.parse(localStorage.getItem('scannedItem')!)).toEqual({ name: 'Plush Reindeer', barcode: SIMULATED_BARCODE });
   });
 
   it('refuses a chosen file that is not an image', async () => {

@@ -1,7 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import { useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { storeScanResult } from '../flow';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { RecognitionOverlay } from '../recognition/RecognitionOverlay';
+import { useScanLookupView } from '../scanLookup';
 import { CameraControls } from './components/CameraControls';
 import { CaptureBar } from './components/CaptureBar';
 import { Viewfinder } from './components/Viewfinder';
@@ -18,23 +21,26 @@ export { SIMULATED_SCAN_MS } from './useCapture';
  * simulation mode with our own picture when there is no usable camera.
  */
 export default function CameraPage() {
-  usePageTitle('Camera');
+  const { t } = useTranslation('photo');
+  usePageTitle(t('camera.title'));
   const [params] = useSearchParams();
   const scanQuery = params.get('mode') === 'scan';
   const video = useRef<HTMLVideoElement>(null);
   const viewfinder = useRef<HTMLDivElement>(null);
   const camera = useCameraSession(scanQuery ? 'barcode' : 'photo', scanQuery, { video, viewfinder });
   const { onCapture, onFileChosen } = useCapture(camera, video, viewfinder);
-  const { session } = camera;
+  const { session, scanned } = camera;
+  const renderScanned = useScanLookupView();
+  const navigate = useNavigate();
   const { mode, status, busy } = session;
 
   return (
     <section className="page camera-page" aria-labelledby="camera-title">
       <div className="page__head">
         <h1 id="camera-title" className="page__title">
-          {mode === 'barcode' ? 'Scan a Barcode' : 'Take a Photo'}
+          {mode === 'barcode' ? t('camera.scanBarcode') : t('camera.takePhoto')}
         </h1>
-        <div className="segmented camera-mode" role="group" aria-label="Camera mode">
+        <div className="segmented camera-mode" role="group" aria-label={t('camera.mode')}>
           {(['photo', 'barcode'] as const).map((m) => (
             <button
               key={m}
@@ -44,14 +50,14 @@ export default function CameraPage() {
               onClick={() => void camera.changeMode(m)}
               disabled={status === 'starting' || status === 'switching' || busy}
             >
-              {m === 'photo' ? 'Photo' : 'Barcode'}
+              {t(`camera.${m}`)}
             </button>
           ))}
         </div>
       </div>
 
       <p className="visually-hidden" aria-live="polite" data-testid="camera-mode">
-        {mode === 'barcode' ? 'Barcode mode' : 'Photo mode'}
+        {mode === 'barcode' ? t('camera.barcodeMode') : t('camera.photoMode')}
       </p>
 
       <Viewfinder
@@ -71,6 +77,15 @@ export default function CameraPage() {
       <CaptureBar session={session} onCapture={() => void onCapture()} onFileChosen={(e) => void onFileChosen(e)} />
 
       {session.captured && <RecognitionOverlay image={session.captured} />}
+      {scanned &&
+        renderScanned?.({
+          code: scanned.code,
+          frame: scanned.frame,
+          onDecorate: (name) => {
+            storeScanResult(scanned.code, new Date(), name);
+            navigate('/edit-photo?source=scan');
+          },
+        })}
     </section>
   );
 }
