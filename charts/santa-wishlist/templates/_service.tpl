@@ -175,6 +175,7 @@ from secrets.existingSecret or the Secret made from secrets.*.
     secretKeyRef:
       name: {{ include "santa.name" (dict "root" $root "name" "identity-keys") }}
       key: {{ .name }}-key
+{{- end }}
 {{- if and (has "smtp" $svc.uses) $v.smtp.enabled (not $v.smtp.mailpit.enabled) }}
 {{- if or $v.secrets.existingSecret $v.secrets.smtpUrl }}
 - name: SMTP_URL

@@ -21,8 +21,7 @@ func (w *wishlist) accountCall(method, uid, email string, body string) (int, str
 	w.t.Helper()
 	req, _ := http.NewRequest(method, w.base+"/api/account", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(auth.HeaderUserID, uid)
-	req.Header.Set(auth.HeaderUserEmail, email)
+	testenv.AsUser(w.t, req.Header, "wishlist", auth.User{UID: uid, Email: email})
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		w.t.Fatal(err)
