@@ -236,7 +236,7 @@ start_emulator() {
 
 start_fake_gemini() {
   [ -n "${GEMINI_API_KEY:-}" ] && return 0 # a real key: use the real Gemini
-  answers $FAKE_GEMINI_ADDR && return
+  reuse_own fakegemini $FAKE_GEMINI_ADDR && return
   [ -f "$ROOT/services/vision/cmd/fakegemini/main.go" ] || return 0
   log "starting the fake Gemini on $FAKE_GEMINI_ADDR (no internet here)"
   go build -o "$ROOT/.dev/fakegemini" ./services/vision/cmd/fakegemini
@@ -245,9 +245,22 @@ start_fake_gemini() {
   wait_port $FAKE_GEMINI_ADDR "fake Gemini" 20
 }
 
+# reuse_own NAME ADDR: true when ADDR answers with this checkout's test double NAME (its pid
+# file). One that another checkout left running there is stopped, so that this checkout's
+# build is what the tests talk to (an older fake lacks what newer tests ask of it).
+reuse_own() {
+  answers "$2" || return 1
+  local pid; pid=$(cat "$ROOT/.dev/$1.pid" 2>/dev/null || true)
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && return 0
+  log "$2 is held by another checkout's $1: replacing it with this one's"
+  pkill -f "/\.dev/$1\$" 2>/dev/null || true
+  for _ in $(seq 50); do answers "$2" || return 1; sleep 0.1; done
+  die "$2 is still held by another program: stop it and try again"
+}
+
 # Fake Open Food Facts, Open Products Facts and UPCitemdb for the barcode lookup (issue 15).
 start_fake_products() {
-  answers $FAKE_PRODUCTS_ADDR && return
+  reuse_own fakeproducts $FAKE_PRODUCTS_ADDR && return
   [ -f "$ROOT/services/vision/cmd/fakeproducts/main.go" ] || return 0
   log "starting the fake product databases on $FAKE_PRODUCTS_ADDR (no internet here)"
   go build -o "$ROOT/.dev/fakeproducts" ./services/vision/cmd/fakeproducts
