@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { avatarLetter, menuName, type CurrentUser } from '../lib/session';
 import { chooseTheme, useTheme } from '../lib/theme';
-import { GiftIcon, LogOutIcon, MoonIcon } from './icons';
+import { FamilyIcon, GiftIcon, LogOutIcon, MoonIcon } from './icons';
 import './AvatarMenu.css';
 
 interface AvatarMenuProps {
@@ -63,6 +63,9 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
           </div>
           <Link to="/claims" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
             <GiftIcon size={18} /> My gift shopping list
+          </Link>
+          <Link to="/family" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
+            <FamilyIcon size={18} /> My families
           </Link>
           <button
             type="button"

@@ -5,6 +5,7 @@ import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
 import { useShareListMutation, useUnshareListMutation, useUpdateListMutation } from '../api';
 import type { WishList } from '../types';
+import { ShareWithFamilies } from './ShareWithFamilies';
 
 interface Props {
   list: WishList;
@@ -16,7 +17,7 @@ export function absoluteUrl(url: string): string {
   return new URL(url, window.location.origin).toString();
 }
 
-/** Share link (make, copy, replace, turn off) and reveal date of one list. */
+/** Share link (make, copy, replace, turn off), the families it is shared with, and reveal date of one list. */
 export function ListSettingsDialog({ list, onClose }: Props) {
   const toast = useToast();
   const [share, sharing] = useShareListMutation();
@@ -92,6 +93,8 @@ export function ListSettingsDialog({ list, onClose }: Props) {
           Make a share link
         </button>
       )}
+      <h3 className="list-settings__heading">Share with my families</h3>
+      <ShareWithFamilies list={list} />
       <h3 className="list-settings__heading">Reveal date</h3>
       <form
         className="list-settings__reveal"
