@@ -32,6 +32,9 @@ const (
 	TypeItemUnclaimed = "item.unclaimed"
 	TypeListDeleted   = "list.deleted"
 	TypeListChanged   = "list.changed"
+	// TypeListFamilies is a list's sharing with families as it now stands (wishlist owns
+	// familyIds; family keeps a projection of it for GET /api/families).
+	TypeListFamilies = "list.families"
 	// Families (FAMILY.md). secretsanta.drawn names the participants, never a pair.
 	TypeFamilyInvited      = "family.invited"
 	TypeFamilyMemberJoined = "family.member.joined"
@@ -64,7 +67,7 @@ func NewEnvelope(eventType, userID string, data any) (Envelope, error) {
 
 var knownTypes = map[string]bool{
 	TypeItemCreated: true, TypeItemDeleted: true, TypeSantaSent: true, TypeItemUpdated: true,
-	TypeItemClaimed: true, TypeItemUnclaimed: true, TypeListDeleted: true, TypeListChanged: true,
+	TypeItemClaimed: true, TypeItemUnclaimed: true, TypeListDeleted: true, TypeListChanged: true, TypeListFamilies: true,
 	TypeFamilyInvited: true, TypeFamilyMemberJoined: true, TypeFamilyMemberLeft: true, TypeSecretSantaDrawn: true,
 }
 

@@ -166,7 +166,14 @@ func (r *Repository) CreateFamily(ctx context.Context, by Caller, name string, i
 			id, by.UID, by.Name); err != nil {
 			return err
 		}
-		return insertInvite(ctx, tx, id, by, inv, "")
+		if err := insertInvite(ctx, tx, id, by, inv, ""); err != nil {
+			return err
+		}
+		// The maker is the family's first member: wishlist learns every membership from
+		// family.member.joined (notification tells nobody, as the admin is the new member).
+		return enqueue(ctx, tx, events.TypeFamilyMemberJoined, by.UID, MemberJoinedEvent{
+			FamilyID: id, FamilyName: name, UID: by.UID, DisplayName: by.Name, Role: domain.RoleAdmin, Admins: []string{by.UID},
+		})
 	})
 	return id, err
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/santa-wishlist/santa/services/family/internal/adapters"
 	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
@@ -114,9 +116,25 @@ func (f *Families) List(ctx context.Context, uid string) ([]Family, error) {
 	if err != nil {
 		return nil, err
 	}
+	return f.withLists(ctx, views)
+}
+
+// withLists answers the views with the lists their members shared with each family.
+func (f *Families) withLists(ctx context.Context, views []adapters.View) ([]Family, error) {
+	ids := make([]string, len(views))
+	for i, v := range views {
+		ids[i] = v.ID
+	}
+	lists, err := f.repo.SharedLists(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Family, len(views))
 	for i, v := range views {
 		out[i] = familyOf(v)
+		for _, l := range lists[v.ID] {
+			out[i].Lists = append(out[i].Lists, SharedList{ListID: l.ListID, Name: l.Name, OwnerName: l.OwnerName, Token: l.Token})
+		}
 	}
 	return out, nil
 }
@@ -127,7 +145,11 @@ func (f *Families) Get(ctx context.Context, familyID, uid string) (Family, error
 	if err != nil {
 		return Family{}, err
 	}
-	return familyOf(v), nil
+	fams, err := f.withLists(ctx, []adapters.View{v})
+	if err != nil {
+		return Family{}, err
+	}
+	return fams[0], nil
 }
 
 func familyOf(v adapters.View) Family {
@@ -213,9 +235,36 @@ func (f *Families) MyMatch(ctx context.Context, familyID, uid string) (MyMatch, 
 	if err != nil {
 		return MyMatch{}, err
 	}
+	// The assignee's lists shared with this family (the caller is a member: MyMatch said so).
+	lists, err := f.repo.SharedLists(ctx, []string{familyID})
+	if err != nil {
+		return MyMatch{}, err
+	}
+	links := []ListLink{}
+	for _, l := range lists[familyID] {
+		if l.OwnerUID == m.Assignee.UID {
+			links = append(links, ListLink{Name: l.Name, Token: l.Token})
+		}
+	}
 	return MyMatch{DrawnAt: m.DrawnAt, Budget: m.Budget, Assignee: Assignee{
-		UID: m.Assignee.UID, DisplayName: m.Assignee.DisplayName, Lists: []ListLink{},
+		UID: m.Assignee.UID, DisplayName: m.Assignee.DisplayName, Lists: links,
 	}}, nil
+}
+
+// ErrBadListEvent is a list.families event that can never be applied.
+var ErrBadListEvent = errors.New("list.families needs a listId, an owner, a version and family ids")
+
+// ListFamilies applies wishlist's list.families event to the projection of shared lists.
+func (f *Families) ListFamilies(ctx context.Context, l adapters.ListFamilies) error {
+	if _, err := uuid.Parse(l.ListID); err != nil || l.OwnerUID == "" || l.Version < 1 {
+		return ErrBadListEvent
+	}
+	for _, id := range l.FamilyIDs {
+		if _, err := uuid.Parse(id); err != nil {
+			return ErrBadListEvent
+		}
+	}
+	return f.repo.SaveListFamilies(ctx, l)
 }
 
 // Kind says what went wrong in terms the HTTP port maps to a status.

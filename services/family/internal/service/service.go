@@ -59,13 +59,22 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	cfg.Server.Logger = logger
 	srv := httpserver.New(cfg.Server)
 	repo := adapters.NewRepository(pool)
-	ports.Routes(srv.Engine, app.New(repo))
+	families := app.New(repo)
+	ports.Routes(srv.Engine, families)
 	srv.AddReadinessCheck("postgres", repo.Ping)
+	// Lists shared with families arrive as wishlist's list.families events.
+	consumer, err := ports.ConsumeListFamilies(ctx, js, families, logger, events.NewConsumerMetrics(srv.Registry))
+	if err != nil {
+		nc.Close()
+		pool.Close()
+		return nil, err
+	}
 
 	// The relay runs until shutdown, after in-flight requests finished; Run calls these in
-	// reverse: stop the relay, drain NATS, close the pool.
+	// reverse: stop the relay, stop the consumer, drain NATS, close the pool.
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
 	srv.OnShutdown(lifecycle.DrainNATS(nc))
+	srv.OnShutdown(func(context.Context) error { consumer.Stop(); return nil })
 	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).Run))
 	return srv, nil
 }

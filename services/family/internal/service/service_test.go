@@ -425,10 +425,20 @@ func TestEventsMatchTheirSchemas(t *testing.T) {
 		conformsToSchema(t, env)
 		types = append(types, env.Type)
 	}
-	want := []string{"family.invited", "family.member.joined", "family.member.joined", "secretsanta.drawn", "family.member.left"}
+	// The maker's own joining comes first: wishlist learns every membership from these events.
+	want := []string{"family.member.joined", "family.invited", "family.member.joined", "family.member.joined", "secretsanta.drawn", "family.member.left"}
 	if !slices.Equal(types, want) {
 		t.Fatalf("events %v, want %v", types, want)
 	}
+	var maker struct {
+		UID, Role string
+		Admins    []string
+	}
+	_ = json.Unmarshal(all[0].Data, &maker)
+	if maker.UID != "ann" || maker.Role != "admin" || all[0].UserID != "ann" || !slices.Equal(maker.Admins, []string{"ann"}) {
+		t.Fatalf("the maker's family.member.joined %s", all[0].Data)
+	}
+	all = all[1:]
 	var invited struct{ Email, URL, InvitedBy, FamilyName string }
 	_ = json.Unmarshal(all[0].Data, &invited)
 	if invited.Email != "Ben@Example.com" || !strings.HasPrefix(invited.URL, "/join/") || invited.InvitedBy != "Ann" || invited.FamilyName != "Smiths" {

@@ -101,7 +101,7 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 	}
 	switch env.Type {
 	case events.TypeItemUpdated, events.TypeItemClaimed, events.TypeListDeleted,
-		events.TypeFamilyInvited, events.TypeFamilyMemberLeft:
+		events.TypeFamilyInvited, events.TypeFamilyMemberLeft, events.TypeListFamilies:
 		return nil, nil
 	case events.TypeSecretSantaDrawn:
 		var d struct {

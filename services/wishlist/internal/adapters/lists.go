@@ -69,14 +69,16 @@ func (r *Repository) RecentJSON(ctx context.Context, userID string, limit int, w
 }
 
 const listSelect = `SELECT l.id, l.user_id, l.name, l.is_default, l.reveal_at, l.share_token, l.owner_name,
-	(SELECT count(*) FROM items WHERE items.list_id = l.id)::int FROM lists l `
+	(SELECT count(*) FROM items WHERE items.list_id = l.id)::int, l.family_ids::text[] FROM lists l `
 
 func scanList(row pgx.CollectableRow) (domain.List, error) {
 	var l domain.List
 	var token *string
-	err := row.Scan(&l.ID, &l.UserID, &l.Name, &l.IsDefault, &l.RevealAt, &token, &l.OwnerName, &l.ItemCount)
+	err := row.Scan(&l.ID, &l.UserID, &l.Name, &l.IsDefault, &l.RevealAt, &token, &l.OwnerName, &l.ItemCount, &l.FamilyIDs)
 	l.RevealAt = l.RevealAt.UTC()
-	l.FamilyIDs = []string{}
+	if l.FamilyIDs == nil {
+		l.FamilyIDs = []string{}
+	}
 	if token != nil {
 		l.Share = &domain.Share{Token: *token, URL: domain.ShareURL(*token)}
 	}
@@ -151,17 +153,45 @@ func (r *Repository) CreateList(ctx context.Context, l domain.List) (domain.List
 	return out, err
 }
 
-// UpdateList renames a list or moves its reveal date.
-func (r *Repository) UpdateList(ctx context.Context, userID, id string, name *string, revealAt *time.Time) (domain.List, error) {
-	tag, err := r.pool.Exec(ctx, `UPDATE lists SET name = COALESCE($3, name), reveal_at = COALESCE($4, reveal_at)
-		WHERE id = $1 AND user_id = $2`, id, userID, name, revealAt)
-	if err != nil {
-		return domain.List{}, fmt.Errorf("update list: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return domain.List{}, domain.ErrListNotFound
-	}
-	return getList(ctx, r.pool, userID, id)
+// UpdateList renames a list, moves its reveal date or sets the families it is shared with.
+// Sharing with a family gives a list without a link one (newToken); every change of a list
+// that is or was shared with a family is announced as list.families in the same transaction.
+func (r *Repository) UpdateList(ctx context.Context, owner app.Caller, id string, name *string, revealAt *time.Time,
+	familyIDs []string, newToken string) (domain.List, error) {
+	var out domain.List
+	err := r.inUserTx(ctx, owner.UID, func(tx pgx.Tx) error {
+		var before []string
+		err := tx.QueryRow(ctx, "SELECT family_ids::text[] FROM lists WHERE id = $1 AND user_id = $2 FOR UPDATE", id, owner.UID).Scan(&before)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return domain.ErrListNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("find list: %w", err)
+		}
+		if familyIDs != nil {
+			if err := checkMemberships(ctx, tx, owner.UID, familyIDs); err != nil {
+				return err
+			}
+		}
+		var token *string
+		if len(familyIDs) > 0 {
+			token = &newToken
+		}
+		if _, err := tx.Exec(ctx, `UPDATE lists SET name = COALESCE($3, name), reveal_at = COALESCE($4, reveal_at),
+				family_ids = COALESCE($5::uuid[], family_ids), share_token = COALESCE(share_token, $6),
+				owner_name = CASE WHEN $7 = '' THEN owner_name ELSE $7 END
+			WHERE id = $1 AND user_id = $2`, id, owner.UID, name, revealAt, familyIDs, token, owner.Name); err != nil {
+			return fmt.Errorf("update list: %w", err)
+		}
+		if len(before) > 0 || len(familyIDs) > 0 {
+			if err := announceFamilies(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		out, err = getList(ctx, tx, owner.UID, id)
+		return err
+	})
+	return out, err
 }
 
 // DeleteList deletes a list and its items, with item.deleted for each (media removes the
@@ -204,6 +234,9 @@ func (r *Repository) DeleteList(ctx context.Context, userID, id string) error {
 				return err
 			}
 		}
+		if err := unshareFromFamilies(ctx, tx, id); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "DELETE FROM lists WHERE id = $1", id); err != nil {
 			return fmt.Errorf("delete list: %w", err)
 		}
@@ -227,6 +260,9 @@ func (r *Repository) SetShare(ctx context.Context, userID, listID, token, ownerN
 			return fmt.Errorf("forget viewers: %w", err)
 		}
 		out, err = getList(ctx, tx, userID, listID)
+		if err == nil && len(out.FamilyIDs) > 0 { // the families get the new link
+			err = announceFamilies(ctx, tx, listID)
+		}
 		return err
 	})
 	return out, err
@@ -242,8 +278,12 @@ func (r *Repository) DeleteShare(ctx context.Context, userID, listID string) err
 		if tag.RowsAffected() == 0 {
 			return domain.ErrListNotFound
 		}
-		_, err = tx.Exec(ctx, "DELETE FROM list_viewers WHERE list_id = $1", listID)
-		return err
+		if _, err = tx.Exec(ctx, "DELETE FROM list_viewers WHERE list_id = $1", listID); err != nil {
+			return fmt.Errorf("forget viewers: %w", err)
+		}
+		// Family sharing goes through the link: without a link the list is no longer shared
+		// with any family.
+		return unshareFromFamilies(ctx, tx, listID)
 	})
 }
 

@@ -49,7 +49,10 @@ type Store interface {
 
 	Lists(ctx context.Context, userID string) ([]domain.List, error)
 	CreateList(ctx context.Context, list domain.List) (domain.List, error)
-	UpdateList(ctx context.Context, userID, id string, name *string, revealAt *time.Time) (domain.List, error)
+	// UpdateList changes a list; familyIDs nil leaves its family sharing as it is. Sharing
+	// with a family needs the owner's membership in wishlist's projection (else
+	// domain.ErrNotYourFamily) and gives a list without a link the link newToken.
+	UpdateList(ctx context.Context, owner Caller, id string, name *string, revealAt *time.Time, familyIDs []string, newToken string) (domain.List, error)
 	DeleteList(ctx context.Context, userID, id string) error
 	SetShare(ctx context.Context, userID, listID, token, ownerName string) (domain.List, error)
 	DeleteShare(ctx context.Context, userID, listID string) error
@@ -59,6 +62,14 @@ type Store interface {
 	Claim(ctx context.Context, token, itemID string, claimer Caller, quantity int, purchased bool) (domain.ClaimResult, error)
 	Release(ctx context.Context, token, itemID, claimerUID string) error
 	ClaimsJSON(ctx context.Context, userID string) (json.RawMessage, error)
+
+	// MemberJoined and MemberLeft keep wishlist's projection of family memberships from the
+	// family service's events; at is the event's time, and an event older than what the
+	// projection holds for that member changes nothing (so duplicates and late redeliveries
+	// are harmless). Leaving removes the family from the member's lists; a deleted family is
+	// removed from every list.
+	MemberJoined(ctx context.Context, familyID, uid string, at time.Time) error
+	MemberLeft(ctx context.Context, familyID, uid string, familyDeleted bool, at time.Time) error
 }
 
 // ImageStore keeps inline images out of the database.
@@ -184,8 +195,8 @@ func (w *Wishlist) CreateList(ctx context.Context, caller Caller, d domain.ListD
 	})
 }
 
-// UpdateList renames a list or moves its reveal date.
-func (w *Wishlist) UpdateList(ctx context.Context, userID, id string, d domain.ListDraft) (domain.List, error) {
+// UpdateList renames a list, moves its reveal date or sets the families it is shared with.
+func (w *Wishlist) UpdateList(ctx context.Context, caller Caller, id string, d domain.ListDraft) (domain.List, error) {
 	if !domain.IsUUID(id) {
 		return domain.List{}, domain.ErrListNotFound
 	}
@@ -197,16 +208,21 @@ func (w *Wishlist) UpdateList(ctx context.Context, userID, id string, d domain.L
 		}
 		name = &n
 	}
-	if len(d.FamilyIDs) > 0 {
-		// Families are not built yet; accepting ids would promise a sharing that does not happen.
-		return domain.List{}, &Error{Kind: KindInvalid, Code: "validation_failed",
-			Message: "Families are not available yet.", Fields: map[string]string{"familyIds": "Families are not available yet."}}
+	families, err := d.Families()
+	if err != nil {
+		return domain.List{}, err
 	}
 	reveal, err := d.Reveal()
 	if err != nil {
 		return domain.List{}, err
 	}
-	return w.store.UpdateList(ctx, userID, id, name, reveal)
+	token := ""
+	if len(families) > 0 { // used only if the list has no link yet
+		if token, err = NewShareToken(); err != nil {
+			return domain.List{}, err
+		}
+	}
+	return w.store.UpdateList(ctx, caller, id, name, reveal, families, token)
 }
 
 // DeleteList deletes a list that is not the default one, with its items.
@@ -299,4 +315,21 @@ func (w *Wishlist) Release(ctx context.Context, token, itemID, userID string) er
 // Claims answers the caller's gift shopping list.
 func (w *Wishlist) Claims(ctx context.Context, userID string) (json.RawMessage, error) {
 	return w.store.ClaimsJSON(ctx, userID)
+}
+
+// MemberJoined records that uid belongs to familyID (family.member.joined).
+func (w *Wishlist) MemberJoined(ctx context.Context, familyID, uid string, at time.Time) error {
+	if !domain.IsUUID(familyID) || uid == "" {
+		return ErrBadEvent
+	}
+	return w.store.MemberJoined(ctx, familyID, uid, at.UTC().Truncate(time.Microsecond))
+}
+
+// MemberLeft records that uid left familyID, or that the family is gone (family.member.left):
+// the family is taken off the member's lists (every list, for a deleted family).
+func (w *Wishlist) MemberLeft(ctx context.Context, familyID, uid string, familyDeleted bool, at time.Time) error {
+	if !domain.IsUUID(familyID) || uid == "" {
+		return ErrBadEvent
+	}
+	return w.store.MemberLeft(ctx, familyID, uid, familyDeleted, at.UTC().Truncate(time.Microsecond))
 }

@@ -36,6 +36,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrImagesUnavailable means an inline image arrived but no media service is configured.
 var ErrImagesUnavailable = errors.New("photos cannot be stored right now")
 
+// ErrBadEvent is an event whose data can never be applied (no family id or member).
+var ErrBadEvent = errors.New("event data lacks a family id or a member")
+
 // ErrorOf classifies any error the application returns.
 func ErrorOf(err error) *Error {
 	var e *Error

@@ -15,6 +15,12 @@ const (
 	MaxListName     = 60
 	MsgListName     = "List name must be 1 to 60 characters."
 	MsgRevealAt     = "Please give the reveal date as a date and time, such as 2026-12-26T00:00:00Z."
+	// MaxFamilyIDs is the most families a user belongs to (FAMILY.md "Families").
+	MaxFamilyIDs = 10
+	MsgFamilyIDs = "familyIds must be a list of family ids, at most 10."
+	// MsgNotYourFamily is the one answer for a family that does not exist, that the caller
+	// is not in, or that they left: nobody learns which families exist.
+	MsgNotYourFamily = "You can only share a list with a family you belong to."
 )
 
 // List is one of a user's wishlists.
@@ -41,10 +47,38 @@ func ShareURL(token string) string { return "/l/" + token }
 
 // ListDraft is POST /api/lists and PATCH /api/lists/{id}.
 type ListDraft struct {
-	Name      *string  `json:"name"`
-	RevealAt  *string  `json:"revealAt"` // RFC 3339, read by Reveal
-	FamilyIDs []string `json:"familyIds"`
+	Name     *string `json:"name"`
+	RevealAt *string `json:"revealAt"` // RFC 3339, read by Reveal
+	// FamilyIDs absent leaves the sharing as it is; [] stops sharing with every family.
+	FamilyIDs *[]string `json:"familyIds"`
 }
+
+// Families reads the families the draft shares the list with (nil: unchanged), without
+// duplicates, in the order given.
+func (d ListDraft) Families() ([]string, error) {
+	if d.FamilyIDs == nil {
+		return nil, nil
+	}
+	ids := []string{}
+	seen := map[string]bool{}
+	for _, id := range *d.FamilyIDs {
+		id = strings.ToLower(strings.TrimSpace(id))
+		if !IsUUID(id) {
+			return nil, FieldError("familyIds", MsgFamilyIDs)
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) > MaxFamilyIDs {
+		return nil, FieldError("familyIds", MsgFamilyIDs)
+	}
+	return ids, nil
+}
+
+// ErrNotYourFamily refuses sharing a list with a family the owner does not belong to.
+var ErrNotYourFamily = FieldError("familyIds", MsgNotYourFamily)
 
 // Reveal reads the reveal date, if the draft has one.
 func (d ListDraft) Reveal() (*time.Time, error) {

@@ -192,7 +192,7 @@ func (h handlers) updateList(c *gin.Context) {
 	if !httpserver.DecodeJSON(c, &d, smallBody) {
 		return
 	}
-	list, err := h.w.UpdateList(c.Request.Context(), uid(c), c.Param("id"), d)
+	list, err := h.w.UpdateList(c.Request.Context(), caller(c), c.Param("id"), d)
 	if err != nil {
 		writeError(c, err, "Failed to update the list")
 		return

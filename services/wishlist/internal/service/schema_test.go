@@ -31,7 +31,7 @@ func conformsToSchema(t *testing.T, env events.Envelope) {
 		for _, name := range []string{"item.schema.json", "santa-sent.schema.json", "item-updated.schema.json",
 			"claim.schema.json", "list-deleted.schema.json", "list-changed.schema.json", "envelope.schema.json",
 			"family-invited.schema.json", "family-member-joined.schema.json", "family-member-left.schema.json",
-			"secretsanta-drawn.schema.json"} {
+			"secretsanta-drawn.schema.json", "list-families.schema.json"} {
 			doc, err := jsonschema.UnmarshalJSON(mustOpen(t, filepath.Join(dir, name)))
 			if err != nil {
 				t.Fatal(err)

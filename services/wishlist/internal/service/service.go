@@ -64,13 +64,22 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		images = adapters.NewMediaClient(cfg.MediaURL)
 	}
 	repo := adapters.NewRepository(pool)
-	ports.Routes(srv.Engine, app.New(repo, images))
+	wishlist := app.New(repo, images)
+	ports.Routes(srv.Engine, wishlist)
 	srv.AddReadinessCheck("postgres", repo.Ping)
+	// Family memberships arrive as the family service's events (never from its tables).
+	consumer, err := ports.ConsumeMemberships(ctx, js, wishlist, logger, events.NewConsumerMetrics(srv.Registry))
+	if err != nil {
+		nc.Close()
+		pool.Close()
+		return nil, err
+	}
 
 	// The relay runs until shutdown, after in-flight requests finished; Run calls these in
-	// reverse: stop the relay, drain NATS, close the pool.
+	// reverse: stop the relay, stop the consumer, drain NATS, close the pool.
 	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
 	srv.OnShutdown(lifecycle.DrainNATS(nc))
+	srv.OnShutdown(func(context.Context) error { consumer.Stop(); return nil })
 	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).Run))
 	return srv, nil
 }

@@ -1,0 +1,82 @@
+package adapters
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Lists shared with families are owned by wishlist; this service keeps a projection of them
+// (shared_lists) from wishlist's list.families events and never reads wishlist's tables.
+
+// ListFamilies is the data of list.families (api/events/list-families.schema.json).
+type ListFamilies struct {
+	ListID    string   `json:"listId"`
+	OwnerUID  string   `json:"ownerUid"`
+	Name      string   `json:"name"`
+	OwnerName string   `json:"ownerName"`
+	Token     *string  `json:"token"`
+	FamilyIDs []string `json:"familyIds"`
+	Version   int64    `json:"version"`
+}
+
+// SharedList is a list shared with a family.
+type SharedList struct {
+	FamilyID  string
+	ListID    string
+	OwnerUID  string
+	Name      string
+	OwnerName string
+	Token     string
+}
+
+// SaveListFamilies keeps the newest version of a list's family sharing; an older or equal
+// version (a duplicate, a late redelivery) changes nothing.
+func (r *Repository) SaveListFamilies(ctx context.Context, l ListFamilies) error {
+	if l.FamilyIDs == nil {
+		l.FamilyIDs = []string{}
+	}
+	_, err := r.pool.Exec(ctx, `INSERT INTO shared_lists (list_id, owner_uid, name, owner_name, token, family_ids, version)
+		VALUES ($1, $2, $3, $4, $5, $6::uuid[], $7)
+		ON CONFLICT (list_id) DO UPDATE SET owner_uid = EXCLUDED.owner_uid, name = EXCLUDED.name,
+			owner_name = EXCLUDED.owner_name, token = EXCLUDED.token, family_ids = EXCLUDED.family_ids, version = EXCLUDED.version
+		WHERE shared_lists.version < EXCLUDED.version`,
+		l.ListID, l.OwnerUID, l.Name, l.OwnerName, l.Token, l.FamilyIDs, l.Version)
+	if err != nil {
+		return fmt.Errorf("save shared list: %w", err)
+	}
+	return nil
+}
+
+// sharedListsSQL answers the lists shared with the families $1 whose owner is a member of
+// that family now: someone who left takes their lists along at once, even before wishlist
+// has applied the leaving and announced the list's new sharing. Ordered by owner, then name.
+const sharedListsSQL = `SELECT f.id::text, s.list_id::text, s.owner_uid, s.name, s.owner_name, s.token
+	FROM unnest($1::uuid[]) AS f(id)
+	JOIN shared_lists s ON s.family_ids @> ARRAY[f.id] AND s.token IS NOT NULL
+	JOIN family_members m ON m.family_id = f.id AND m.uid = s.owner_uid`
+
+// SharedLists answers the lists shared with each of the families (which the caller has
+// already been found a member of), by family id.
+func (r *Repository) SharedLists(ctx context.Context, familyIDs []string) (map[string][]SharedList, error) {
+	out := map[string][]SharedList{}
+	if len(familyIDs) == 0 {
+		return out, nil
+	}
+	rows, err := r.pool.Query(ctx, sharedListsSQL+" ORDER BY lower(s.owner_name), s.owner_uid, lower(s.name), s.list_id", familyIDs)
+	if err != nil {
+		return nil, fmt.Errorf("read shared lists: %w", err)
+	}
+	lists, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (SharedList, error) {
+		var l SharedList
+		return l, row.Scan(&l.FamilyID, &l.ListID, &l.OwnerUID, &l.Name, &l.OwnerName, &l.Token)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read shared lists: %w", err)
+	}
+	for _, l := range lists {
+		out[l.FamilyID] = append(out[l.FamilyID], l)
+	}
+	return out, nil
+}
