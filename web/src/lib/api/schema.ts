@@ -368,8 +368,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a list or move its reveal date
-         * @description Before `revealAt` the owner's answers carry no claim data at all; after it, the owner's `GET /api/wishlist` items carry `claims`. `familyIds` is refused (422) until families exist.
+         * Rename a list, move its reveal date or share it with families
+         * @description Before `revealAt` the owner's answers carry no claim data at all; after it, the owner's `GET /api/wishlist` items carry `claims`. `familyIds` replaces the families the list is shared with (`[]` shares it with none; absent leaves them as they are); each must be a family the caller belongs to, otherwise 422 `validation_failed` with `fields.familyIds` "You can only share a list with a family you belong to." (the same for a family that does not exist, so nobody learns which families exist). Sharing with a family makes the list's link if it has none; revoking the link (`DELETE /api/lists/{id}/share`) also stops sharing with families. Memberships reach wishlist as the family service's events, so a family joined a moment ago can take a second to be accepted.
          */
         patch: operations["updateList"];
         trace?: never;
@@ -469,7 +469,7 @@ export interface paths {
         };
         /**
          * The caller's families with their members and the lists shared with each
-         * @description `lists` stays empty until wishlist shares lists with families (issue 12, step 3).
+         * @description `lists` are the lists members shared with each family (`familyIds` on the list) whose owner is a member now; they open with `GET /api/shared/{token}`, where a signed-in member is viewer `member`. wishlist announces each list's sharing as `list.families` events, so a list shared a moment ago can take a second to appear; someone who leaves takes their lists along at once.
          */
         get: operations["listFamilies"];
         put?: never;
@@ -620,7 +620,9 @@ export interface components {
                 /** @enum {unknown} */
                 role: "admin" | "member";
             }[];
+            /** @description The lists members shared with this family, by owner then name. */
             lists: {
+                /** Format: uuid */
                 listId: string;
                 name: string;
                 ownerName: string;
@@ -650,7 +652,7 @@ export interface components {
             assignee: {
                 uid: string;
                 displayName: string;
-                /** @description empty until wishlist shares lists with families (issue 12, step 3) */
+                /** @description the assignee's lists shared with this family */
                 lists: {
                     name: string;
                     token: string;
@@ -872,6 +874,7 @@ export interface components {
              */
             revealAt: string;
             share: components["schemas"]["Share"] | null;
+            /** @description The families the list is shared with (each a family its owner belongs to). */
             familyIds: string[];
         };
         ListDraft: {
@@ -879,6 +882,7 @@ export interface components {
             name?: string;
             /** Format: date-time */
             revealAt?: string;
+            /** @description Replaces the families the list is shared with; [] shares it with none. Each must be a family the caller belongs to (422 otherwise). */
             familyIds?: string[];
         };
         Share: {
@@ -887,7 +891,10 @@ export interface components {
             url: string;
         };
         SharedList: {
-            /** @enum {unknown} */
+            /**
+             * @description `member`: any signed-in viewer who is not the owner (the family the list is shared with, or someone given the link), who can claim; `anonymous`: not signed in.
+             * @enum {unknown}
+             */
             viewer: "owner" | "member" | "anonymous";
             list: {
                 /** Format: uuid */
