@@ -8,6 +8,7 @@ import { makeRouter } from './app/router';
 import { startAuth } from './features/auth/bootstrap';
 import { markStandalone } from './lib/standalone';
 import { startTheme } from './lib/theme';
+import { startI18n } from './lib/i18n';
 import { preloadSounds } from './lib/sounds';
 import { registerServiceWorker } from './lib/serviceWorker';
 import './index.css';
@@ -19,14 +20,18 @@ markStandalone();
 startTheme();
 void startAuth(store.dispatch);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Provider store={store}>
-      <FeatureBridges>
-        <RouterProvider router={router} />
-      </FeatureBridges>
-    </Provider>
-  </StrictMode>,
+// The first paint waits for the language's catalogs: English is bundled, another language is one
+// small fetch, so nobody sees English flash before their own language.
+void startI18n().finally(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Provider store={store}>
+        <FeatureBridges>
+          <RouterProvider router={router} />
+        </FeatureBridges>
+      </Provider>
+    </StrictMode>,
+  ),
 );
 
 window.addEventListener('load', registerServiceWorker);

@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { chooseLanguage, LANGUAGE_NAMES, LANGUAGES, useLanguage } from '../lib/i18n';
 import { avatarLetter, menuName, type CurrentUser } from '../lib/session';
 import { chooseTheme, useTheme } from '../lib/theme';
 import { FamilyIcon, GiftIcon, LogOutIcon, MoonIcon } from './icons';
@@ -10,7 +12,7 @@ interface AvatarMenuProps {
   onLogout: () => void;
 }
 
-/** The signed-in user's avatar button and its menu (name, email, 'Log Out'). */
+/** The signed-in user's avatar button and its menu (name, email, dark mode, language, 'Log Out'). */
 export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
   const [open, setOpen] = useState(false);
   const [imageFailed, setImageFailed] = useState(false);
@@ -18,6 +20,8 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
   const root = useRef<HTMLDivElement>(null);
   const name = menuName(user);
   const theme = useTheme();
+  const language = useLanguage();
+  const { t } = useTranslation('common');
 
   useEffect(() => {
     if (!open) return;
@@ -41,7 +45,7 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
       <button
         type="button"
         className="avatar"
-        aria-label={`Account menu for ${name}`}
+        aria-label={t('avatar.menuFor', { name })}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -56,13 +60,13 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
         )}
       </button>
       {open && (
-        <div className="avatar-menu__panel" id={menuId} role="menu" aria-label="Account">
+        <div className="avatar-menu__panel" id={menuId} role="menu" aria-label={t('avatar.menu')}>
           <div className="avatar-menu__who">
             <p className="avatar-menu__name">{name}</p>
-            <p className="avatar-menu__email">{user.email || 'No email provided'}</p>
+            <p className="avatar-menu__email">{user.email || t('avatar.noEmail')}</p>
           </div>
           <Link to="/claims" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
-            <GiftIcon size={18} /> My gift shopping list
+            <GiftIcon size={18} /> {t('avatar.claims')}
           </Link>
           <Link to="/family" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
             <FamilyIcon size={18} /> My families
@@ -74,8 +78,23 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
             className="avatar-menu__item"
             onClick={() => chooseTheme(theme === 'dark' ? 'light' : 'dark')}
           >
-            <MoonIcon size={18} /> Dark mode
+            <MoonIcon size={18} /> {t('avatar.darkMode')}
           </button>
+          <div role="group" aria-label={t('language.label')} className="avatar-menu__languages">
+            {LANGUAGES.map((lng) => (
+              <button
+                key={lng}
+                type="button"
+                role="menuitemradio"
+                aria-checked={language === lng}
+                lang={lng}
+                className="avatar-menu__language"
+                onClick={() => void chooseLanguage(lng)}
+              >
+                {LANGUAGE_NAMES[lng]}
+              </button>
+            ))}
+          </div>
           <button
             type="button"
             role="menuitem"
@@ -85,7 +104,7 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
               onLogout();
             }}
           >
-            <LogOutIcon size={18} /> Log Out
+            <LogOutIcon size={18} /> {t('avatar.logOut')}
           </button>
         </div>
       )}

@@ -1,17 +1,19 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { CameraIcon, HomeIcon, ListIcon } from './icons';
 
 const ITEMS = [
-  { to: '/', label: 'Home', Icon: HomeIcon, matches: (p: string) => p === '/' },
-  { to: '/camera', label: 'Camera', Icon: CameraIcon, matches: (p: string) => p === '/camera' || p === '/scan' },
-  { to: '/wishlist', label: 'Wishlist', Icon: ListIcon, matches: (p: string) => p === '/wishlist' },
+  { to: '/', label: 'nav.home', Icon: HomeIcon, matches: (p: string) => p === '/' },
+  { to: '/camera', label: 'nav.camera', Icon: CameraIcon, matches: (p: string) => p === '/camera' || p === '/scan' },
+  { to: '/wishlist', label: 'nav.wishlist', Icon: ListIcon, matches: (p: string) => p === '/wishlist' },
 ] as const;
 
 /** Three entries: Home, Camera (also highlighted on /scan), Wishlist. */
 export function BottomNav() {
   const { pathname } = useLocation();
+  const { t } = useTranslation('common');
   return (
-    <nav className="bottom-nav" aria-label="Main">
+    <nav className="bottom-nav" aria-label={t('nav.main')}>
       <ul className="bottom-nav__list">
         {ITEMS.map(({ to, label, Icon, matches }) => {
           const active = matches(pathname);
@@ -23,7 +25,7 @@ export function BottomNav() {
                 aria-current={active ? 'page' : undefined}
               >
                 <Icon />
-                <span>{label}</span>
+                <span>{t(label)}</span>
               </Link>
             </li>
           );

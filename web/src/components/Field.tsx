@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId, type ReactNode } from 'react';
 
 interface FieldProps {
@@ -11,6 +12,7 @@ interface FieldProps {
 /** A labelled form field with its hint and error wired to the control for assistive tech. */
 export function Field({ label, error, hint, optional, children }: FieldProps) {
   const id = useId();
+  const { t } = useTranslation('common');
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
@@ -18,7 +20,7 @@ export function Field({ label, error, hint, optional, children }: FieldProps) {
     <div className={`field${error ? ' field--invalid' : ''}`}>
       <label htmlFor={id} className="field__label">
         {label}
-        {optional && <span className="field__optional"> (optional)</span>}
+        {optional && <span className="field__optional"> {t('field.optional')}</span>}
       </label>
       {children({ id, describedBy, invalid: !!error })}
       {hint && (

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { CurrentUser } from '../lib/session';
 import { AvatarMenu } from './AvatarMenu';
@@ -13,14 +14,15 @@ interface HeaderProps {
 
 /** The sticky Santa-red header: logo, wishlist bag with its count, avatar menu or Log In. */
 export function Header({ user, authPending, wishlistCount: count, onLogout }: HeaderProps) {
-  const bagLabel = count === 1 ? 'Wishlist, 1 item' : `Wishlist, ${count} items`;
+  const { t } = useTranslation('common');
+  const bagLabel = t('header.bag', { count });
 
   return (
     <header className="app-header">
       <div className="app-header__inner">
         <Link to="/" className="app-header__brand">
           <SantaIcon size={34} />
-          <span>Santa Wishlist</span>
+          <span>{t('app.name')}</span>
         </Link>
         <div className="app-header__actions">
           <Link to="/wishlist" className="icon-button app-header__bag" aria-label={bagLabel}>
@@ -37,7 +39,7 @@ export function Header({ user, authPending, wishlistCount: count, onLogout }: He
             <span className="app-header__placeholder" aria-hidden="true" />
           ) : (
             <Link to="/firebase-login" className="button button--light button--small">
-              Log In
+              {t('header.logIn')}
             </Link>
           )}
         </div>

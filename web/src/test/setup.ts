@@ -1,13 +1,18 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { renderInEnglish } from './i18n';
 
 // findBy/waitFor give up after 1 s by default; on the shared 2-core CI machine a busy moment is
 // longer than that. The assertions are the same, they only wait longer.
 configure({ asyncUtilTimeout: 5000 });
 
-afterEach(() => {
+// Every test renders in English (the catalogs' source language) unless it switches with inLanguage().
+await renderInEnglish();
+
+afterEach(async () => {
   cleanup();
+  await renderInEnglish();
   localStorage.clear();
   sessionStorage.clear();
 });

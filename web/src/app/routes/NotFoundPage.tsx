@@ -1,10 +1,12 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { AlertIcon } from '../../components/icons';
 import { usePageTitle } from '../../lib/usePageTitle';
 
 /** Any path the router does not know. */
 export default function NotFoundPage() {
-  usePageTitle('404 Page Not Found', true);
+  const { t } = useTranslation('common');
+  usePageTitle(t('notFound.title'), true);
   return (
     <section className="page page--narrow" aria-labelledby="not-found-title">
       <div className="card empty-state">
@@ -12,11 +14,11 @@ export default function NotFoundPage() {
           <AlertIcon size={48} />
         </span>
         <h1 id="not-found-title" className="page__title">
-          404 Page Not Found
+          {t('notFound.title')}
         </h1>
-        <p>Did you forget to add the page to the router?</p>
+        <p>{t('notFound.text')}</p>
         <Link to="/" className="button button--primary">
-          Back to Home
+          {t('notFound.back')}
         </Link>
       </div>
     </section>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../hooks';
 import { hideSanta, SANTA_ANIMATION_MS } from './slice';
@@ -27,6 +28,7 @@ export function makeSnowParticles(count = SANTA_PARTICLES, random: () => number 
 
 /** The full-screen 'Ho Ho Ho!' overlay, shown for SANTA_ANIMATION_MS after showSanta. */
 export function SantaOverlay() {
+  const { t } = useTranslation('common');
   const { id, visible } = useAppSelector((s) => s.shell.santa);
   const dispatch = useAppDispatch();
   const [particles, setParticles] = useState<SnowParticle[]>([]);
@@ -72,8 +74,8 @@ export function SantaOverlay() {
       </div>
       <div className="santa-overlay__content">
         <SantaIcon size={140} className="santa-overlay__santa" />
-        <p className="santa-overlay__title">Ho Ho Ho!</p>
-        <p className="santa-overlay__text">Santa received your gift request!</p>
+        <p className="santa-overlay__title">{t('santa.title')}</p>
+        <p className="santa-overlay__text">{t('santa.text')}</p>
       </div>
     </div>
   );

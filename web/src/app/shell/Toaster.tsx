@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../hooks';
 import { dismissToast } from './slice';
@@ -5,6 +6,7 @@ import { CloseIcon } from '../../components/icons';
 
 /** Shows the one titled toast, then removes it after its duration. */
 export function Toaster() {
+  const { t } = useTranslation('common');
   const toast = useAppSelector((s) => s.shell.toast);
   const dispatch = useAppDispatch();
 
@@ -31,7 +33,7 @@ export function Toaster() {
           <button
             type="button"
             className="toast__close"
-            aria-label="Close notification"
+            aria-label={t('toast.close')}
             onClick={() => dispatch(dismissToast(toast.id))}
           >
             <CloseIcon size={18} />

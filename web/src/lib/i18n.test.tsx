@@ -1,0 +1,115 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { AvatarMenu } from '../components/AvatarMenu';
+import { inLanguage } from '../test/i18n';
+import { errorMessage } from './apiError';
+import { formatDate, formatNumber, formatPrice, parsePrice } from './format';
+import { currentLanguage, i18next, LANGUAGE_KEY, NAMESPACES, namespaceOf } from './i18n';
+import de from '../locales/de.json';
+import en from '../locales/en.json';
+
+const user = { id: 'u1', email: 'holly@example.com', displayName: 'Holly', avatar: null, username: 'holly' };
+
+const apiError = (code: string, message: string, status = 409) => ({ status, data: { error: { code, message } } });
+
+describe('i18n', () => {
+  it('discovers namespaces from the catalog paths', () => {
+    expect(namespaceOf('../features/family-lists/locales/en.json')).toBe('family-lists');
+    expect(namespaceOf('../locales/de.json')).toBe('common');
+    expect(NAMESPACES).toContain('common');
+  });
+
+  it('has English bundled: its texts are there before anything is fetched', () => {
+    expect(currentLanguage()).toBe('en');
+    expect(i18next.hasResourceBundle('en', 'common')).toBe(true);
+    expect(i18next.t('avatar.logOut')).toBe('Log Out');
+  });
+
+  it('loads German only when it is chosen', async () => {
+    expect(i18next.hasResourceBundle('de', 'common')).toBe(false);
+    await inLanguage('de');
+    expect(i18next.hasResourceBundle('de', 'common')).toBe(true);
+    expect(currentLanguage()).toBe('de');
+    expect(i18next.t('avatar.logOut')).toBe('Abmelden');
+    expect(document.documentElement.lang).toBe('de');
+  });
+
+  it('every language has every key of the English common catalog', async () => {
+    const keys = (o: object, prefix = ''): string[] =>
+      Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
+    expect(keys(de).sort()).toEqual(keys(en).sort());
+    for (const lng of ['fr', 'es'] as const) {
+      await inLanguage(lng);
+      for (const key of keys(en)) expect(i18next.exists(key, { lng, fallbackLng: false } as never), `${lng}: ${key}`).toBe(true);
+    }
+  });
+
+  it('the avatar menu switches the language and remembers it', async () => {
+    const u = userEvent.setup();
+    render(
+      <MemoryRouter>
+        <AvatarMenu user={user} onLogout={() => {}} />
+      </MemoryRouter>,
+    );
+    await u.click(screen.getByRole('button', { name: 'Account menu for Holly' }));
+    expect(screen.getByRole('menuitemradio', { name: 'English' })).toHaveAttribute('aria-checked', 'true');
+    await u.click(screen.getByRole('menuitemradio', { name: 'Deutsch' }));
+    expect(await screen.findByRole('menuitem', { name: 'Abmelden' })).toBeInTheDocument();
+    expect(screen.getByRole('menuitemradio', { name: 'Deutsch' })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByRole('button', { name: 'Kontomenü von Holly' })).toBeInTheDocument();
+    expect(localStorage.getItem(LANGUAGE_KEY)).toBe('de');
+  });
+});
+
+describe('error codes', () => {
+  it('English keeps the server’s own words', () => {
+    expect(errorMessage(apiError('not_enough_left', 'Only 1 left.'))).toBe('Only 1 left.');
+  });
+
+  it('another language shows its text for a known code, and the server’s English for an unknown one', async () => {
+    await inLanguage('de');
+    expect(errorMessage(apiError('not_enough_left', 'Only 1 left.'))).toBe('Von diesem Geschenk ist nicht mehr genug übrig.');
+    expect(errorMessage(apiError('validation_failed', 'Item name is required.', 422))).toBe('Item name is required.');
+    expect(errorMessage({ status: 'FETCH_ERROR', error: 'TypeError: Failed to fetch' })).toBe(
+      'Der Server ist nicht erreichbar. Bitte prüfe deine Verbindung.',
+    );
+    await inLanguage('fr');
+    expect(errorMessage(apiError('share_not_found', 'x', 404))).toBe('Cette liste partagée n’existe pas ou son lien a été révoqué.');
+  });
+
+  it('a known code without a message still has a text', () => {
+    expect(errorMessage(apiError('rate_limited', '', 429))).toBe('Too many requests. Please wait a moment and try again.');
+  });
+});
+
+describe('locale formatting', () => {
+  it('prices', () => {
+    expect(parsePrice('$1,299.50')).toEqual({ amount: 1299.5, currency: 'USD' });
+    expect(parsePrice('12,99 €')).toEqual({ amount: 12.99, currency: 'EUR' });
+    expect(formatPrice('$12.99', 'en')).toBe('$12.99');
+    expect(formatPrice('$12.99', 'de')).toBe('12,99\u00a0$');
+    expect(formatPrice('$1,299.50', 'fr')).toBe('1\u202f299,50\u00a0$US');
+    expect(formatPrice('€5', 'es')).toBe('5,00\u00a0€');
+    expect(formatPrice('about $10-15', 'de')).toBe('about $10-15');
+  });
+
+  it('the Christmas countdown: plural rules and numbers of the language', async () => {
+    expect(i18next.t('countdown.days', { count: 1 })).toBe('day until Christmas');
+    expect(i18next.t('countdown.days', { count: 3 })).toBe('days until Christmas');
+    await inLanguage('de');
+    expect(i18next.t('countdown.days', { count: 1 })).toBe('Tag bis Weihnachten');
+    expect(i18next.t('countdown.days', { count: 24 })).toBe('Tage bis Weihnachten');
+    await inLanguage('fr');
+    expect(i18next.t('countdown.days', { count: 0 })).toBe('jour avant Noël'); // French: 0 is singular
+    expect(formatNumber(1234, 'fr')).toBe('1\u202f234');
+    expect(formatNumber(1234, 'de')).toBe('1.234');
+  });
+
+  it('dates', () => {
+    expect(formatDate('2026-12-24', 'en')).toBe('Dec 24, 2026');
+    expect(formatDate('2026-12-24T00:00:00Z', 'de')).toBe('24.12.2026');
+    expect(formatDate('2026-12-24', 'fr', { dateStyle: 'long' })).toBe('24 décembre 2026');
+    expect(formatDate('2026-12-24', 'es', { dateStyle: 'long' })).toBe('24 de diciembre de 2026');
+  });
+});

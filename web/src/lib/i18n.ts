@@ -1,0 +1,134 @@
+import i18next, { type InitOptions } from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import resourcesToBackend from 'i18next-resources-to-backend';
+import { initReactI18next, useTranslation } from 'react-i18next';
+import { safeSet } from './storage';
+
+/**
+ * Internationalisation (react-i18next). The layout is a contract (docs/architecture.md, 'A text'):
+ * - a feature owns its texts as the namespace named after its folder, in
+ *   src/features/<feature>/locales/{en,de,fr,es}.json, used with useTranslation('<feature>');
+ * - shared UI (components/, app/) uses the namespace 'common' in src/locales/{en,de,fr,es}.json;
+ *   the texts for the API's error codes are in 'common' under "errors.<code>".
+ * English is bundled with the first screen; the other languages are fetched when chosen.
+ * A namespace is discovered from its file's path: adding a catalog file needs no change here.
+ */
+export const LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Each language's name in itself, for the switch. */
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+};
+
+export const LANGUAGE_KEY = 'santa:language';
+export const DEFAULT_NS = 'common';
+
+type Catalog = Record<string, unknown>;
+
+const english = import.meta.glob<Catalog>(['../features/*/locales/en.json', '../locales/en.json'], {
+  eager: true,
+  import: 'default',
+});
+const onDemand = import.meta.glob<Catalog>(
+  ['../features/*/locales/*.json', '../locales/*.json', '!../features/*/locales/en.json', '!../locales/en.json'],
+  { import: 'default' },
+);
+
+/** 'common' for src/locales/*.json, the feature's folder name for src/features/<feature>/locales/*.json. */
+export function namespaceOf(path: string): string {
+  return /features\/([^/]+)\/locales\/[^/]+\.json$/.exec(path)?.[1] ?? DEFAULT_NS;
+}
+
+function languageOf(path: string): string {
+  return /([^/]+)\.json$/.exec(path)?.[1] ?? '';
+}
+
+const bundled: Record<string, Catalog> = {};
+for (const [path, catalog] of Object.entries(english)) bundled[namespaceOf(path)] = catalog;
+
+/** Every namespace that has an English catalog. */
+export const NAMESPACES = Object.keys(bundled).sort();
+
+const loaders = new Map<string, () => Promise<Catalog>>();
+for (const [path, load] of Object.entries(onDemand)) loaders.set(`${languageOf(path)}/${namespaceOf(path)}`, load);
+
+/** The i18next options; `lng` fixes the language (tests), otherwise it is detected. */
+function options(lng?: string): InitOptions {
+  return {
+    lng,
+    resources: { en: bundled },
+    partialBundledLanguages: true,
+    ns: NAMESPACES,
+    defaultNS: DEFAULT_NS,
+    fallbackLng: 'en',
+    supportedLngs: [...LANGUAGES],
+    load: 'languageOnly',
+    interpolation: { escapeValue: false }, // React escapes
+    detection: {
+      // A choice made in the avatar menu, else the browser's languages. Only a choice is stored.
+      order: ['localStorage', 'navigator'],
+      lookupLocalStorage: LANGUAGE_KEY,
+      caches: [],
+    },
+    react: { useSuspense: false },
+  };
+}
+
+let started: Promise<unknown> | null = null;
+
+/**
+ * Starts i18next once (main.tsx before the first render, the test setup with `lng: 'en'`).
+ * Resolves when the language's catalogs are there, so the first paint is already translated.
+ */
+export function startI18n(lng?: string): Promise<unknown> {
+  if (!started) {
+    i18next
+      .use(resourcesToBackend((language: string, namespace: string) => {
+        const load = loaders.get(`${language}/${namespace}`);
+        // A language without this catalog falls back to English key by key.
+        return load ? load() : Promise.resolve({});
+      }))
+      .use(initReactI18next);
+    if (!lng) i18next.use(LanguageDetector);
+    i18next.on('languageChanged', () => {
+      if (typeof document !== 'undefined') document.documentElement.lang = currentLanguage();
+    });
+    started = i18next.init(options(lng));
+  }
+  return started;
+}
+
+/** The supported language in use ('en' until something else was resolved). */
+export function currentLanguage(): Language {
+  const lng = i18next.resolvedLanguage ?? i18next.language;
+  return (LANGUAGES as readonly string[]).includes(lng) ? (lng as Language) : 'en';
+}
+
+/** The avatar menu's switch: remembered on this device, like the theme. */
+export async function chooseLanguage(lng: Language): Promise<void> {
+  safeSet(localStorage, LANGUAGE_KEY, lng);
+  await i18next.changeLanguage(lng);
+}
+
+/** The language shown now; re-renders when it changes. */
+export function useLanguage(): Language {
+  const { i18n } = useTranslation();
+  const lng = i18n.resolvedLanguage ?? i18n.language;
+  return (LANGUAGES as readonly string[]).includes(lng) ? (lng as Language) : 'en';
+}
+
+/** A text of the 'common' namespace outside React (lib helpers); `t` from useTranslation inside. */
+export function translate(key: string, values?: Record<string, unknown>): string {
+  return i18next.t(key, { ns: DEFAULT_NS, ...values }) as string;
+}
+
+/** Whether `key` has a text in 'common' for the current language or its fallback. */
+export function hasText(key: string): boolean {
+  return i18next.exists(key, { ns: DEFAULT_NS });
+}
+
+export { i18next };
