@@ -69,7 +69,7 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
             <GiftIcon size={18} /> {t('avatar.claims')}
           </Link>
           <Link to="/family" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
-            <FamilyIcon size={18} /> My families
+            <FamilyIcon size={18} /> {t('avatar.families')}
           </Link>
           <button
             type="button"

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/Dialog';
 
 interface Props {
@@ -12,6 +13,7 @@ interface Props {
 
 /** Asks once more before something that is hard to take back. */
 export function ConfirmDialog({ title, children, confirmLabel, busy, onConfirm, onCancel }: Props) {
+  const { t } = useTranslation('families');
   return (
     <Dialog
       title={title}
@@ -22,7 +24,7 @@ export function ConfirmDialog({ title, children, confirmLabel, busy, onConfirm, 
             {confirmLabel}
           </button>
           <button type="button" className="button button--outline button--block" onClick={onCancel}>
-            Cancel
+            {t('confirm.cancel')}
           </button>
         </>
       }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { TextField } from '../../../components/Field';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage, fieldErrors } from '../../../lib/apiError';
@@ -15,6 +16,7 @@ interface Props {
 
 /** For admins: exclusions, a budget, and the draw (or a redraw), each after a confirmation. */
 export function DrawPanel({ family, drawn }: Props) {
+  const { t } = useTranslation('families');
   const toast = useToast();
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [budget, setBudget] = useState('');
@@ -32,7 +34,7 @@ export function DrawPanel({ family, drawn }: Props) {
         exclusions: exclusionsFor(family.members, chosen),
         ...(budget.trim() ? { budget: budget.trim() } : {}),
       }).unwrap();
-      toast({ title: 'Names drawn', description: `All ${result.participants} members can now see whom they give to.` });
+      toast({ title: t('draw.drawn'), description: t('draw.drawnHint', { n: result.participants }) });
     } catch (err) {
       // draw_impossible says why ("Ben and Cleo exclude each other…"); shown where the choices are.
       setProblem(fieldErrors(err).budget ?? errorMessage(err));
@@ -44,10 +46,10 @@ export function DrawPanel({ family, drawn }: Props) {
   return (
     <section className="card santa-draw" aria-labelledby="santa-draw-title">
       <h2 id="santa-draw-title" className="santa-draw__title">
-        {drawn ? 'Draw again' : 'Draw names'}
+        {drawn ? t('draw.titleAgain') : t('draw.titleFirst')}
       </h2>
       {tooFew ? (
-        <p className="muted">Invite at least one more person first: you cannot be your own Secret Santa.</p>
+        <p className="muted">{t('draw.tooFew')}</p>
       ) : (
         <>
           <ExclusionPicker
@@ -58,10 +60,10 @@ export function DrawPanel({ family, drawn }: Props) {
           />
           {stuck.length > 0 && (
             <p className="notice notice--warning" role="status">
-              {stuck.map((m) => m.displayName).join(', ')} would have nobody to give to: untick a pair.
+              {t('draw.stuck', { names: stuck.map((m) => m.displayName).join(', ') })}
             </p>
           )}
-          <TextField label="Budget" optional maxLength={40} placeholder="€30" value={budget} onValue={setBudget} />
+          <TextField label={t('draw.budget')} optional maxLength={40} placeholder={t('draw.budgetPlaceholder')} value={budget} onValue={setBudget} />
         </>
       )}
       {problem && (
@@ -75,20 +77,18 @@ export function DrawPanel({ family, drawn }: Props) {
         disabled={tooFew || drawing.isLoading}
         onClick={() => setConfirming(true)}
       >
-        {drawn ? 'Redraw names' : 'Draw names'}
+        {drawn ? t('draw.redraw') : t('draw.draw')}
       </button>
       {confirming && (
         <ConfirmDialog
-          title={drawn ? 'Draw names again?' : 'Draw names now?'}
-          confirmLabel={drawn ? 'Redraw' : 'Draw'}
+          title={drawn ? t('draw.confirmAgain') : t('draw.confirmFirst')}
+          confirmLabel={drawn ? t('draw.confirmRedraw') : t('draw.confirmDraw')}
           busy={drawing.isLoading}
           onCancel={() => setConfirming(false)}
           onConfirm={run}
         >
           <p>
-            {drawn
-              ? 'Everyone gets a new person to give to, and the old matches are gone. Tell the family, in case someone has already shopped.'
-              : `Each of the ${family.members.length} members is told whom they give to, and nobody else learns it. Nobody, admins included, can see the other pairs.`}
+            {drawn ? t('draw.textAgain') : t('draw.textFirst', { n: family.members.length })}
           </p>
         </ConfirmDialog>
       )}

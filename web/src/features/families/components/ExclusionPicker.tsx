@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { memberPairs, type FamilyMember } from '../types';
 
 interface Props {
@@ -9,18 +10,19 @@ interface Props {
 
 /** Pairs of members who must not draw each other (couples, say): one checkbox per pair. */
 export function ExclusionPicker({ members, chosen, onToggle, disabled }: Props) {
+  const { t } = useTranslation('families');
   const pairs = memberPairs(members);
   if (pairs.length === 0) return null;
   return (
     <fieldset className="santa-exclusions">
-      <legend className="santa-exclusions__legend">Who should not draw each other?</legend>
-      <p className="muted">Tick a pair and neither of them gives to the other.</p>
+      <legend className="santa-exclusions__legend">{t('draw.exclusions')}</legend>
+      <p className="muted">{t('draw.exclusionsHint')}</p>
       <ul className="santa-exclusions__list">
         {pairs.map((pair) => (
           <li key={pair.key}>
             <label className="santa-exclusions__pair">
               <input type="checkbox" checked={chosen.has(pair.key)} disabled={disabled} onChange={() => onToggle(pair.key)} />
-              {pair.a.displayName} &amp; {pair.b.displayName}
+              {t('draw.pair', { a: pair.a.displayName, b: pair.b.displayName })}
             </label>
           </li>
         ))}

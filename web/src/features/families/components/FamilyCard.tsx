@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
@@ -14,14 +16,15 @@ interface Props {
   initialInvite?: Invite;
 }
 
-function leaveText(family: Family, me: string): string {
-  if (family.members.length === 1) return `You are the only member: leaving deletes ${family.name}.`;
-  if (isLastAdmin(family, me)) return 'You are its only admin: make someone else an admin first.';
-  return `You will no longer see its members' lists, and your lists are no longer shared with ${family.name}.`;
+function leaveText(t: TFunction<'families'>, family: Family, me: string): string {
+  if (family.members.length === 1) return t('card.leaveOnly', { name: family.name });
+  if (isLastAdmin(family, me)) return t('card.leaveLastAdmin');
+  return t('card.leaveText', { name: family.name });
 }
 
 /** One family: its members, the lists they shared with it, invitations (admins), Secret Santa, leaving. */
 export function FamilyCard({ family, me, initialInvite }: Props) {
+  const { t } = useTranslation('families');
   const toast = useToast();
   const [leaving, setLeaving] = useState(false);
   const [remove, removing] = useRemoveMemberMutation();
@@ -31,9 +34,9 @@ export function FamilyCard({ family, me, initialInvite }: Props) {
   async function leave() {
     try {
       await remove({ familyId: family.id, uid: me }).unwrap();
-      toast({ title: `You left ${family.name}` });
+      toast({ title: t('card.left', { name: family.name }) });
     } catch (err) {
-      toast({ title: 'Could not leave', description: errorMessage(err), variant: 'destructive' });
+      toast({ title: t('card.leaveFailed'), description: errorMessage(err), variant: 'destructive' });
       setLeaving(false);
     }
   }
@@ -44,19 +47,19 @@ export function FamilyCard({ family, me, initialInvite }: Props) {
         <h2 id={headingId} className="family-card__title">
           {family.name}
         </h2>
-        <span className="family-badge">{family.role === 'admin' ? 'You are an admin' : 'Member'}</span>
+        <span className="family-badge">{family.role === 'admin' ? t('card.youAdmin') : t('card.member')}</span>
       </header>
 
-      <h3 className="family-card__heading">Members ({family.members.length})</h3>
+      <h3 className="family-card__heading">{t('card.members', { n: family.members.length })}</h3>
       <ul className="family-card__members">
         {adminsFirst(family.members).map((member) => (
           <MemberRow key={member.uid} family={family} member={member} me={me} />
         ))}
       </ul>
 
-      <h3 className="family-card__heading">Shared lists</h3>
+      <h3 className="family-card__heading">{t('card.lists')}</h3>
       {family.lists.length === 0 ? (
-        <p className="muted">No lists yet. Share one from My Wishlist: Share, then tick {family.name}.</p>
+        <p className="muted">{t('card.noLists', { name: family.name })}</p>
       ) : (
         <ul className="family-card__lists">
           {family.lists.map((list) => (
@@ -74,22 +77,22 @@ export function FamilyCard({ family, me, initialInvite }: Props) {
 
       <div className="button-row family-card__footer">
         <Link to={`/family/${family.id}/secret-santa`} className="button button--primary button--small">
-          Secret Santa
+          {t('card.secretSanta')}
         </Link>
         <button type="button" className="button button--danger-outline button--small" onClick={() => setLeaving(true)}>
-          Leave {family.name}
+          {t('card.leave', { name: family.name })}
         </button>
       </div>
 
       {leaving && (
         <ConfirmDialog
-          title={`Leave ${family.name}?`}
-          confirmLabel="Leave"
+          title={t('card.leaveTitle', { name: family.name })}
+          confirmLabel={t('card.leaveConfirm')}
           busy={removing.isLoading || blocked}
           onCancel={() => setLeaving(false)}
           onConfirm={leave}
         >
-          <p>{leaveText(family, me)}</p>
+          <p>{leaveText(t, family, me)}</p>
         </ConfirmDialog>
       )}
     </section>

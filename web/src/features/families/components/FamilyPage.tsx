@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { PlusIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
 import { useAppSelector } from '../../../app/hooks';
@@ -14,7 +15,8 @@ import './families.css';
 
 /** /family: the caller's families, their members and shared lists, invitations and Secret Santa. */
 export default function FamilyPage() {
-  usePageTitle('My families');
+  const { t } = useTranslation('families');
+  usePageTitle(t('page.title'));
   const me = useAppSelector(selectCurrentUser)?.id ?? '';
   const toast = useToast();
   const { data: families, error, isLoading } = useGetFamiliesQuery();
@@ -22,22 +24,22 @@ export default function FamilyPage() {
   // The first invitation link of a family made on this visit, shown on its card right away.
   const [firstInvites, setFirstInvites] = useState<Record<string, Invite>>({});
 
-  if (isLoading) return <PageSpinner label="Loading your families" />;
+  if (isLoading) return <PageSpinner label={t('page.loading')} />;
   return (
     <section className="page page--narrow" aria-labelledby="families-title">
       <header className="families__header">
         <h1 id="families-title" className="page__title">
-          My families
+          {t('page.title')}
         </h1>
         <button type="button" className="button button--primary button--small" onClick={() => setCreating(true)}>
-          <PlusIcon size={18} /> New family
+          <PlusIcon size={18} /> {t('page.newFamily')}
         </button>
       </header>
-      <p className="muted">The people you buy presents for: see each other&apos;s lists in one place and draw Secret Santa names.</p>
+      <p className="muted">{t('page.intro')}</p>
       {error && <p className="notice notice--warning">{errorMessage(error)}</p>}
       {!error && families?.length === 0 && (
         <div className="card empty-state">
-          <p>You are not in a family yet. Make one and invite the others, or open an invitation link someone sent you.</p>
+          <p>{t('page.empty')}</p>
         </div>
       )}
       <div className="families__list">
@@ -51,7 +53,7 @@ export default function FamilyPage() {
           onCreated={(family) => {
             setFirstInvites((all) => ({ ...all, [family.id]: family.invite }));
             setCreating(false);
-            toast({ title: `${family.name} is ready`, description: 'Send the invitation link to the others.' });
+            toast({ title: t('page.created', { name: family.name }), description: t('page.createdHint') });
           }}
         />
       )}

@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Field, TextField } from '../../../components/Field';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage, fieldErrors } from '../../../lib/apiError';
+import { useFormat } from '../../../lib/format';
 import { useInviteToFamilyMutation } from '../api';
 import { canWebShare, useShareLink } from '../hooks/useShareLink';
 import { absoluteUrl, type Family, type Invite } from '../types';
@@ -12,10 +14,10 @@ interface Props {
   initialInvite?: Invite;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long' });
-
 /** For admins: an invitation link to copy or share, and an invitation by email. */
 export function InvitePanel({ family, initialInvite }: Props) {
+  const { t } = useTranslation('families');
+  const format = useFormat();
   const toast = useToast();
   const { copy, share } = useShareLink();
   const [invite, setInvite] = useState<Invite | undefined>(initialInvite);
@@ -28,19 +30,19 @@ export function InvitePanel({ family, initialInvite }: Props) {
     try {
       setInvite(await makeInvite({ familyId: family.id }).unwrap());
     } catch (err) {
-      toast({ title: 'Could not make a link', description: errorMessage(err), variant: 'destructive' });
+      toast({ title: t('invite.linkFailed'), description: errorMessage(err), variant: 'destructive' });
     }
   }
 
   async function sendEmail(event: React.FormEvent) {
     event.preventDefault();
     const address = email.trim();
-    if (!address) return setEmailError('Enter an email address.');
+    if (!address) return setEmailError(t('invite.emailMissing'));
     try {
       await makeInvite({ familyId: family.id, email: address }).unwrap();
       setEmail('');
       setEmailError(undefined);
-      toast({ title: 'Invitation sent', description: `${address} will get an email with a link to join.` });
+      toast({ title: t('invite.sent'), description: t('invite.sentHint', { email: address }) });
     } catch (err) {
       setEmailError(fieldErrors(err).email ?? errorMessage(err));
     }
@@ -49,41 +51,41 @@ export function InvitePanel({ family, initialInvite }: Props) {
   return (
     <section className="family-invite" aria-labelledby={`invite-${family.id}`}>
       <h3 id={`invite-${family.id}`} className="family-card__heading">
-        Invite someone
+        {t('invite.title')}
       </h3>
       {url && invite ? (
         <>
-          <Field label="Invitation link" hint={`Anyone with it can join until ${dateFormat.format(new Date(invite.expiresAt))}.`}>
+          <Field label={t('invite.link')} hint={t('invite.linkHint', { date: format.date(invite.expiresAt, { day: 'numeric', month: 'long' }) })}>
             {({ id, describedBy }) => (
               <input id={id} className="input" value={url} readOnly aria-describedby={describedBy} onFocus={(e) => e.target.select()} />
             )}
           </Field>
           <div className="button-row">
             <button type="button" className="button button--primary button--small" onClick={() => copy(url)}>
-              Copy link
+              {t('invite.copy')}
             </button>
             {canWebShare() && (
               <button
                 type="button"
                 className="button button--outline button--small"
-                onClick={() => share({ title: `Join ${family.name}`, text: `Join ${family.name} on Santa Wishlist`, url })}
+                onClick={() => share({ title: t('invite.shareTitle', { name: family.name }), text: t('invite.shareText', { name: family.name }), url })}
               >
-                Share…
+                {t('invite.share')}
               </button>
             )}
             <button type="button" className="button button--outline button--small" disabled={making.isLoading} onClick={newLink}>
-              New link
+              {t('invite.newLink')}
             </button>
           </div>
         </>
       ) : (
         <button type="button" className="button button--outline button--small" disabled={making.isLoading} onClick={newLink}>
-          Make an invitation link
+          {t('invite.makeLink')}
         </button>
       )}
-      <form className="family-invite__email" onSubmit={sendEmail} aria-label={`Invite to ${family.name} by email`} noValidate>
+      <form className="family-invite__email" onSubmit={sendEmail} aria-label={t('invite.byEmailForm', { name: family.name })} noValidate>
         <TextField
-          label="Invite by email"
+          label={t('invite.byEmail')}
           type="email"
           autoComplete="off"
           placeholder="cleo@example.com"
@@ -92,7 +94,7 @@ export function InvitePanel({ family, initialInvite }: Props) {
           error={emailError}
         />
         <button type="submit" className="button button--primary button--small" disabled={making.isLoading}>
-          Send invitation
+          {t('invite.send')}
         </button>
       </form>
     </section>

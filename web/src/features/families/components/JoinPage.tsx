@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageSpinner } from '../../../components/Spinner';
 import { useAppSelector } from '../../../app/hooks';
@@ -13,6 +14,7 @@ import './families.css';
 
 /** /join/:token: who invited you to which family; sign in (and come back here) if needed, then join. */
 export default function JoinPage() {
+  const { t } = useTranslation('families');
   const { token = '' } = useParams();
   const navigate = useNavigate();
   const toast = useToast();
@@ -21,19 +23,19 @@ export default function JoinPage() {
   const { data, error, isLoading } = useGetInviteQuery(token, { skip: !token });
   const [accept, accepting] = useAcceptInviteMutation();
   const [joinError, setJoinError] = useState<string>();
-  usePageTitle(data ? `Join ${data.familyName}` : 'A family invitation');
+  usePageTitle(data ? t('join.pageTitle', { name: data.familyName }) : t('join.title'));
 
-  if (isLoading || !authReady) return <PageSpinner label="Opening the invitation" />;
+  if (isLoading || !authReady) return <PageSpinner label={t('join.loading')} />;
   if (error || !data) {
     return (
       <section className="page page--narrow" aria-labelledby="join-title">
         <div className="card empty-state">
           <h1 id="join-title" className="page__title">
-            {isNotFound(error) ? 'This invitation no longer works' : 'Could not open the invitation'}
+            {isNotFound(error) ? t('join.gone') : t('join.failed')}
           </h1>
-          <p>{isNotFound(error) ? 'Invitations last 7 days. Ask for a new link.' : errorMessage(error)}</p>
+          <p>{isNotFound(error) ? t('join.goneHint') : errorMessage(error)}</p>
           <Link to="/" className="button button--primary">
-            Go home
+            {t('join.home')}
           </Link>
         </div>
       </section>
@@ -43,7 +45,7 @@ export default function JoinPage() {
   async function join() {
     try {
       const family = await accept(token).unwrap();
-      toast({ title: `Welcome to ${family.name}` });
+      toast({ title: t('join.welcome', { name: family.name }) });
       navigate('/family', { replace: true });
     } catch (err) {
       setJoinError(errorMessage(err));
@@ -53,11 +55,11 @@ export default function JoinPage() {
   return (
     <section className="page page--narrow" aria-labelledby="join-title">
       <div className="card join-card">
-        <p className="muted">{data.invitedBy} invited you to join</p>
+        <p className="muted">{t('join.invitedBy', { name: data.invitedBy })}</p>
         <h1 id="join-title" className="page__title">
           {data.familyName}
         </h1>
-        <p>Family members see each other&apos;s wishlists in one place, claim gifts without spoiling the surprise and draw Secret Santa names.</p>
+        <p>{t('join.about')}</p>
         {joinError && (
           <p className="notice notice--warning" role="alert">
             {joinError}
@@ -65,7 +67,7 @@ export default function JoinPage() {
         )}
         {user ? (
           <button type="button" className="button button--primary button--block" disabled={accepting.isLoading} onClick={join}>
-            Join {data.familyName}
+            {t('join.join', { name: data.familyName })}
           </button>
         ) : (
           <>
@@ -74,9 +76,9 @@ export default function JoinPage() {
               className="button button--primary button--block"
               onClick={() => rememberRedirectAfterLogin(`/join/${token}`)}
             >
-              Sign in or sign up to join
+              {t('join.signIn')}
             </Link>
-            <p className="muted">You will come straight back here.</p>
+            <p className="muted">{t('join.comeBack')}</p>
           </>
         )}
       </div>

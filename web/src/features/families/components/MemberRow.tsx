@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
 import { useRemoveMemberMutation, useSetMemberRoleMutation } from '../api';
@@ -14,6 +15,7 @@ interface Props {
 
 /** One member: name and role; an admin can make them an admin or remove them (after asking). */
 export function MemberRow({ family, member, me }: Props) {
+  const { t } = useTranslation('families');
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
   const [remove, removing] = useRemoveMemberMutation();
@@ -26,7 +28,7 @@ export function MemberRow({ family, member, me }: Props) {
       await action();
       toast({ title: done });
     } catch (err) {
-      toast({ title: 'Could not save', description: errorMessage(err), variant: 'destructive' });
+      toast({ title: t('saveFailed'), description: errorMessage(err), variant: 'destructive' });
     }
   }
 
@@ -37,9 +39,9 @@ export function MemberRow({ family, member, me }: Props) {
       </span>
       <span className="family-member__name">
         {member.displayName}
-        {isMe && <span className="muted"> (you)</span>}
+        {isMe && <span className="muted"> {t('member.you')}</span>}
       </span>
-      {member.role === 'admin' && <span className="family-badge">Admin</span>}
+      {member.role === 'admin' && <span className="family-badge">{t('member.admin')}</span>}
       {canManage && (
         <span className="family-member__actions">
           {member.role === 'member' && (
@@ -47,42 +49,39 @@ export function MemberRow({ family, member, me }: Props) {
               type="button"
               className="button button--link"
               disabled={settingRole.isLoading}
-              aria-label={`Make ${member.displayName} an admin`}
+              aria-label={t('member.makeAdminLabel', { name: member.displayName })}
               onClick={() =>
                 run(
                   () => setRole({ familyId: family.id, uid: member.uid, role: 'admin' }).unwrap(),
-                  `${member.displayName} is now an admin`,
+                  t('member.madeAdmin', { name: member.displayName }),
                 )
               }
             >
-              Make admin
+              {t('member.makeAdmin')}
             </button>
           )}
           <button
             type="button"
             className="button button--link"
-            aria-label={`Remove ${member.displayName}`}
+            aria-label={t('member.removeLabel', { name: member.displayName })}
             onClick={() => setConfirming(true)}
           >
-            Remove
+            {t('member.remove')}
           </button>
         </span>
       )}
       {confirming && (
         <ConfirmDialog
-          title={`Remove ${member.displayName}?`}
-          confirmLabel="Remove"
+          title={t('member.removeTitle', { name: member.displayName })}
+          confirmLabel={t('member.remove')}
           busy={removing.isLoading}
           onCancel={() => setConfirming(false)}
           onConfirm={async () => {
-            await run(() => remove({ familyId: family.id, uid: member.uid }).unwrap(), `${member.displayName} was removed`);
+            await run(() => remove({ familyId: family.id, uid: member.uid }).unwrap(), t('member.removed', { name: member.displayName }));
             setConfirming(false);
           }}
         >
-          <p>
-            {member.displayName} will no longer see {family.name}, its lists or its Secret Santa. A draw that included them
-            is cancelled.
-          </p>
+          <p>{t('member.removeText', { name: member.displayName, family: family.name })}</p>
         </ConfirmDialog>
       )}
     </li>

@@ -1,11 +1,13 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { GiftIcon } from '../../../components/icons';
+import { useFormat } from '../../../lib/format';
 import type { SecretSantaMatch } from '../types';
-
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The caller's own match, and nothing of anyone else's. */
 export function MyMatchCard({ match }: { match: SecretSantaMatch }) {
+  const { t } = useTranslation('families');
+  const format = useFormat();
   const { assignee } = match;
   return (
     <section className="card santa-match" aria-labelledby="santa-match-title" data-testid="santa-match">
@@ -13,17 +15,17 @@ export function MyMatchCard({ match }: { match: SecretSantaMatch }) {
         <GiftIcon size={40} />
       </span>
       <h2 id="santa-match-title" className="santa-match__title">
-        You are Secret Santa for <strong>{assignee.displayName}</strong>
+        <Trans t={t} i18nKey="santa.youAreFor" values={{ name: assignee.displayName }} components={{ strong: <strong /> }} />
       </h2>
-      {match.budget && <p className="santa-match__budget">Budget: {match.budget}</p>}
-      <p className="muted">Drawn {when.format(new Date(match.drawnAt))}. Keep it secret: nobody else can see it.</p>
+      {match.budget && <p className="santa-match__budget">{t('santa.budget', { budget: match.budget })}</p>}
+      <p className="muted">{t('santa.drawnAt', { date: format.date(new Date(match.drawnAt), { dateStyle: 'medium', timeStyle: 'short' }) })}</p>
       {assignee.lists.length === 0 ? (
-        <p className="muted">{assignee.displayName} has not shared a list with the family yet.</p>
+        <p className="muted">{t('santa.noListYet', { name: assignee.displayName })}</p>
       ) : (
         <div className="button-row">
           {assignee.lists.map((list) => (
             <Link key={list.token} to={`/l/${list.token}`} className="button button--primary button--small">
-              Open {assignee.displayName}&apos;s {list.name}
+              {t('santa.openList', { name: assignee.displayName, list: list.name })}
             </Link>
           ))}
         </div>

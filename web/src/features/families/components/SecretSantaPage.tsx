@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ArrowLeftIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
@@ -11,23 +12,24 @@ import './families.css';
 
 /** /family/:id/secret-santa: the caller's own match; for admins, the draw. */
 export default function SecretSantaPage() {
+  const { t } = useTranslation('families');
   const { id = '' } = useParams();
   const families = useGetFamiliesQuery();
   const family = families.data?.find((f) => f.id === id);
   const match = useGetMySecretSantaQuery(id, { skip: !family });
-  usePageTitle(family ? `Secret Santa in ${family.name}` : 'Secret Santa');
+  usePageTitle(family ? t('santa.pageTitle', { name: family.name }) : t('santa.title'));
 
-  if (families.isLoading || (family && match.isLoading)) return <PageSpinner label="Loading Secret Santa" />;
+  if (families.isLoading || (family && match.isLoading)) return <PageSpinner label={t('santa.loading')} />;
   if (!family) {
     return (
       <section className="page page--narrow" aria-labelledby="santa-title">
         <div className="card empty-state">
           <h1 id="santa-title" className="page__title">
-            {families.error ? 'Could not load your families' : 'This family was not found'}
+            {families.error ? t('santa.loadFailed') : t('santa.notFound')}
           </h1>
-          <p>{families.error ? errorMessage(families.error) : 'You may have left it, or been removed.'}</p>
+          <p>{families.error ? errorMessage(families.error) : t('santa.notFoundHint')}</p>
           <Link to="/family" className="button button--primary">
-            My families
+            {t('santa.back')}
           </Link>
         </div>
       </section>
@@ -38,11 +40,11 @@ export default function SecretSantaPage() {
   return (
     <section className="page page--narrow" aria-labelledby="santa-title">
       <Link to="/family" className="button button--link santa__back">
-        <ArrowLeftIcon size={18} /> My families
+        <ArrowLeftIcon size={18} /> {t('santa.back')}
       </Link>
       <header className="families__header">
         <h1 id="santa-title" className="page__title">
-          Secret Santa
+          {t('santa.title')}
         </h1>
         <span className="family-badge">{family.name}</span>
       </header>
@@ -50,8 +52,7 @@ export default function SecretSantaPage() {
       {noDraw && (
         <div className="card empty-state" data-testid="no-draw">
           <p>
-            No names drawn yet.{' '}
-            {family.role === 'admin' ? 'Draw them below when everyone has joined.' : 'An admin of the family draws them; you will get a notice.'}
+            {t('santa.noDraw')} {family.role === 'admin' ? t('santa.noDrawAdmin') : t('santa.noDrawMember')}
           </p>
         </div>
       )}

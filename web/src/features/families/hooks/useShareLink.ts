@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useToast } from '../../../app/shell/notices';
 
 /** Whether this browser can hand a link to another app (the Web Share API, mostly phones). */
@@ -8,17 +9,18 @@ export function canWebShare(nav: Navigator = navigator): boolean {
 
 /** Copy a link, or hand it to the phone's share sheet; either way the person hears how it went. */
 export function useShareLink(): { copy: (url: string) => Promise<void>; share: (data: ShareData) => Promise<void> } {
+  const { t } = useTranslation('families');
   const toast = useToast();
   const copy = useCallback(
     async (url: string) => {
       try {
         await navigator.clipboard.writeText(url);
-        toast({ title: 'Link copied' });
+        toast({ title: t('share.copied') });
       } catch {
-        toast({ title: 'Could not copy', description: 'Select the link and copy it by hand.', variant: 'destructive' });
+        toast({ title: t('share.copyFailed'), description: t('share.copyFailedHint'), variant: 'destructive' });
       }
     },
-    [toast],
+    [toast, t],
   );
   const share = useCallback(
     async (data: ShareData) => {
@@ -27,10 +29,10 @@ export function useShareLink(): { copy: (url: string) => Promise<void>; share: (
       } catch (err) {
         // Closing the share sheet is a choice, not a failure.
         if (err instanceof DOMException && err.name === 'AbortError') return;
-        toast({ title: 'Could not share', description: 'Copy the link instead.', variant: 'destructive' });
+        toast({ title: t('share.shareFailed'), description: t('share.shareFailedHint'), variant: 'destructive' });
       }
     },
-    [toast],
+    [toast, t],
   );
   return { copy, share };
 }
