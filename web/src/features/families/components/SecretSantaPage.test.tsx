@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { inLanguage } from '../../../test/i18n';
 import { json, mockFetch, renderWithProviders, signedIn, TEST_USER } from '../../../test/utils';
 import type { Family } from '../types';
 import SecretSantaPage from './SecretSantaPage';
@@ -95,5 +96,14 @@ describe('Secret Santa /family/:id/secret-santa', () => {
     mockFetch(() => json([]));
     render();
     expect(await screen.findByRole('heading', { name: 'This family was not found' })).toBeInTheDocument();
+  });
+
+  it('speaks German when German is chosen', async () => {
+    await inLanguage('de');
+    mockFetch((call) => json(call.url.endsWith('/secret-santa') ? MATCH : [family('admin')]));
+    render();
+    expect(await screen.findByTestId('santa-match')).toHaveTextContent('Du wichtelst für Cleo');
+    expect(screen.getByRole('checkbox', { name: 'Ben & Cleo' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Namen neu ziehen' })).toBeInTheDocument();
   });
 });
