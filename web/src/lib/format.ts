@@ -19,8 +19,11 @@ function parseAmount(text: string): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-/** A price as the API keeps it ('$12.99', '€5', '12.99 EUR') split into amount and ISO currency. */
-export function parsePrice(price: string): { amount: number; currency: string } | null {
+/**
+ * A price as the API keeps it ('$12.99', '€5', '12.99 EUR') split into amount, ISO currency and
+ * whether cents were written (so '$120' stays without them).
+ */
+export function parsePrice(price: string): { amount: number; currency: string; decimals: number } | null {
   const trimmed = price.trim();
   const m =
     /^(?<sym>[$€£¥]|[A-Za-z]{3})\s?(?<num>[\d.,\s]+)$/.exec(trimmed) ?? /^(?<num>[\d.,\s]+?)\s?(?<sym>[$€£¥]|[A-Za-z]{3})$/.exec(trimmed);
@@ -28,14 +31,16 @@ export function parsePrice(price: string): { amount: number; currency: string } 
   const { sym, num } = m.groups;
   const currency = SYMBOLS[sym] ?? (CODES.test(sym) ? sym.toUpperCase() : null);
   const amount = parseAmount(num.trim());
-  return currency && amount !== null ? { amount, currency } : null;
+  const decimals = /[.,]\d{1,2}$/.test(num.trim()) ? 2 : 0;
+  return currency && amount !== null ? { amount, currency, decimals } : null;
 }
 
 /** '$12.99' → '12,99 $' in German; a text that is not a single price ('about $10-15') is kept as it is. */
 export function formatPrice(price: string, lng: Language): string {
   const parsed = parsePrice(price);
   if (!parsed) return price;
-  return new Intl.NumberFormat(lng, { style: 'currency', currency: parsed.currency }).format(parsed.amount);
+  const { amount, currency, decimals } = parsed;
+  return new Intl.NumberFormat(lng, { style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(amount);
 }
 
 /**

@@ -85,12 +85,15 @@ describe('error codes', () => {
 
 describe('locale formatting', () => {
   it('prices', () => {
-    expect(parsePrice('$1,299.50')).toEqual({ amount: 1299.5, currency: 'USD' });
-    expect(parsePrice('12,99 €')).toEqual({ amount: 12.99, currency: 'EUR' });
+    expect(parsePrice('$1,299.50')).toEqual({ amount: 1299.5, currency: 'USD', decimals: 2 });
+    expect(parsePrice('12,99 €')).toEqual({ amount: 12.99, currency: 'EUR', decimals: 2 });
+    expect(formatPrice('$120', 'en')).toBe('$120');
+    expect(formatPrice('$120', 'de')).toBe('120\u00a0$');
     expect(formatPrice('$12.99', 'en')).toBe('$12.99');
     expect(formatPrice('$12.99', 'de')).toBe('12,99\u00a0$');
     expect(formatPrice('$1,299.50', 'fr')).toBe('1\u202f299,50\u00a0$US');
-    expect(formatPrice('€5', 'es')).toBe('5,00\u00a0€');
+    expect(formatPrice('€5.5', 'es')).toBe('5,50\u00a0€');
+    expect(formatPrice('15 EUR', 'en')).toBe('€15');
     expect(formatPrice('about $10-15', 'de')).toBe('about $10-15');
   });
 

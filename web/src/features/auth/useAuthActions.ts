@@ -1,3 +1,4 @@
+import { i18next } from '../../lib/i18n';
 import { useCallback, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
@@ -91,8 +92,8 @@ export function useAuthActions(): AuthActions {
           await sendPasswordResetEmail(firebaseAuth(), email.trim());
           dispatch(
             showToast({
-              title: 'Password Reset Email Sent',
-              description: 'Check your email inbox for password reset instructions',
+              title: i18next.t('errors.resetSent', { ns: 'auth' }),
+              description: i18next.t('errors.resetSentText', { ns: 'auth' }),
             }),
           );
         }),
@@ -105,8 +106,8 @@ export function useAuthActions(): AuthActions {
           await signOut(firebaseAuth());
         } catch (err) {
           console.error('logout failed', err);
-          const message = err instanceof Error && err.message ? stripProviderPrefix(err.message) : 'Failed to log out';
-          dispatch(showToast({ title: 'Logout Error', description: message, variant: 'destructive' }));
+          const message = err instanceof Error && err.message ? stripProviderPrefix(err.message) : i18next.t('errors.logoutFailed', { ns: 'auth' });
+          dispatch(showToast({ title: i18next.t('errors.logoutTitle', { ns: 'auth' }), description: message, variant: 'destructive' }));
         } finally {
           dispatch(authActionFinished());
         }

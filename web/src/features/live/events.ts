@@ -1,3 +1,4 @@
+import { currentLanguage, translate } from '../../lib/i18n';
 import { api } from '../../app/api';
 import { showSanta, showShellToast } from '../../app/shell/notices';
 import type { AppDispatch } from '../../app/store';
@@ -59,7 +60,9 @@ export function handleLiveEvent(event: ServerEvent, ctx: LiveContext): void {
       if (sentHereRecently(ctx.now?.() ?? Date.now())) return;
       ctx.dispatch(showSanta());
       const name = typeof data.name === 'string' && data.name ? data.name : null;
-      const message = typeof data.message === 'string' && data.message ? data.message : 'Santa received your gift request!';
+      // The server's message is English; another language shows its own text (as for API errors).
+      const message =
+        currentLanguage() === 'en' && typeof data.message === 'string' && data.message ? data.message : translate('santa.text');
       ctx.dispatch(showShellToast(name ? `${message} (${name})` : message));
       return;
     }

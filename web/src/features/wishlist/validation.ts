@@ -1,3 +1,4 @@
+import en from './locales/en.json';
 import { shopSearchUrl } from '../../lib/shop';
 import type { NewWishlistItem } from './types';
 
@@ -21,14 +22,8 @@ export const EMPTY_ADD_ITEM: AddItemValues = {
   imageUrl: '',
 };
 
-/** The add form's messages, word for word from SPEC section 5. */
-export const MESSAGES = {
-  name: 'Item name must be at least 3 characters.',
-  description: 'Please provide a detailed description (at least 10 characters).',
-  category: 'Please select a category.',
-  searchQuery: 'Please provide a search query for the product.',
-  imageUrl: 'Please provide a valid image URL or leave it blank.',
-} as const;
+/** The add form's messages, word for word from SPEC section 5 (the English catalog's 'validation'). */
+export const MESSAGES: Record<keyof typeof en.validation, string> = en.validation;
 
 /** http(s) URLs, and inline images read from a chosen file. */
 export function isValidImageUrl(value: string): boolean {
@@ -41,15 +36,16 @@ export function isValidImageUrl(value: string): boolean {
   }
 }
 
-export function validateAddItem(values: AddItemValues): AddItemErrors {
+/** `messages`: the texts in the language shown (the form passes its catalog's); English by default. */
+export function validateAddItem(values: AddItemValues, messages: typeof MESSAGES = MESSAGES): AddItemErrors {
   const errors: AddItemErrors = {};
-  if (values.name.trim().length < 3) errors.name = MESSAGES.name;
-  if (values.description.trim().length < 10) errors.description = MESSAGES.description;
-  if (values.category.trim().length < 1) errors.category = MESSAGES.category;
+  if (values.name.trim().length < 3) errors.name = messages.name;
+  if (values.description.trim().length < 10) errors.description = messages.description;
+  if (values.category.trim().length < 1) errors.category = messages.category;
   const query = values.searchQuery.trim();
-  if (query.length > 0 && query.length < 3) errors.searchQuery = MESSAGES.searchQuery;
+  if (query.length > 0 && query.length < 3) errors.searchQuery = messages.searchQuery;
   const image = values.imageUrl.trim();
-  if (image && !isValidImageUrl(image)) errors.imageUrl = MESSAGES.imageUrl;
+  if (image && !isValidImageUrl(image)) errors.imageUrl = messages.imageUrl;
   return errors;
 }
 

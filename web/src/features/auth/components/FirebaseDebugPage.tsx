@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
@@ -12,7 +13,8 @@ interface ConfigSummary {
 
 /** /firebase-debug: what to check when signing in fails, with this page's own facts. */
 export default function FirebaseDebugPage() {
-  usePageTitle('Login Troubleshooting');
+  const { t } = useTranslation('auth');
+  usePageTitle(t('debug.title'));
   const user = useAppSelector(selectCurrentUser);
   const unavailable = useAppSelector(selectAuthUnavailableReason);
   const [config, setConfig] = useState<ConfigSummary | null>(null);
@@ -25,46 +27,46 @@ export default function FirebaseDebugPage() {
       .then((body: { firebase?: { projectId?: string; authDomain?: string }; authEmulatorUrl?: string }) => {
         if (!active) return;
         setConfig({
-          projectId: body.firebase?.projectId ?? '(not set)',
-          authDomain: body.firebase?.authDomain ?? '(not set)',
-          emulator: body.authEmulatorUrl || 'not used',
+          projectId: body.firebase?.projectId ?? t('debug.notSet'),
+          authDomain: body.firebase?.authDomain ?? t('debug.notSet'),
+          emulator: body.authEmulatorUrl || t('debug.notUsed'),
         });
       })
       .catch((err: unknown) => active && setConfigError(err instanceof Error ? err.message : String(err)));
     return () => {
       active = false;
     };
-  }, []);
+  }, [t]);
 
   const host = window.location.hostname;
 
   return (
     <section className="page page--narrow">
       <div className="card">
-        <h1 className="page__title">Login Troubleshooting</h1>
-        <p>If signing in does not work, these are the usual causes and what to do about them.</p>
+        <h1 className="page__title">{t('debug.title')}</h1>
+        <p>{t('debug.intro')}</p>
 
-        <h2 className="section-title">This page</h2>
+        <h2 className="section-title">{t('debug.thisPage')}</h2>
         <dl className="facts">
-          <dt>Domain</dt>
+          <dt>{t('debug.domain')}</dt>
           <dd>
             <code>{host}</code>
           </dd>
-          <dt>Signed in</dt>
-          <dd>{user ? `yes, as ${user.email ?? user.username}` : 'no'}</dd>
-          <dt>Sign-in service</dt>
-          <dd>{unavailable ? `unavailable (${unavailable})` : 'loaded'}</dd>
+          <dt>{t('debug.signedIn')}</dt>
+          <dd>{user ? t('debug.yesAs', { who: user.email ?? user.username }) : t('debug.no')}</dd>
+          <dt>{t('debug.service')}</dt>
+          <dd>{unavailable ? t('debug.unavailable', { reason: unavailable }) : t('debug.loaded')}</dd>
           {config && (
             <>
-              <dt>Project</dt>
+              <dt>{t('debug.project')}</dt>
               <dd>
                 <code>{config.projectId}</code>
               </dd>
-              <dt>Auth domain</dt>
+              <dt>{t('debug.authDomain')}</dt>
               <dd>
                 <code>{config.authDomain}</code>
               </dd>
-              <dt>Auth emulator</dt>
+              <dt>{t('debug.emulator')}</dt>
               <dd>
                 <code>{config.emulator}</code>
               </dd>
@@ -72,45 +74,43 @@ export default function FirebaseDebugPage() {
           )}
           {configError && (
             <>
-              <dt>Configuration</dt>
-              <dd>could not be read: {configError}</dd>
+              <dt>{t('debug.configuration')}</dt>
+              <dd>{t('debug.unreadable', { error: configError })}</dd>
             </>
           )}
         </dl>
 
-        <h2 className="section-title">Domain Not Authorized</h2>
+        <h2 className="section-title">{t('debug.domainTitle')}</h2>
         <ol className="steps">
-          <li>Open the Firebase console and choose this project.</li>
+          <li>{t('debug.domainStep1')}</li>
           <li>
-            Go to Authentication &gt; Settings &gt; Authorized domains and add <code>{host}</code>.
+            <Trans t={t} i18nKey="debug.domainStep2" values={{ host }} components={{ code: <code /> }} />
           </li>
-          <li>Wait a minute, reload this app and sign in again.</li>
+          <li>{t('debug.domainStep3')}</li>
         </ol>
 
-        <h2 className="section-title">Sign-in Method Disabled</h2>
+        <h2 className="section-title">{t('debug.methodTitle')}</h2>
         <ol className="steps">
-          <li>In the Firebase console open Authentication &gt; Sign-in method.</li>
-          <li>Enable Email/Password and Google.</li>
+          <li>{t('debug.methodStep1')}</li>
+          <li>{t('debug.methodStep2')}</li>
         </ol>
 
-        <h2 className="section-title">The Google window closes or never opens</h2>
+        <h2 className="section-title">{t('debug.popupTitle')}</h2>
         <ul className="steps">
-          <li>Allow pop-up windows for this site.</li>
-          <li>Allow third-party cookies for the sign-in domain, or try another browser.</li>
-          <li>Private browsing modes can block the storage sign-in needs.</li>
+          <li>{t('debug.popup1')}</li>
+          <li>{t('debug.popup2')}</li>
+          <li>{t('debug.popup3')}</li>
         </ul>
 
-        <h2 className="section-title">Forgot your password?</h2>
-        <p>
-          Use &lsquo;Forgot Password?&rsquo; on the login screen; the email can take a few minutes and may land in spam.
-        </p>
+        <h2 className="section-title">{t('debug.forgotTitle')}</h2>
+        <p>{t('debug.forgotText')}</p>
 
         <div className="button-row">
           <Link to="/firebase-login" className="button button--primary">
-            Back to Log In
+            {t('debug.backToLogIn')}
           </Link>
           <Link to="/" className="button button--outline">
-            Home
+            {t('debug.home')}
           </Link>
         </div>
       </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -16,14 +17,10 @@ import './login.css';
 
 type Tab = 'signin' | 'signup';
 
-const TABS = [
-  { id: 'signin', label: 'Sign In' },
-  { id: 'signup', label: 'Sign Up' },
-] as const;
-
 /** /firebase-login and /login: sign in, sign up, password reset. */
 export default function LoginPage() {
-  usePageTitle('Log In');
+  const { t } = useTranslation('auth');
+  usePageTitle(t('login.pageTitle'));
   const user = useAppSelector(selectCurrentUser);
   const loading = useAppSelector(selectAuthLoading);
   const unavailable = useAppSelector(selectAuthUnavailableReason);
@@ -45,20 +42,28 @@ export default function LoginPage() {
       <div className="card login-card">
         <div className="login-card__head">
           <SantaIcon size={72} />
-          <h1 className="login-card__title">Santa&apos;s Wishlist</h1>
-          <p className="muted">Log in to save your Christmas wishes and send them to Santa.</p>
+          <h1 className="login-card__title">{t('login.title')}</h1>
+          <p className="muted">{t('login.intro')}</p>
         </div>
         {unavailable && (
           <p className="notice notice--warning" role="alert">
-            Sign-in is unavailable right now. Please try again later.
+            {t('login.unavailable')}
           </p>
         )}
-        <Tabs tabs={TABS} selected={tab} onSelect={(id) => setTab(id as Tab)} label="Sign in or sign up">
+        <Tabs
+          tabs={[
+            { id: 'signin', label: t('login.signIn') },
+            { id: 'signup', label: t('login.signUp') },
+          ]}
+          selected={tab}
+          onSelect={(id) => setTab(id as Tab)}
+          label={t('login.tabs')}
+        >
           {tab === 'signin' ? <SignInPanel busy={loading} /> : <SignUpPanel busy={loading} />}
         </Tabs>
-        <p className="login-card__terms">By signing in, you agree to our Terms of Service and Privacy Policy.</p>
+        <p className="login-card__terms">{t('login.terms')}</p>
         <p className="login-card__help">
-          <Link to="/firebase-debug">Having login issues?</Link>
+          <Link to="/firebase-debug">{t('login.help')}</Link>
         </p>
       </div>
     </section>
@@ -67,10 +72,9 @@ export default function LoginPage() {
 
 function useMissingFieldsToast() {
   const dispatch = useAppDispatch();
+  const { t } = useTranslation('auth');
   return () =>
-    dispatch(
-      showToast({ title: 'Missing fields', description: 'Please provide both email and password', variant: 'destructive' }),
-    );
+    dispatch(showToast({ title: t('login.missingFields'), description: t('login.missingBoth'), variant: 'destructive' }));
 }
 
 /** Errors are already shown as toasts by useAuthActions; the forms just stay as they are. */
@@ -86,6 +90,7 @@ function SignInPanel({ busy }: { busy: boolean }) {
   const { signInWithEmail, signInWithGoogle, resetPassword } = useAuthActions();
   const missingFields = useMissingFieldsToast();
   const dispatch = useAppDispatch();
+  const { t } = useTranslation('auth');
   const [mode, setMode] = useState<'signin' | 'reset'>('signin');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -108,7 +113,7 @@ function SignInPanel({ busy }: { busy: boolean }) {
   async function onReset(event: FormEvent) {
     event.preventDefault();
     if (!email.trim()) {
-      dispatch(showToast({ title: 'Missing fields', description: 'Please provide your email address', variant: 'destructive' }));
+      dispatch(showToast({ title: t('login.missingFields'), description: t('login.missingEmail'), variant: 'destructive' }));
       return;
     }
     setPending('reset');
@@ -123,34 +128,34 @@ function SignInPanel({ busy }: { busy: boolean }) {
 
   if (mode === 'reset') {
     return (
-      <form className="form" onSubmit={onReset} noValidate aria-label="Reset password">
-        <h2 className="form__title">Reset your password</h2>
-        <p className="muted">Enter your email and we will send you instructions to choose a new password.</p>
-        <TextField label="Email" type="email" autoComplete="email" value={email} onValue={setEmail} />
+      <form className="form" onSubmit={onReset} noValidate aria-label={t('login.resetForm')}>
+        <h2 className="form__title">{t('login.resetTitle')}</h2>
+        <p className="muted">{t('login.resetText')}</p>
+        <TextField label={t('login.email')} type="email" autoComplete="email" value={email} onValue={setEmail} />
         <button type="submit" className="button button--primary button--block" disabled={busy || pending !== ''}>
-          {pending === 'reset' && <Spinner size="small" label="Sending" />}
-          Send Reset Instructions
+          {pending === 'reset' && <Spinner size="small" label={t('login.sending')} />}
+          {t('login.sendReset')}
         </button>
         <button type="button" className="button button--link" onClick={() => setMode('signin')}>
-          Back to Sign In
+          {t('login.backToSignIn')}
         </button>
       </form>
     );
   }
 
   return (
-    <form className="form" onSubmit={onSignIn} noValidate aria-label="Sign in">
-      <TextField label="Email" type="email" autoComplete="email" value={email} onValue={setEmail} />
-      <TextField label="Password" type="password" autoComplete="current-password" value={password} onValue={setPassword} />
+    <form className="form" onSubmit={onSignIn} noValidate aria-label={t('login.signInForm')}>
+      <TextField label={t('login.email')} type="email" autoComplete="email" value={email} onValue={setEmail} />
+      <TextField label={t('login.password')} type="password" autoComplete="current-password" value={password} onValue={setPassword} />
       <button type="button" className="button button--link form__forgot" onClick={() => setMode('reset')}>
-        Forgot Password?
+        {t('login.forgot')}
       </button>
       <button type="submit" className="button button--primary button--block" disabled={busy || pending !== ''}>
-        {pending === 'email' && <Spinner size="small" label="Signing in" />}
-        Sign In with Email
+        {pending === 'email' && <Spinner size="small" label={t('login.signingIn')} />}
+        {t('login.signInEmail')}
       </button>
-      <OrWithGoogle onClick={onGoogle} disabled={busy || pending !== ''} pending={pending === 'google'} spinnerLabel="Signing in">
-        Sign In with Google
+      <OrWithGoogle onClick={onGoogle} disabled={busy || pending !== ''} pending={pending === 'google'} spinnerLabel={t('login.signingIn')}>
+        {t('login.signInGoogle')}
       </OrWithGoogle>
     </form>
   );
@@ -159,6 +164,7 @@ function SignInPanel({ busy }: { busy: boolean }) {
 function SignUpPanel({ busy }: { busy: boolean }) {
   const { signUpWithEmail, signInWithGoogle } = useAuthActions();
   const missingFields = useMissingFieldsToast();
+  const { t } = useTranslation('auth');
   const [displayName, setDisplayName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -179,16 +185,16 @@ function SignUpPanel({ busy }: { busy: boolean }) {
   }
 
   return (
-    <form className="form" onSubmit={onSignUp} noValidate aria-label="Sign up">
-      <TextField label="Display Name" optional type="text" autoComplete="nickname" value={displayName} onValue={setDisplayName} />
-      <TextField label="Email" type="email" autoComplete="email" value={email} onValue={setEmail} />
-      <TextField label="Password" hint="Password must be at least 6 characters" type="password" autoComplete="new-password" value={password} onValue={setPassword} />
+    <form className="form" onSubmit={onSignUp} noValidate aria-label={t('login.signUpForm')}>
+      <TextField label={t('login.displayName')} optional type="text" autoComplete="nickname" value={displayName} onValue={setDisplayName} />
+      <TextField label={t('login.email')} type="email" autoComplete="email" value={email} onValue={setEmail} />
+      <TextField label={t('login.password')} hint={t('login.passwordHint')} type="password" autoComplete="new-password" value={password} onValue={setPassword} />
       <button type="submit" className="button button--primary button--block" disabled={busy || pending !== ''}>
-        {pending === 'email' && <Spinner size="small" label="Creating account" />}
-        Create Account
+        {pending === 'email' && <Spinner size="small" label={t('login.creating')} />}
+        {t('login.create')}
       </button>
-      <OrWithGoogle onClick={onGoogle} disabled={busy || pending !== ''} pending={pending === 'google'} spinnerLabel="Signing up">
-        Sign Up with Google
+      <OrWithGoogle onClick={onGoogle} disabled={busy || pending !== ''} pending={pending === 'google'} spinnerLabel={t('login.signingUp')}>
+        {t('login.signUpGoogle')}
       </OrWithGoogle>
     </form>
   );
@@ -204,10 +210,11 @@ interface OrWithGoogleProps {
 
 /** The 'or' divider and the Google button under both forms. */
 function OrWithGoogle({ onClick, disabled, pending, spinnerLabel, children }: OrWithGoogleProps) {
+  const { t } = useTranslation('auth');
   return (
     <>
       <div className="divider" aria-hidden="true">
-        <span>or</span>
+        <span>{t('login.or')}</span>
       </div>
       <button type="button" className="button button--outline button--block" onClick={onClick} disabled={disabled}>
         {pending ? <Spinner size="small" label={spinnerLabel} /> : <GoogleLogo />}

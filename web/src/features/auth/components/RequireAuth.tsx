@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
 import { Dialog } from '../../../components/Dialog';
@@ -12,13 +13,14 @@ export function RequireAuth() {
   const loading = useAppSelector(selectAuthLoading);
   const location = useLocation();
   const navigate = useNavigate();
+  const { t } = useTranslation('auth');
 
-  if (loading) return <PageSpinner label="Checking sign-in" />;
+  if (loading) return <PageSpinner label={t('guard.checking')} />;
   if (user) return <Outlet />;
 
   return (
     <Dialog
-      title="Authentication Required"
+      title={t('guard.title')}
       icon={<LockIcon size={28} />}
       onClose={() => navigate('/')}
       actions={
@@ -31,15 +33,15 @@ export function RequireAuth() {
               navigate('/firebase-login');
             }}
           >
-            Log In Now
+            {t('guard.logIn')}
           </button>
           <button type="button" className="button button--outline" onClick={() => navigate('/')}>
-            Back to Home
+            {t('guard.home')}
           </button>
         </>
       }
     >
-      <p>You need to log in to access this page.</p>
+      <p>{t('guard.text')}</p>
     </Dialog>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId, useState } from 'react';
 import { Spinner } from '../../../components/Spinner';
 import { errorMessage } from '../../../lib/apiError';
@@ -24,6 +25,7 @@ export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) 
   const [claim, claiming] = useClaimItemMutation();
   const [release, releasing] = useReleaseClaimMutation();
   const toast = useToast();
+  const { t } = useTranslation('family-lists');
   const selectId = useId();
   const busy = claiming.isLoading || releasing.isLoading;
 
@@ -35,7 +37,7 @@ export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) 
     try {
       await claim({ token, itemId: item.id, quantity: units, purchased: bought }).unwrap();
     } catch (err) {
-      toast({ title: 'Could not claim', description: errorMessage(err), variant: 'destructive' });
+      toast({ title: t('claim.couldNotClaim'), description: errorMessage(err), variant: 'destructive' });
     }
   }
 
@@ -43,7 +45,7 @@ export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) 
     try {
       await release({ token, itemId: item.id }).unwrap();
     } catch (err) {
-      toast({ title: 'Could not release', description: errorMessage(err), variant: 'destructive' });
+      toast({ title: t('claim.couldNotRelease'), description: errorMessage(err), variant: 'destructive' });
     }
   }
 
@@ -52,7 +54,7 @@ export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) 
     <div className="claim-controls">
       {max > 1 && (
         <label htmlFor={selectId} className="claim-controls__qty">
-          Units
+          {t('claim.units')}
           <select id={selectId} value={quantity} onChange={(e) => setQuantity(Number(e.target.value))} disabled={busy}>
             {Array.from({ length: max }, (_, i) => i + 1).map((n) => (
               <option key={n} value={n}>
@@ -66,32 +68,32 @@ export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) 
         <button
           type="button"
           className="button button--primary button--small"
-          aria-label={`I'll get this: ${item.name}`}
+          aria-label={t('claim.getThisLabel', { name: item.name })}
           disabled={busy}
           onClick={() => save(quantity, false)}
         >
-          {busy ? <Spinner size="small" label="Claiming" /> : `I'll get this`}
+          {busy ? <Spinner size="small" label={t('claim.claiming')} /> : t('claim.getThis')}
         </button>
       ) : (
         <>
-          <p className="claim-controls__mine">You are getting {mine}</p>
+          <p className="claim-controls__mine">{t('claim.youGet', { count: mine })}</p>
           {quantity !== mine && (
             <button type="button" className="button button--primary button--small" disabled={busy} onClick={() => save(quantity, purchased)}>
-              Change to {quantity}
+              {t('claim.changeTo', { count: quantity })}
             </button>
           )}
           <label className="claim-controls__check">
             <input type="checkbox" checked={purchased} disabled={busy} onChange={(e) => save(mine, e.target.checked)} />
-            Purchased
+            {t('claim.purchased')}
           </label>
           <button
             type="button"
             className="button button--outline button--small"
-            aria-label={`Release ${item.name}`}
+            aria-label={t('claim.releaseLabel', { name: item.name })}
             disabled={busy}
             onClick={unclaim}
           >
-            Release
+            {t('claim.release')}
           </button>
         </>
       )}

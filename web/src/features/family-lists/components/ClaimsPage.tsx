@@ -1,8 +1,11 @@
+import { useListName } from '../listName';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { GiftIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
+import { useFormat } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useClaimItemMutation, useGetClaimsQuery } from '../api';
 import type { ClaimEntry } from '../types';
@@ -21,13 +24,16 @@ export function groupByPerson(entries: readonly ClaimEntry[]): [string, ClaimEnt
 function ClaimRow({ entry }: { entry: ClaimEntry }) {
   const [claim, { isLoading }] = useClaimItemMutation();
   const toast = useToast();
+  const { t } = useTranslation('family-lists');
+  const format = useFormat();
+  const listName = useListName();
   const { item, list } = entry;
   async function toggle(purchased: boolean) {
     if (!list.token) return;
     try {
       await claim({ token: list.token, itemId: item.id, quantity: entry.quantity, purchased }).unwrap();
     } catch (err) {
-      toast({ title: 'Could not save', description: errorMessage(err), variant: 'destructive' });
+      toast({ title: t('claims.couldNotSave'), description: errorMessage(err), variant: 'destructive' });
     }
   }
   return (
@@ -39,7 +45,7 @@ function ClaimRow({ entry }: { entry: ClaimEntry }) {
           // A revoked link leaves the claim readable but no longer changeable.
           disabled={isLoading || !list.token}
           onChange={(e) => toggle(e.target.checked)}
-          aria-label={`Purchased: ${item.name}`}
+          aria-label={t('claims.purchasedLabel', { name: item.name })}
         />
       </label>
       {item.imageUrl ? <img className="claim-row__img" src={item.imageUrl} alt="" loading="lazy" /> : <span className="claim-row__img" />}
@@ -49,8 +55,8 @@ function ClaimRow({ entry }: { entry: ClaimEntry }) {
           {entry.quantity > 1 && <span className="muted"> × {entry.quantity}</span>}
         </p>
         <p className="muted">
-          {item.price ? `${item.price} · ` : ''}
-          {list.token ? <Link to={`/l/${list.token}`}>{list.name}</Link> : list.name}
+          {item.price ? `${format.price(item.price)} · ` : ''}
+          {list.token ? <Link to={`/l/${list.token}`}>{listName(list.name)}</Link> : listName(list.name)}
         </p>
       </div>
     </li>
@@ -59,14 +65,15 @@ function ClaimRow({ entry }: { entry: ClaimEntry }) {
 
 /** /claims: "My gift shopping list", what the caller promised to buy, grouped by person. */
 export default function ClaimsPage() {
-  usePageTitle('My gift shopping list');
+  const { t } = useTranslation('family-lists');
+  usePageTitle(t('claims.title'));
   const { data, error, isLoading } = useGetClaimsQuery();
-  if (isLoading) return <PageSpinner label="Loading your shopping list" />;
+  if (isLoading) return <PageSpinner label={t('claims.loading')} />;
   const groups = groupByPerson(data ?? []);
   return (
     <section className="page page--narrow" aria-labelledby="claims-title">
       <h1 id="claims-title" className="page__title">
-        My gift shopping list
+        {t('claims.title')}
       </h1>
       {error && <p className="notice notice--warning">{errorMessage(error)}</p>}
       {!error && groups.length === 0 && (
@@ -74,16 +81,16 @@ export default function ClaimsPage() {
           <span className="empty-state__icon" aria-hidden="true">
             <GiftIcon size={44} />
           </span>
-          <p>Nothing claimed yet. Open a family member&apos;s list link and pick a gift to buy.</p>
+          <p>{t('claims.empty')}</p>
         </div>
       )}
       {groups.map(([person, entries]) => (
         <section key={person} className="card claims-group" aria-labelledby={`claims-${person}`}>
           <h2 id={`claims-${person}`} className="claims-group__title">
-            For {person}
+            {t('claims.for', { person })}
           </h2>
           <p className="muted">
-            {entries.filter((e) => e.purchased).length} of {entries.length} bought
+            {t('claims.bought', { done: entries.filter((e) => e.purchased).length, total: entries.length })}
           </p>
           <ul className="claims-group__list">
             {entries.map((entry) => (

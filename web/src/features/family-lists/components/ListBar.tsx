@@ -1,3 +1,5 @@
+import { useListName } from '../listName';
+import { useTranslation } from 'react-i18next';
 import { useId, useState } from 'react';
 import { PlusIcon } from '../../../components/icons';
 import { useGetListsQuery } from '../api';
@@ -17,12 +19,14 @@ export function ListBar({ selectedId, onSelect }: Props) {
   const { data: lists } = useGetListsQuery();
   const [dialog, setDialog] = useState<'new' | 'settings' | null>(null);
   const selectId = useId();
+  const { t } = useTranslation('family-lists');
+  const listName = useListName();
   if (!lists || lists.length === 0) return null;
   const selected = lists.find((l) => l.id === selectedId) ?? lists.find((l) => l.isDefault) ?? lists[0];
   return (
     <div className="list-bar">
       <label htmlFor={selectId} className="visually-hidden">
-        List
+        {t('bar.list')}
       </label>
       <select
         id={selectId}
@@ -35,15 +39,15 @@ export function ListBar({ selectedId, onSelect }: Props) {
       >
         {lists.map((l) => (
           <option key={l.id} value={l.id}>
-            {l.name} ({l.itemCount})
+            {t('bar.option', { name: listName(l.name), count: l.itemCount })}
           </option>
         ))}
       </select>
       <button type="button" className="button button--outline button--small" onClick={() => setDialog('new')}>
-        <PlusIcon size={16} /> New list
+        <PlusIcon size={16} /> {t('bar.newList')}
       </button>
       <button type="button" className="button button--outline button--small" onClick={() => setDialog('settings')}>
-        Share
+        {t('bar.share')}
       </button>
       {dialog === 'new' && (
         <NewListDialog

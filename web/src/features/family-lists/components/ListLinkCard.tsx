@@ -1,3 +1,5 @@
+import { useListName } from '../listName';
+import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/hooks';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
@@ -11,6 +13,8 @@ export function ListLinkCard() {
   const { data: lists } = useGetListsQuery(undefined, { skip: !user });
   const [share, { isLoading }] = useShareListMutation();
   const toast = useToast();
+  const { t } = useTranslation('family-lists');
+  const listName = useListName();
   const list = lists?.find((l) => l.isDefault);
   if (!user || !list) return null;
   const url = list.share ? absoluteUrl(list.share.url) : null;
@@ -18,9 +22,9 @@ export function ListLinkCard() {
   async function copy(link: string) {
     try {
       await navigator.clipboard.writeText(link);
-      toast({ title: 'Link Copied', description: 'The link to your list is on the clipboard' });
+      toast({ title: t('link.copied'), description: t('link.copiedText') });
     } catch {
-      toast({ title: 'Copy Failed', description: 'Select the link and copy it by hand.', variant: 'destructive' });
+      toast({ title: t('link.copyFailed'), description: t('link.copyByHand'), variant: 'destructive' });
     }
   }
 
@@ -29,18 +33,18 @@ export function ListLinkCard() {
       {url ? (
         <>
           <label className="field__label" htmlFor="list-link-input">
-            Link to your whole list ({list.name})
+            {t('link.label', { name: listName(list.name) })}
           </label>
           <div className="share-link__row">
             <input id="list-link-input" className="input share-link__input" value={url} readOnly onFocus={(e) => e.target.select()} />
             <button type="button" className="button button--primary button--small" onClick={() => void copy(url)}>
-              Copy List Link
+              {t('link.copy')}
             </button>
           </div>
         </>
       ) : (
         <>
-          <p className="field__label">Share your whole list, so family can claim gifts</p>
+          <p className="field__label">{t('link.invite')}</p>
           <button
             type="button"
             className="button button--outline button--small"
@@ -48,10 +52,10 @@ export function ListLinkCard() {
             onClick={() =>
               share(list.id)
                 .unwrap()
-                .catch((err: unknown) => toast({ title: 'Could not make the link', description: errorMessage(err), variant: 'destructive' }))
+                .catch((err: unknown) => toast({ title: t('link.makeFailed'), description: errorMessage(err), variant: 'destructive' }))
             }
           >
-            Make a link to {list.name}
+            {t('link.make', { name: listName(list.name) })}
           </button>
         </>
       )}

@@ -1,8 +1,11 @@
+import { useListName } from '../listName';
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { Dialog } from '../../../components/Dialog';
 import { Field } from '../../../components/Field';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
+import { useFormat } from '../../../lib/format';
 import { useShareListMutation, useUnshareListMutation, useUpdateListMutation } from '../api';
 import type { WishList } from '../types';
 import { ShareWithFamilies } from './ShareWithFamilies';
@@ -20,6 +23,9 @@ export function absoluteUrl(url: string): string {
 /** Share link (make, copy, replace, turn off), the families it is shared with, and reveal date of one list. */
 export function ListSettingsDialog({ list, onClose }: Props) {
   const toast = useToast();
+  const { t } = useTranslation('family-lists');
+  const format = useFormat();
+  const listName = useListName();
   const [share, sharing] = useShareListMutation();
   const [unshare, unsharing] = useUnshareListMutation();
   const [update, updating] = useUpdateListMutation();
@@ -31,55 +37,55 @@ export function ListSettingsDialog({ list, onClose }: Props) {
       await action();
       toast({ title: done });
     } catch (err) {
-      toast({ title: 'Could not save', description: errorMessage(err), variant: 'destructive' });
+      toast({ title: t('settings.couldNotSave'), description: errorMessage(err), variant: 'destructive' });
     }
   }
 
   async function copy(url: string) {
     try {
       await navigator.clipboard.writeText(url);
-      toast({ title: 'Link copied' });
+      toast({ title: t('settings.copied') });
     } catch {
-      toast({ title: 'Could not copy', description: 'Select the link and copy it by hand.', variant: 'destructive' });
+      toast({ title: t('settings.couldNotCopy'), description: t('link.copyByHand'), variant: 'destructive' });
     }
   }
 
   const url = list.share ? absoluteUrl(list.share.url) : null;
   return (
     <Dialog
-      title={`${list.name}: sharing`}
+      title={t('settings.title', { name: listName(list.name) })}
       onClose={onClose}
       actions={
         <button type="button" className="button button--outline button--block" onClick={onClose}>
-          Done
+          {t('settings.done')}
         </button>
       }
     >
-      <h3 className="list-settings__heading">Share link</h3>
+      <h3 className="list-settings__heading">{t('settings.shareLink')}</h3>
       {url ? (
         <>
-          <Field label="Anyone with this link can see the list and claim gifts">
+          <Field label={t('settings.anyone')}>
             {({ id }) => <input id={id} className="input" value={url} readOnly onFocus={(e) => e.target.select()} />}
           </Field>
           <div className="button-row">
             <button type="button" className="button button--primary button--small" onClick={() => copy(url)}>
-              Copy link
+              {t('settings.copy')}
             </button>
             <button
               type="button"
               className="button button--outline button--small"
               disabled={busy}
-              onClick={() => run(() => share(list.id).unwrap(), 'New link made; the old one no longer works')}
+              onClick={() => run(() => share(list.id).unwrap(), t('settings.newLinkDone'))}
             >
-              New link
+              {t('settings.newLink')}
             </button>
             <button
               type="button"
               className="button button--danger-outline button--small"
               disabled={busy}
-              onClick={() => run(() => unshare(list.id).unwrap(), 'Link turned off')}
+              onClick={() => run(() => unshare(list.id).unwrap(), t('settings.turnedOff'))}
             >
-              Turn off link
+              {t('settings.turnOff')}
             </button>
           </div>
         </>
@@ -88,28 +94,29 @@ export function ListSettingsDialog({ list, onClose }: Props) {
           type="button"
           className="button button--primary button--small"
           disabled={busy}
-          onClick={() => run(() => share(list.id).unwrap(), 'Share link made')}
+          onClick={() => run(() => share(list.id).unwrap(), t('settings.made'))}
         >
-          Make a share link
+          {t('settings.make')}
         </button>
       )}
-      <h3 className="list-settings__heading">Share with my families</h3>
+      <h3 className="list-settings__heading">{t('families.heading')}</h3>
       <ShareWithFamilies list={list} />
-      <h3 className="list-settings__heading">Reveal date</h3>
+      <h3 className="list-settings__heading">{t('settings.reveal')}</h3>
+      <p className="muted" data-testid="reveal-on">{t('settings.revealOn', { date: format.date(list.revealAt, { dateStyle: 'long' }) })}</p>
       <form
         className="list-settings__reveal"
         onSubmit={(e) => {
           e.preventDefault();
-          void run(() => update({ id: list.id, revealAt: `${reveal}T00:00:00Z` }).unwrap(), 'Reveal date saved');
+          void run(() => update({ id: list.id, revealAt: `${reveal}T00:00:00Z` }).unwrap(), t('settings.dateSaved'));
         }}
       >
-        <Field label="From this day you see who gave what" hint="Until then, nothing tells you what was claimed.">
+        <Field label={t('settings.revealLabel')} hint={t('settings.revealHint')}>
           {({ id, describedBy }) => (
             <input id={id} className="input" type="date" required value={reveal} aria-describedby={describedBy} onChange={(e) => setReveal(e.target.value)} />
           )}
         </Field>
         <button type="submit" className="button button--outline button--small" disabled={busy || !reveal}>
-          Save date
+          {t('settings.saveDate')}
         </button>
       </form>
     </Dialog>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { Dialog } from '../../../components/Dialog';
 import { TextField } from '../../../components/Field';
@@ -15,6 +16,7 @@ export function NewListDialog({ onCreated, onCancel }: Props) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string>();
   const [create, { isLoading }] = useCreateListMutation();
+  const { t } = useTranslation('family-lists');
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -27,21 +29,21 @@ export function NewListDialog({ onCreated, onCancel }: Props) {
 
   return (
     <Dialog
-      title="New list"
+      title={t('newList.title')}
       onClose={onCancel}
       actions={
         <>
           <button type="submit" form="new-list-form" className="button button--primary button--block" disabled={isLoading}>
-            Create list
+            {t('newList.create')}
           </button>
           <button type="button" className="button button--outline button--block" onClick={onCancel}>
-            Cancel
+            {t('newList.cancel')}
           </button>
         </>
       }
     >
-      <form id="new-list-form" onSubmit={submit} aria-label="New list">
-        <TextField label="List name" value={name} onValue={setName} error={error} maxLength={60} placeholder="Birthday" />
+      <form id="new-list-form" onSubmit={submit} aria-label={t('newList.title')}>
+        <TextField label={t('newList.name')} value={name} onValue={setName} error={error} maxLength={60} placeholder={t('newList.placeholder')} />
       </form>
     </Dialog>
   );

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
@@ -12,6 +13,7 @@ export function withFamily(familyIds: readonly string[], familyId: string, share
 
 /** "Share with my families": one checkbox per family the owner is in (FAMILY.md: PATCH familyIds). */
 export function ShareWithFamilies({ list }: { list: WishList }) {
+  const { t } = useTranslation('family-lists');
   const toast = useToast();
   const { data: families, isLoading, error } = useGetFamilyChoicesQuery();
   const [update, updating] = useUpdateListMutation();
@@ -19,25 +21,25 @@ export function ShareWithFamilies({ list }: { list: WishList }) {
   async function toggle(familyId: string, name: string, shared: boolean) {
     try {
       await update({ id: list.id, familyIds: withFamily(list.familyIds, familyId, shared) }).unwrap();
-      toast({ title: shared ? `Shared with ${name}` : `No longer shared with ${name}` });
+      toast({ title: shared ? t('families.shared', { name }) : t('families.unshared', { name }) });
     } catch (err) {
-      toast({ title: 'Could not save', description: errorMessage(err), variant: 'destructive' });
+      toast({ title: t('families.saveFailed'), description: errorMessage(err), variant: 'destructive' });
     }
   }
 
-  if (isLoading) return <p className="muted">Loading your families…</p>;
+  if (isLoading) return <p className="muted">{t('families.loading')}</p>;
   if (error) return <p className="notice notice--warning">{errorMessage(error)}</p>;
   if (!families?.length) {
     return (
       <p className="muted">
-        You are not in a family yet. <Link to="/family">Make one</Link> and everyone in it sees the lists you share with it.
+        {t('families.none')} <Link to="/family">{t('families.make')}</Link> {t('families.noneAfter')}
       </p>
     );
   }
   return (
     <fieldset className="list-settings__families">
-      <legend className="visually-hidden">Share with my families</legend>
-      <p className="muted">Members see the list on their Family page (it gets a share link if it has none).</p>
+      <legend className="visually-hidden">{t('families.heading')}</legend>
+      <p className="muted">{t('families.hint')}</p>
       {families.map((family) => (
         <label key={family.id} className="list-settings__family">
           <input

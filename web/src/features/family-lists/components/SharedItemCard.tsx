@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
+import { useFormat } from '../../../lib/format';
 import { CategoryIcon } from '../../../components/CategoryIcon';
 import { CartIcon } from '../../../components/icons';
 import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
@@ -16,53 +18,55 @@ interface Props {
 
 export function SharedItemCard({ token, item, isOwner, signedIn, onSignInNeeded }: Props) {
   const [imageFailed, setImageFailed] = useState(false);
+  const { t } = useTranslation('family-lists');
+  const format = useFormat();
   const taken = !isOwner && unitsLeft(item) === 0;
   const shopUrl = item.shoppingUrl || shopSearchUrl(item.searchQuery || item.name);
   return (
     <article
-      className={`gift-card shared-item${taken ? ' shared-item--taken' : ''}`}
+      className={`media-card shared-item${taken ? ' shared-item--taken' : ''}`}
       aria-labelledby={`shared-item-${item.id}`}
       data-testid="shared-item"
     >
-      <div className="gift-card__media">
+      <div className="media-card__media">
         {item.imageUrl && !imageFailed ? (
           <img src={item.imageUrl} alt="" loading="lazy" onError={() => setImageFailed(true)} />
         ) : (
-          <span className="gift-card__placeholder">
+          <span className="media-card__placeholder">
             <CategoryIcon category={item.category} size={40} />
           </span>
         )}
-        {taken && <span className="shared-item__taken">Taken</span>}
+        {taken && <span className="shared-item__taken">{t('item.taken')}</span>}
       </div>
-      <div className="gift-card__body">
-        {item.priority >= 3 && <p className="shared-item__wanted">★ Most wanted</p>}
-        <h3 id={`shared-item-${item.id}`} className="gift-card__name">
+      <div className="media-card__body">
+        {item.priority >= 3 && <p className="shared-item__wanted">{t('item.mostWanted')}</p>}
+        <h3 id={`shared-item-${item.id}`} className="media-card__name">
           {item.name}
         </h3>
-        {item.description && <p className="gift-card__description">{item.description}</p>}
-        {item.price && <p className="gift-card__price">{item.price}</p>}
-        {item.quantity > 1 && <p className="muted">Wants {item.quantity}</p>}
+        {item.description && <p className="media-card__description">{item.description}</p>}
+        {item.price && <p className="media-card__price">{format.price(item.price)}</p>}
+        {item.quantity > 1 && <p className="muted">{t('item.wants', { count: item.quantity })}</p>}
         {item.notes && <p className="shared-item__notes">{item.notes}</p>}
         {isOwner && item.claims && item.claims.length > 0 && (
           // Only after the reveal date does the server send `claims` to the owner.
           <p className="shared-item__status" data-testid="given-by">
-            From {item.claims.map((c) => (c.quantity > 1 ? `${c.displayName} (${c.quantity})` : c.displayName)).join(', ')}
+            {t('item.from', { names: item.claims.map((c) => (c.quantity > 1 ? `${c.displayName} (${c.quantity})` : c.displayName)).join(', ') })}
           </p>
         )}
         {!isOwner && (item.claimed ?? 0) > 0 && !taken && (
           <p className="shared-item__status">
-            {item.claimed} of {item.quantity} taken
+            {t('item.takenOf', { claimed: item.claimed, total: item.quantity })}
           </p>
         )}
       </div>
-      <div className="gift-card__actions">
+      <div className="media-card__actions">
         <button
           type="button"
           className="button button--outline button--small"
-          aria-label={`Shop for ${item.name} (opens in a new tab)`}
+          aria-label={t('item.shopFor', { name: item.name })}
           onClick={() => openInNewTab(shopUrl)}
         >
-          <CartIcon size={16} /> Shop
+          <CartIcon size={16} /> {t('item.shop')}
         </button>
         {!isOwner && <ClaimControls token={token} item={item} signedIn={signedIn} onSignInNeeded={onSignInNeeded} />}
       </div>

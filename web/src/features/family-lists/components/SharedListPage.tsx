@@ -1,3 +1,5 @@
+import { useListName } from '../listName';
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { GiftIcon } from '../../../components/icons';
@@ -24,19 +26,21 @@ export default function SharedListPage() {
   // Wait for the session so a signed-in member's first answer carries `mine`.
   const { data, error, isLoading } = useGetSharedListQuery(token, { skip: !authReady || !token });
   const [askSignIn, setAskSignIn] = useState(false);
-  usePageTitle(data ? `${data.list.ownerName}'s ${data.list.name}` : 'A shared wishlist');
+  const { t } = useTranslation('family-lists');
+  const listName = useListName();
+  usePageTitle(data ? t('shared.titleOf', { owner: data.list.ownerName, name: listName(data.list.name) }) : t('shared.fallbackTitle'));
 
-  if (!authReady || isLoading) return <PageSpinner label="Opening the list" />;
+  if (!authReady || isLoading) return <PageSpinner label={t('shared.opening')} />;
   if (error || !data) {
     return (
       <section className="page page--narrow" aria-labelledby="shared-list-title">
         <div className="card empty-state">
           <h1 id="shared-list-title" className="page__title">
-            {isNotFound(error) ? 'This link no longer works' : 'Could not open the list'}
+            {isNotFound(error) ? t('shared.gone') : t('shared.failed')}
           </h1>
-          <p>{isNotFound(error) ? 'Ask for a new link: the owner may have replaced or turned it off.' : errorMessage(error)}</p>
+          <p>{isNotFound(error) ? t('shared.goneText') : errorMessage(error)}</p>
           <Link to="/" className="button button--primary">
-            Go home
+            {t('shared.home')}
           </Link>
         </div>
       </section>
@@ -48,18 +52,18 @@ export default function SharedListPage() {
   return (
     <section className="page page--narrow" aria-labelledby="shared-list-title">
       <header className="shared-list__header">
-        <p className="muted">{isOwner ? 'Your list, as your family sees it' : `${data.list.ownerName}'s wishlist`}</p>
+        <p className="muted">{isOwner ? t('shared.yours') : t('shared.whose', { owner: data.list.ownerName })}</p>
         <h1 id="shared-list-title" className="page__title">
-          {data.list.name}
+          {listName(data.list.name)}
         </h1>
-        {data.viewer === 'anonymous' && <p className="muted">Sign in to claim a gift so nobody buys it twice.</p>}
+        {data.viewer === 'anonymous' && <p className="muted">{t('shared.signInToClaim')}</p>}
       </header>
       {items.length === 0 ? (
         <div className="card empty-state">
           <span className="empty-state__icon" aria-hidden="true">
             <GiftIcon size={44} />
           </span>
-          <p>Nothing on this list yet.</p>
+          <p>{t('shared.empty')}</p>
         </div>
       ) : (
         <div className="shared-list__items">

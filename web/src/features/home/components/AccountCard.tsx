@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Snowfall } from '../../../components/Snowfall';
 import type { CurrentUser } from '../../../lib/session';
@@ -5,6 +6,7 @@ import './home.css';
 
 /** The call-to-action card: log in when signed out, go to the wishlist when signed in (10 flakes). */
 export function AccountCard({ user, loading }: { user: CurrentUser | null; loading: boolean }) {
+  const { t } = useTranslation('home');
   if (loading) return <div className="card cta-card cta-card--placeholder" aria-hidden="true" />;
   return (
     <section className="card cta-card" aria-labelledby="cta-title">
@@ -12,21 +14,21 @@ export function AccountCard({ user, loading }: { user: CurrentUser | null; loadi
       {user ? (
         <>
           <h2 id="cta-title" className="cta-card__title">
-            Welcome Back to Your Wishlist!
+            {t('account.welcome')}
           </h2>
-          <p className="cta-card__text">See what you have wished for and add more before the big day.</p>
+          <p className="cta-card__text">{t('account.welcomeText')}</p>
           <Link to="/wishlist" className="button button--light">
-            Go to My Wishlist
+            {t('account.goToWishlist')}
           </Link>
         </>
       ) : (
         <>
           <h2 id="cta-title" className="cta-card__title">
-            Log in to Save Your Wishlist!
+            {t('account.logInTitle')}
           </h2>
-          <p className="cta-card__text">Keep your gift ideas on every device and send them to Santa.</p>
+          <p className="cta-card__text">{t('account.logInText')}</p>
           <Link to="/firebase-login" className="button button--light">
-            Log In
+            {t('account.logIn')}
           </Link>
         </>
       )}

@@ -1,18 +1,20 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BarcodeIcon, CameraIcon, ListIcon, PencilIcon } from '../../../components/icons';
 import './home.css';
 
 const TILES = [
-  { to: '/camera', label: 'Take Photo of your gift', Icon: CameraIcon, tone: 'red' },
-  { to: '/scan', label: 'Scan UPC code of item', Icon: BarcodeIcon, tone: 'green' },
-  { to: '/wishlist', label: 'View Wishlist', Icon: ListIcon, tone: 'gold' },
-  { to: '/text-prompt', label: 'Add with Text', Icon: PencilIcon, tone: 'blue' },
+  { to: '/camera', label: 'tiles.camera', Icon: CameraIcon, tone: 'red' },
+  { to: '/scan', label: 'tiles.scan', Icon: BarcodeIcon, tone: 'green' },
+  { to: '/wishlist', label: 'tiles.wishlist', Icon: ListIcon, tone: 'gold' },
+  { to: '/text-prompt', label: 'tiles.text', Icon: PencilIcon, tone: 'blue' },
 ] as const;
 
 /** The four action tiles of the home screen. */
 export function ActionTiles() {
+  const { t } = useTranslation('home');
   return (
-    <nav aria-label="Add gifts">
+    <nav aria-label={t('tiles.label')}>
       <ul className="tiles">
         {TILES.map(({ to, label, Icon, tone }) => (
           <li key={to}>
@@ -20,7 +22,7 @@ export function ActionTiles() {
               <span className="tile__icon">
                 <Icon size={28} />
               </span>
-              <span className="tile__label">{label}</span>
+              <span className="tile__label">{t(label)}</span>
             </Link>
           </li>
         ))}

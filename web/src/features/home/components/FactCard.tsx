@@ -1,20 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useEffect, useMemo, useState } from 'react';
 import { factsFor, type FactMode } from '../../../lib/facts';
 import './home.css';
 
 export const FACT_ROTATE_MS = 8000;
 
-const MODES: { mode: FactMode; label: string }[] = [
-  { mode: 'festive', label: 'Festive' },
-  { mode: 'northPole', label: 'North Pole' },
-];
+const MODES: FactMode[] = ['festive', 'northPole'];
 
 /** 'Did You Know?': a fact that changes every 8 s; the reader picks festive or North Pole facts. */
 export function FactCard({ initialMode = 'festive' as FactMode }) {
   const [mode, setMode] = useState<FactMode>(initialMode);
   const [index, setIndex] = useState(() => Math.floor(Math.random() * factsFor(initialMode).length));
   const [paused, setPaused] = useState(false);
-  const facts = factsFor(mode);
+  const { t, i18n } = useTranslation('home');
+  const facts = useMemo(() => factsFor(mode, i18n.language), [mode, i18n.language]);
 
   useEffect(() => {
     if (paused) return;
@@ -33,21 +32,21 @@ export function FactCard({ initialMode = 'festive' as FactMode }) {
     >
       <div className="fact-card__head">
         <h2 id="fact-title" className="fact-card__title">
-          Did You Know?
+          {t('facts.title')}
         </h2>
-        <div className="segmented" role="group" aria-label="Kind of fact">
+        <div className="segmented" role="group" aria-label={t('facts.kind')}>
           {MODES.map((m) => (
             <button
-              key={m.mode}
+              key={m}
               type="button"
-              className={`segmented__option${m.mode === mode ? ' segmented__option--active' : ''}`}
-              aria-pressed={m.mode === mode}
+              className={`segmented__option${m === mode ? ' segmented__option--active' : ''}`}
+              aria-pressed={m === mode}
               onClick={() => {
-                setMode(m.mode);
+                setMode(m);
                 setIndex(0);
               }}
             >
-              {m.label}
+              {t(`facts.${m}`)}
             </button>
           ))}
         </div>
@@ -60,7 +59,7 @@ export function FactCard({ initialMode = 'festive' as FactMode }) {
         className="button button--link fact-card__next"
         onClick={() => setIndex((i) => (i + 1) % facts.length)}
       >
-        Next fact
+        {t('facts.next')}
       </button>
     </section>
   );

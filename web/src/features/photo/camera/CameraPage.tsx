@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePageTitle } from '../../../lib/usePageTitle';
@@ -18,7 +19,8 @@ export { SIMULATED_SCAN_MS } from './useCapture';
  * simulation mode with our own picture when there is no usable camera.
  */
 export default function CameraPage() {
-  usePageTitle('Camera');
+  const { t } = useTranslation('photo');
+  usePageTitle(t('camera.title'));
   const [params] = useSearchParams();
   const scanQuery = params.get('mode') === 'scan';
   const video = useRef<HTMLVideoElement>(null);
@@ -32,9 +34,9 @@ export default function CameraPage() {
     <section className="page camera-page" aria-labelledby="camera-title">
       <div className="page__head">
         <h1 id="camera-title" className="page__title">
-          {mode === 'barcode' ? 'Scan a Barcode' : 'Take a Photo'}
+          {mode === 'barcode' ? t('camera.scanBarcode') : t('camera.takePhoto')}
         </h1>
-        <div className="segmented camera-mode" role="group" aria-label="Camera mode">
+        <div className="segmented camera-mode" role="group" aria-label={t('camera.mode')}>
           {(['photo', 'barcode'] as const).map((m) => (
             <button
               key={m}
@@ -44,14 +46,14 @@ export default function CameraPage() {
               onClick={() => void camera.changeMode(m)}
               disabled={status === 'starting' || status === 'switching' || busy}
             >
-              {m === 'photo' ? 'Photo' : 'Barcode'}
+              {t(`camera.${m}`)}
             </button>
           ))}
         </div>
       </div>
 
       <p className="visually-hidden" aria-live="polite" data-testid="camera-mode">
-        {mode === 'barcode' ? 'Barcode mode' : 'Photo mode'}
+        {mode === 'barcode' ? t('camera.barcodeMode') : t('camera.photoMode')}
       </p>
 
       <Viewfinder

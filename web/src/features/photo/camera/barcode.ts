@@ -67,9 +67,17 @@ export async function createLiveScanner(elementId: string): Promise<BarcodeScann
   };
 }
 
+/** The picture holds no readable code (the screen says so in the reader's language). */
+export class NoBarcodeError extends Error {
+  constructor() {
+    super('Could not read a barcode in that photo. Try a sharper, closer picture.');
+    this.name = 'NoBarcodeError';
+  }
+}
+
 /**
  * Reads a code from a photo (SPEC: the fallback when the live camera cannot). Rejects with
- * a readable message when the picture has none.
+ * a NoBarcodeError when the picture has none.
  */
 export async function scanImageFile(file: File, elementId: string): Promise<string> {
   const lib = await loadBarcodeLibrary();
@@ -77,7 +85,7 @@ export async function scanImageFile(file: File, elementId: string): Promise<stri
   try {
     return await reader.scanFile(file, false);
   } catch {
-    throw new Error('Could not read a barcode in that photo. Try a sharper, closer picture.');
+    throw new NoBarcodeError();
   } finally {
     try {
       reader.clear();

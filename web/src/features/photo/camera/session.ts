@@ -12,6 +12,11 @@ import type { CameraMode } from './controller';
 export const NO_CAMERA = 'Could not access camera. Using simulation mode.';
 export const NOT_SUPPORTED = 'Camera is not supported in this environment';
 
+/** The catalog key ('photo' namespace) of a simulation reason; the reason is kept in English in the state. */
+export function simulationReasonKey(reason: string): string {
+  return reason === NO_CAMERA ? 'camera.noCamera' : reason === NOT_SUPPORTED ? 'camera.notSupported' : reason;
+}
+
 export type CameraStatus = 'checking' | 'prompt' | 'starting' | 'ready' | 'switching' | 'simulation';
 
 export interface CameraSession {

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useCallback, useEffect, useReducer, useRef, type RefObject } from 'react';
 import { useNavigate } from 'react-router';
 import { useToast } from '../../../app/shell/notices';
@@ -12,6 +13,7 @@ import {
   isUsable,
   NO_CAMERA,
   NOT_SUPPORTED,
+  simulationReasonKey,
   type CameraAction,
   type CameraSession,
 } from './session';
@@ -20,7 +22,6 @@ import {
 export const SWITCH_DELAY_MS = 300;
 export const READER_ID = 'barcode-reader';
 
-export const sideName = (side: CameraSide) => (side === 'front' ? 'Front' : 'Back');
 export const otherSide = (side: CameraSide): CameraSide => (side === 'front' ? 'back' : 'front');
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,6 +60,7 @@ export interface CameraSessionApi {
 export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el: CameraElements): CameraSessionApi {
   const navigate = useNavigate();
   const toast = useToast();
+  const { t } = useTranslation('photo');
   const [session, dispatch] = useReducer(cameraReducer, undefined, () => initialCameraSession(initialMode, readCameraSide()));
   // Handlers that outlive a render (the scanner's callback, the arrival check) read the latest state here.
   const latest = useRef(session);
@@ -71,12 +73,12 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
     async (code: string, frame?: string) => {
       if (detected.current) return;
       detected.current = true;
-      toast({ title: 'Barcode Detected', description: `Code: ${code}` });
+      toast({ title: t('camera.detected'), description: t('camera.detectedText', { code }) });
       storeScanResult(code);
       storeCapturedImage(frame ?? (await captureSimulation('barcode')));
       navigate('/edit-photo?source=scan');
     },
-    [navigate, toast],
+    [navigate, toast, t],
   );
   const onDetectedRef = useRef(onDetected);
   useEffect(() => {
@@ -137,9 +139,9 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
     (reason: string) => {
       void controller.close();
       dispatch(act.simulation(reason));
-      toast({ title: 'Simulation Mode', description: reason });
+      toast({ title: t('camera.simulation'), description: t(simulationReasonKey(reason)) });
     },
-    [controller, toast],
+    [controller, toast, t],
   );
 
   const startWith = useCallback(
@@ -150,22 +152,22 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
         dispatch(act.opened({ torch: await open(mode, side) }));
         // Arriving through /scan, the scan toast stays the headline (one toast shows at a time).
         if (scanQuery && mode === 'barcode') {
-          toast({ title: 'Scan Mode Activated', description: `${sideName(side)} Camera Ready: point it at a product barcode.` });
+          toast({ title: t('camera.scanActivated'), description: t(`camera.scanReady_${side}`) });
         } else {
-          toast({ title: `${sideName(side)} Camera Ready` });
+          toast({ title: t(`camera.ready_${side}`) });
         }
       } catch (err) {
         console.warn('camera failed', err);
         enterSimulation(NO_CAMERA);
       }
     },
-    [open, enterSimulation, toast, scanQuery],
+    [open, enterSimulation, toast, scanQuery, t],
   );
 
   // On arrival: start at once if the camera is already allowed, otherwise ask first.
   useEffect(() => {
     let cancelled = false;
-    if (scanQuery) toast({ title: 'Scan Mode Activated', description: 'Point the camera at a product barcode.' });
+    if (scanQuery) toast({ title: t('camera.scanActivated'), description: t('camera.pointAtBarcode') });
     if (!cameraSupported()) {
       enterSimulation(NOT_SUPPORTED);
     } else {
@@ -207,7 +209,7 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
       const hasTorch = simulation ? false : await open(mode, next, true);
       storeCameraSide(next);
       dispatch(act.switched({ side: next, simulation, torch: hasTorch }));
-      toast({ title: `${sideName(next)} Camera Active` });
+      toast({ title: t(`camera.active_${next}`) });
     } catch (err) {
       console.warn('camera switch failed', err);
       try {
@@ -215,7 +217,7 @@ export function useCameraSession(initialMode: CameraMode, scanQuery: boolean, el
       } catch {
         enterSimulation(NO_CAMERA);
       }
-      toast({ title: 'Camera Switch Failed', description: 'Could not switch cameras. Try again.', variant: 'destructive' });
+      toast({ title: t('camera.switchFailed'), description: t('camera.switchFailedText'), variant: 'destructive' });
     }
   }
 

@@ -1,9 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import type { ChangeEvent, RefObject } from 'react';
 import { useToast } from '../../../app/shell/notices';
 import { dataUrlToFile } from '../../../lib/dataUrl';
 import { imageFileToDataUrl } from '../../../lib/imageFile';
 import { clearScan } from '../flow';
-import { scanImageFile } from './barcode';
+import { NoBarcodeError, scanImageFile } from './barcode';
 import { captureSimulation, captureVideoFrame } from './capture';
 import { cameraActions as act, canCapture } from './session';
 import { SIMULATED_BARCODE } from './simulation';
@@ -14,11 +15,10 @@ export const SIMULATED_SCAN_MS = 1500;
 export const FILE_READER_ID = 'barcode-file-reader';
 const SCREEN_FLASH_MS = 180;
 
-const CAPTURED = { title: 'Image Captured!', description: 'Analyze it, or close to decorate it with stickers.' };
-
 /** The capture button (a photo, or a barcode read now) and a chosen file, for /camera. */
 export function useCapture(camera: CameraSessionApi, video: RefObject<HTMLVideoElement | null>, viewfinder: RefObject<HTMLDivElement | null>) {
   const toast = useToast();
+  const { t } = useTranslation('photo');
   const { session, dispatch, controller, onDetected } = camera;
 
   function viewfinderAspect(): number | undefined {
@@ -28,7 +28,7 @@ export function useCapture(camera: CameraSessionApi, video: RefObject<HTMLVideoE
 
   function keep(image: string) {
     clearScan();
-    toast(CAPTURED);
+    toast({ title: t('camera.captured'), description: t('camera.capturedText') });
     dispatch(act.captured(image));
   }
 
@@ -42,7 +42,7 @@ export function useCapture(camera: CameraSessionApi, video: RefObject<HTMLVideoE
       keep(session.status === 'simulation' ? await captureSimulation('photo') : captureVideoFrame(video.current!, viewfinderAspect()));
     } catch (err) {
       console.warn('capture failed', err);
-      toast({ title: "Couldn't capture image", description: 'Please try again or use a different device', variant: 'destructive' });
+      toast({ title: t('camera.captureFailed'), description: t('camera.captureFailedText'), variant: 'destructive' });
       dispatch(act.flashBurst(false));
     }
   }
@@ -50,7 +50,7 @@ export function useCapture(camera: CameraSessionApi, video: RefObject<HTMLVideoE
   async function scanNow() {
     dispatch(act.busy(true));
     if (session.status === 'simulation') {
-      toast({ title: 'Scanning for barcode...', description: 'Hold the barcode steady inside the frame.', duration: SIMULATED_SCAN_MS });
+      toast({ title: t('camera.scanning'), description: t('camera.holdSteady'), duration: SIMULATED_SCAN_MS });
       await sleep(SIMULATED_SCAN_MS);
       await onDetected(SIMULATED_BARCODE);
       return;
@@ -65,8 +65,8 @@ export function useCapture(camera: CameraSessionApi, video: RefObject<HTMLVideoE
       await onDetected(code, frame);
     } catch (err) {
       toast({
-        title: 'No barcode found',
-        description: err instanceof Error && err.message !== 'no picture' ? err.message : 'Hold the barcode steady inside the frame.',
+        title: t('camera.noBarcode'),
+        description: err instanceof NoBarcodeError ? t('camera.unreadable') : t('camera.holdSteady'),
       });
       dispatch(act.busy(false));
     }
@@ -83,7 +83,7 @@ export function useCapture(camera: CameraSessionApi, video: RefObject<HTMLVideoE
     event.target.value = '';
     if (!file) return;
     if (!file.type.startsWith('image/')) {
-      toast({ title: 'Please select an image file', variant: 'destructive' });
+      toast({ title: t('common.notImage'), variant: 'destructive' });
       return;
     }
     const barcode = session.mode === 'barcode';
@@ -96,8 +96,8 @@ export function useCapture(camera: CameraSessionApi, video: RefObject<HTMLVideoE
       await onDetected(code, image);
     } catch (err) {
       toast({
-        title: barcode ? 'No barcode found' : 'Error reading file',
-        description: err instanceof Error ? err.message : 'Error reading file',
+        title: barcode ? t('camera.noBarcode') : t('common.readFailed'),
+        description: err instanceof NoBarcodeError ? t('camera.unreadable') : err instanceof Error ? err.message : t('common.readFailed'),
         variant: 'destructive',
       });
     } finally {

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { lazy, Suspense, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ArrowLeftIcon, TrashIcon } from '../../../components/icons';
@@ -13,8 +14,6 @@ import { editorReducer, initialEditorState, selectedDeleted, stickerAdded } from
 import type { StickerStageHandle } from './StickerStage';
 import { STICKERS } from './stickers';
 import './editor.css';
-
-const STICKER_NAMES = new Map(STICKERS.map((s) => [s.id, s.name]));
 
 // Konva and react-konva (about 60 KB gzipped) come with the canvas, not with the app.
 const StickerStage = lazy(() => import('./StickerStage'));
@@ -33,7 +32,8 @@ function useCanvasSize(container: React.RefObject<HTMLElement | null>) {
 
 /** /edit-photo (SPEC 'Sticker editor'). */
 export default function EditPhotoPage() {
-  usePageTitle('Decorate Your Photo');
+  const { t } = useTranslation('photo');
+  usePageTitle(t('editor.title'));
   const [photo] = useState(readCapturedImage);
   const [params] = useSearchParams();
   const fromScan = params.get('source') === 'scan';
@@ -72,39 +72,41 @@ export default function EditPhotoPage() {
     }
   }
 
-  function addSticker(stickerId: string, url: string, name: string) {
+  const stickerName = (id: string) => t(`stickers.${id}`, { defaultValue: t('editor.sticker') });
+
+  function addSticker(stickerId: string, url: string) {
     dispatch(stickerAdded({ stickerId, url }));
-    setAnnouncement(`${name} added and selected.`);
+    setAnnouncement(t('editor.added', { name: stickerName(stickerId) }));
   }
 
   function deleteSelected() {
     dispatch(selectedDeleted());
-    setAnnouncement('Sticker removed.');
+    setAnnouncement(t('editor.removed'));
   }
 
   return (
     <section className="page editor-page" aria-labelledby="editor-title">
       <div className="editor-bar">
         <button type="button" className="button button--outline button--small" onClick={() => navigate(fromScan ? '/camera?mode=scan' : '/camera')}>
-          <ArrowLeftIcon size={18} /> Back
+          <ArrowLeftIcon size={18} /> {t('common.back')}
         </button>
         <h1 id="editor-title" className="editor-bar__title">
-          Decorate
+          {t('editor.heading')}
         </h1>
         <BusyButton
           className="button button--primary button--small"
           onClick={() => void next()}
           busy={processing}
-          busyLabel="Processing"
-          busyText="Processing..."
+          busyLabel={t('editor.processing')}
+          busyText={t('editor.processingText')}
         >
-          Next
+          {t('editor.next')}
         </BusyButton>
       </div>
 
       {scan && (
         <p className="notice editor-scan" data-testid="scan-notice">
-          Barcode <strong>{scan.value}</strong> scanned. Add stickers, then Next lets the AI describe the product.
+          <Trans t={t} i18nKey="editor.scanNotice" values={{ code: scan.value }} components={{ strong: <strong /> }} />
         </p>
       )}
 
@@ -116,13 +118,13 @@ export default function EditPhotoPage() {
           data-stickers={state.stickers.length}
           data-selected={state.selectedId ?? ''}
         >
-          <div role="img" aria-label={`Your photo with ${state.stickers.length} sticker${state.stickers.length === 1 ? '' : 's'}`}>
-            <Suspense fallback={<PageSpinner label="Loading the editor" />}>
+          <div role="img" aria-label={t('editor.photo', { count: state.stickers.length })}>
+            <Suspense fallback={<PageSpinner label={t('editor.loading')} />}>
               <StickerStage ref={stageRef} photo={photo} width={size.width} height={size.height} state={state} dispatch={dispatch} />
             </Suspense>
           </div>
           {state.selectedId && (
-            <button type="button" className="editor-bin" onClick={deleteSelected} aria-label="Delete the selected sticker">
+            <button type="button" className="editor-bin" onClick={deleteSelected} aria-label={t('editor.delete')}>
               <TrashIcon size={22} />
             </button>
           )}
@@ -130,7 +132,7 @@ export default function EditPhotoPage() {
       </div>
 
       {/* What the canvas shows, for screen readers (and for tests, which cannot see into it). */}
-      <ul className="visually-hidden" aria-label="Placed stickers" data-testid="placed-stickers">
+      <ul className="visually-hidden" aria-label={t('editor.placed')} data-testid="placed-stickers">
         {state.stickers.map((s) => (
           <li
             key={s.id}
@@ -140,23 +142,28 @@ export default function EditPhotoPage() {
             data-height={Math.round(s.height)}
             data-selected={s.isSelected}
           >
-            {STICKER_NAMES.get(s.stickerId) ?? 'Sticker'} at {Math.round(s.x)}, {Math.round(s.y)}, {Math.round(s.width)} by{' '}
-            {Math.round(s.height)}
-            {s.isSelected ? ', selected' : ''}
+            {t('editor.placedItem', {
+              name: stickerName(s.stickerId),
+              x: Math.round(s.x),
+              y: Math.round(s.y),
+              width: Math.round(s.width),
+              height: Math.round(s.height),
+            })}
+            {s.isSelected ? t('editor.selected') : ''}
           </li>
         ))}
       </ul>
 
-      <p className="editor-hint">Tap to add, drag to move, select and use the bin icon to remove.</p>
+      <p className="editor-hint">{t('editor.hint')}</p>
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
 
-      <div className="sticker-picker" role="group" aria-label="Stickers">
+      <div className="sticker-picker" role="group" aria-label={t('editor.stickers')}>
         {STICKERS.map((s) => (
-          <button key={s.id} type="button" className="sticker-picker__item" onClick={() => addSticker(s.id, s.url, s.name)} title={s.name}>
+          <button key={s.id} type="button" className="sticker-picker__item" onClick={() => addSticker(s.id, s.url)} title={stickerName(s.id)}>
             <img src={s.url} alt="" width={56} height={56} />
-            <span className="visually-hidden">Add {s.name}</span>
+            <span className="visually-hidden">{t('editor.add', { name: stickerName(s.id) })}</span>
           </button>
         ))}
       </div>

@@ -1,3 +1,4 @@
+import { i18next } from '../../../lib/i18n';
 import type { ToastInput } from '../../../app/shell/notices';
 import { GIFT_DEFAULTS, GIFT_FALLBACK, storeEditedImage, storeGiftDetails, type ScanResult } from '../flow';
 import type { GeneratedItem, GenerateRequest } from '../recognition/api';
@@ -35,7 +36,8 @@ export async function finishEditing(deps: FinishEditingDeps): Promise<void> {
     image = deps.original;
   }
   storeEditedImage(image);
-  deps.toast({ title: 'AI analysis in progress', description: 'Identifying gift details using AI...', duration: PROGRESS_TOAST_MS });
+  const t = i18next.getFixedT(null, 'photo');
+  deps.toast({ title: t('editor.analyzing'), description: t('editor.analyzingText'), duration: PROGRESS_TOAST_MS });
   try {
     const item = await deps.generate({ prompt: giftPrompt(deps.scan), mode: 'gift', image });
     storeGiftDetails(
@@ -50,8 +52,8 @@ export async function finishEditing(deps: FinishEditingDeps): Promise<void> {
     console.warn('gift generation failed', err);
     storeGiftDetails(GIFT_FALLBACK, false);
     deps.toast({
-      title: 'Error processing image',
-      description: 'There was a problem analyzing your photo. Please try again.',
+      title: t('editor.failed'),
+      description: t('editor.failedText'),
       variant: 'destructive',
       duration: ERROR_TOAST_MS,
     });

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
@@ -7,6 +8,7 @@ import { readGiftDetails } from '../flow';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { selectCurrentUser } from '../../../lib/session';
 import { factsFor } from '../../../lib/facts';
+import { useFormat } from '../../../lib/format';
 import './gift.css';
 
 function pick<T>(list: readonly T[], random: () => number = Math.random): T {
@@ -16,10 +18,13 @@ function pick<T>(list: readonly T[], random: () => number = Math.random): T {
 /** /confirmation (SPEC 'Confirmation'), after a gift was sent to Santa. */
 export default function ConfirmationPage() {
   const [gift] = useState(readGiftDetails);
-  const [news] = useState(() => pick(factsFor('northPole')));
+  const [newsIndex] = useState(() => pick(factsFor('northPole').map((_, i) => i)));
   const [days] = useState(() => daysUntilChristmas());
   const user = useAppSelector(selectCurrentUser);
-  usePageTitle(`${gift.name} Sent!`);
+  const { t, i18n } = useTranslation('photo');
+  const format = useFormat();
+  const news = factsFor('northPole', i18n.language)[newsIndex];
+  usePageTitle(t('confirmation.title', { name: gift.name }));
 
   return (
     <section className="page page--narrow confirmation-page" aria-labelledby="confirmation-title">
@@ -28,18 +33,16 @@ export default function ConfirmationPage() {
           <GiftIcon size={44} />
         </span>
         <h1 id="confirmation-title" className="page__title confirmation-card__title">
-          {gift.name} Sent!
+          {t('confirmation.title', { name: gift.name })}
         </h1>
-        <p>
-          Your gift request was sent to the North Pole. Santa and the elves will review it soon, so keep being nice!
-        </p>
+        <p>{t('confirmation.text')}</p>
         <div className="confirmation-countdown" data-testid="confirmation-days">
           {days === 0 ? (
-            <strong>It is Christmas Day!</strong>
+            <strong>{t('confirmation.today')}</strong>
           ) : (
             <>
-              <strong className="confirmation-countdown__days">{days}</strong>
-              <span>{days === 1 ? 'day' : 'days'} until Christmas</span>
+              <strong className="confirmation-countdown__days">{format.number(days)}</strong>
+              <span>{t('common:countdown.days', { count: days })}</span>
             </>
           )}
         </div>
@@ -47,7 +50,7 @@ export default function ConfirmationPage() {
 
       <aside className="card north-pole-news" aria-labelledby="news-title">
         <h2 id="news-title" className="north-pole-news__title">
-          <SnowflakeIcon size={20} /> North Pole News
+          <SnowflakeIcon size={20} /> {t('confirmation.news')}
         </h2>
         <p>{news}</p>
       </aside>
@@ -55,21 +58,21 @@ export default function ConfirmationPage() {
       {!user && (
         <div className="card confirmation-login" aria-labelledby="save-title">
           <h2 id="save-title" className="confirmation-login__title">
-            Save Your Gifts for Next Time
+            {t('confirmation.saveTitle')}
           </h2>
-          <p>Log in to keep your wishlist, see it on your other devices and send more gifts to Santa.</p>
+          <p>{t('confirmation.saveText')}</p>
           <Link to="/login" className="button button--outline">
-            Login
+            {t('confirmation.login')}
           </Link>
         </div>
       )}
 
       <div className="button-row button-row--center">
         <Link to="/" className="button button--outline">
-          Return Home
+          {t('confirmation.home')}
         </Link>
         <Link to="/camera" className="button button--primary">
-          Send Another Gift
+          {t('confirmation.another')}
         </Link>
       </div>
     </section>

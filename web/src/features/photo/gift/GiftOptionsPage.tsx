@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
@@ -10,6 +11,7 @@ import { readEditedImage, readGiftDetails } from '../flow';
 import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
 import { playSound } from '../../../lib/sounds';
 import { usePageTitle } from '../../../lib/usePageTitle';
+import { useFormat } from '../../../lib/format';
 import { selectCurrentUser } from '../../../lib/session';
 import { noteSantaRequestSentHere } from '../../../lib/santaEcho';
 import { useSaveItem } from '../saveItem';
@@ -21,7 +23,9 @@ type SaveState = 'idle' | 'saving' | 'saved';
 
 /** /gift-options (SPEC 'Gift options'). */
 export default function GiftOptionsPage() {
-  usePageTitle('Gift Options');
+  const { t } = useTranslation('photo');
+  const format = useFormat();
+  usePageTitle(t('gift.title'));
   const [image] = useState(readEditedImage);
   const [gift] = useState(readGiftDetails);
   const navigate = useNavigate();
@@ -68,7 +72,7 @@ export default function GiftOptionsPage() {
     } catch (err) {
       await animation;
       setSending(false);
-      toast({ title: 'Error', description: `Failed to send to Santa: ${errorMessage(err)}`, variant: 'destructive' });
+      toast({ title: t('common.error'), description: t('gift.sendFailed', { message: errorMessage(err) }), variant: 'destructive' });
     }
   }
 
@@ -82,10 +86,10 @@ export default function GiftOptionsPage() {
     try {
       await saveItem({ name: gift.name, description: gift.description, price: gift.price, imageUrl }, uuid());
       setSaveState('saved');
-      notices.showMessage('Added to Wishlist');
+      notices.showMessage(t('gift.added'));
     } catch (err) {
       setSaveState('idle');
-      toast({ title: 'Error', description: `Failed to add to wishlist: ${errorMessage(err)}`, variant: 'destructive' });
+      toast({ title: t('common.error'), description: t('common.addToWishlistFailed', { message: errorMessage(err) }), variant: 'destructive' });
     }
   }
 
@@ -93,30 +97,30 @@ export default function GiftOptionsPage() {
     <section className="page gift-page" aria-labelledby="gift-title">
       <div className="gift-bar">
         <Link to="/edit-photo" className="button button--outline button--small">
-          <ArrowLeftIcon size={18} /> Back
+          <ArrowLeftIcon size={18} /> {t('common.back')}
         </Link>
         <h1 id="gift-title" className="gift-bar__title">
-          Gift Options
+          {t('gift.title')}
         </h1>
       </div>
 
       <article className="card gift-card" data-testid="gift-card">
         <div className="gift-card__media">
-          <img src={imageUrl} alt={`Your decorated photo of ${gift.name}`} />
-          {gift.aiEnhanced && <span className="gift-card__badge">AI Enhanced</span>}
+          <img src={imageUrl} alt={t('gift.photoOf', { name: gift.name })} />
+          {gift.aiEnhanced && <span className="gift-card__badge">{t('gift.aiEnhanced')}</span>}
         </div>
         <h2 className="gift-card__name" data-testid="gift-name">
           {gift.name}
         </h2>
         <p className="gift-card__description">{gift.description}</p>
         <p className="gift-card__price" data-testid="gift-price">
-          {gift.price}
+          {format.price(gift.price)}
         </p>
       </article>
 
       <div className="gift-actions">
         <button type="button" className="button button--primary button--block gift-actions__santa" onClick={() => void onSendToSanta()} disabled={sending}>
-          <GiftIcon size={20} /> {sending ? 'Sending to Santa...' : 'Send to Santa'}
+          <GiftIcon size={20} /> {sending ? t('gift.sending') : t('gift.send')}
         </button>
         <button
           type="button"
@@ -125,15 +129,15 @@ export default function GiftOptionsPage() {
           disabled={saveState !== 'idle'}
           aria-busy={saveState === 'saving'}
         >
-          {saveState === 'saving' ? <Spinner size="small" label="Adding" /> : <PlusIcon size={20} />}
-          {saveState === 'saved' ? 'Added to Wishlist' : saveState === 'saving' ? 'Adding...' : 'Add to Wishlist'}
+          {saveState === 'saving' ? <Spinner size="small" label={t('common.adding')} /> : <PlusIcon size={20} />}
+          {saveState === 'saved' ? t('gift.added') : saveState === 'saving' ? t('gift.addingText') : t('gift.add')}
         </button>
         <Link to="/share-options" className="button button--outline button--block">
-          Share Gift Idea
+          {t('gift.share')}
         </Link>
         <button type="button" className="button button--link" onClick={() => openInNewTab(shopSearchUrl(gift.name))}>
-          <CartIcon size={18} /> View on an online shop
-          <span className="visually-hidden"> (opens in a new tab)</span>
+          <CartIcon size={18} /> {t('gift.viewInShop')}
+          <span className="visually-hidden">{t('common.opensInNewTab')}</span>
         </button>
       </div>
 

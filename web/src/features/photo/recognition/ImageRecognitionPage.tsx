@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId, useState, type ChangeEvent } from 'react';
 import { ImageIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/Spinner';
@@ -36,7 +37,8 @@ export function entryJson(item: GeneratedItem): string {
 
 /** /image-recognition: the AI image recognition test page (SPEC). */
 export default function ImageRecognitionPage() {
-  usePageTitle('AI Image Recognition');
+  const { t } = useTranslation('photo');
+  usePageTitle(t('imageTest.title'));
   const toast = useToast();
   const ids = { file: useId(), prompt: useId(), json: useId() };
   const [image, setImage] = useState<string | null>(null);
@@ -55,7 +57,7 @@ export default function ImageRecognitionPage() {
     setEntry('');
     if (!file.type.startsWith('image/')) {
       setImage(null);
-      setError('Please select an image file');
+      setError(t('common.notImage'));
       event.target.value = '';
       return;
     }
@@ -63,14 +65,14 @@ export default function ImageRecognitionPage() {
       setImage(await imageFileToDataUrl(file));
     } catch {
       setImage(null);
-      setError('Error reading file');
+      setError(t('common.readFailed'));
     }
   }
 
   async function onAnalyze() {
     setError('');
     if (!image) {
-      setError('Please select an image first');
+      setError(t('imageTest.selectFirst'));
       return;
     }
     setEntry('');
@@ -79,51 +81,51 @@ export default function ImageRecognitionPage() {
       setAnalysis(result);
     } catch (err) {
       setAnalysis(null);
-      setError(`Analysis failed: ${errorMessage(err)}`);
+      setError(t('imageTest.analysisFailed', { message: errorMessage(err) }));
     }
   }
 
   async function onGenerate() {
     setError('');
     if (!analysis) {
-      setError('Please analyze an image first');
+      setError(t('imageTest.analyzeFirst'));
       return;
     }
     try {
       const item = await generate({ prompt: analysisText(analysis), mode: 'item' }).unwrap();
       setEntry(entryJson(item));
     } catch (err) {
-      setError(`Generation failed: ${errorMessage(err)}`);
+      setError(t('imageTest.generationFailed', { message: errorMessage(err) }));
     }
   }
 
   async function onCopy() {
     try {
       await navigator.clipboard.writeText(entry);
-      toast({ title: 'Copied to Clipboard', description: 'The wishlist entry is on your clipboard.' });
+      toast({ title: t('imageTest.copied'), description: t('imageTest.copiedText') });
     } catch {
-      toast({ title: 'Copy Failed', description: 'Could not copy to the clipboard', variant: 'destructive' });
+      toast({ title: t('common.copyFailed'), description: t('imageTest.copyFailedText'), variant: 'destructive' });
     }
   }
 
   return (
     <section className="page page--narrow" aria-labelledby="recognition-title">
       <h1 id="recognition-title" className="page__title">
-        AI Image Recognition
+        {t('imageTest.title')}
       </h1>
-      <p className="muted">Upload a photo of a gift: the AI names it, then turns it into a wishlist entry.</p>
+      <p className="muted">{t('imageTest.intro')}</p>
 
       <div className="card">
         <div className="file-picker">
           <input id={ids.file} type="file" accept="image/*" className="file-picker__input" onChange={(e) => void onFile(e)} />
           <label htmlFor={ids.file} className="button button--outline button--block">
-            <ImageIcon size={18} /> Upload an Image
+            <ImageIcon size={18} /> {t('imageTest.upload')}
           </label>
         </div>
-        {image && <img className="image-test__preview" src={image} alt="The image to analyze" />}
+        {image && <img className="image-test__preview" src={image} alt={t('imageTest.preview')} />}
 
         <label className="field__label" htmlFor={ids.prompt}>
-          Custom prompt <span className="field__optional">(optional)</span>
+          {t('imageTest.prompt')} <span className="field__optional">{t('common:field.optional')}</span>
         </label>
         <textarea
           id={ids.prompt}
@@ -131,11 +133,11 @@ export default function ImageRecognitionPage() {
           rows={2}
           value={prompt}
           onChange={(e) => setPrompt(e.target.value)}
-          placeholder="e.g. Focus on the toy in the front"
+          placeholder={t('imageTest.promptPlaceholder')}
           maxLength={2000}
         />
         <button type="button" className="button button--primary" onClick={() => void onAnalyze()} disabled={analyzing} aria-busy={analyzing}>
-          {analyzing && <Spinner size="small" label="Analyzing" />} {analyzing ? 'Analyzing...' : 'Analyze Image'}
+          {analyzing && <Spinner size="small" label={t('recognition.analyzing')} />} {analyzing ? t('recognition.analyzingText') : t('recognition.analyze')}
         </button>
         {error && (
           <p className="image-test__error" role="alert">
@@ -146,23 +148,23 @@ export default function ImageRecognitionPage() {
 
       {analysis && (
         <div className="card" data-testid="analysis-text">
-          <h2 className="section-title">Result</h2>
+          <h2 className="section-title">{t('imageTest.result')}</h2>
           <pre className="image-test__result">{analysisText(analysis)}</pre>
         </div>
       )}
 
       <div className="card">
         <button type="button" className="button button--outline" onClick={() => void onGenerate()} disabled={generating} aria-busy={generating}>
-          {generating && <Spinner size="small" label="Generating" />} {generating ? 'Generating...' : 'Generate Wishlist Item'}
+          {generating && <Spinner size="small" label={t('imageTest.generating')} />} {generating ? t('imageTest.generatingText') : t('imageTest.generate')}
         </button>
         {entry && (
           <>
             <label className="field__label" htmlFor={ids.json}>
-              Wishlist entry (JSON)
+              {t('imageTest.entry')}
             </label>
             <textarea id={ids.json} className="textarea image-test__json" value={entry} readOnly rows={8} />
             <button type="button" className="button button--primary" onClick={() => void onCopy()}>
-              Copy to Clipboard
+              {t('imageTest.copy')}
             </button>
           </>
         )}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
@@ -7,6 +8,7 @@ import { CloseIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/Spinner';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
+import { useFormat } from '../../../lib/format';
 import { uuid } from '../../../lib/ids';
 import { storeCapturedImage } from '../flow';
 import { selectCurrentUser } from '../../../lib/session';
@@ -33,6 +35,7 @@ const ADDED_PAUSE_MS = 700;
 export function RecognitionOverlay({ image }: Props) {
   const navigate = useNavigate();
   const toast = useToast();
+  const { t } = useTranslation('photo');
   const user = useAppSelector(selectCurrentUser);
   const [analyze, { isLoading: analyzing }] = useAnalyzeImageMutation();
   const saveItem = useSaveItem();
@@ -50,10 +53,10 @@ export function RecognitionOverlay({ image }: Props) {
     try {
       const answer = withAnalysisDefaults(await analyze({ image }).unwrap());
       setResult(answer);
-      toast({ title: 'Analysis Complete', description: `Identified: ${answer.name}` });
+      toast({ title: t('recognition.complete'), description: t('recognition.identified', { name: answer.name }) });
     } catch (err) {
-      const message = errorMessage(err, 'Failed to analyze image');
-      toast({ title: 'Analysis Failed', description: message, variant: 'destructive' });
+      const message = errorMessage(err, t('recognition.failedFallback'));
+      toast({ title: t('recognition.failed'), description: message, variant: 'destructive' });
       setResult(fallbackAnalysis(message));
     }
   }
@@ -70,14 +73,14 @@ export function RecognitionOverlay({ image }: Props) {
     try {
       await saveItem(analysisToWishlistItem(result, image), uuid());
       setAddState('added');
-      toast({ title: 'Success!', description: 'Item added to your wishlist' });
+      toast({ title: t('common.success'), description: t('common.addedToWishlist') });
       // Long enough to read 'Added' on the button before the wishlist opens.
       setTimeout(() => navigate('/wishlist'), ADDED_PAUSE_MS);
     } catch (err) {
       setAddState('idle');
       toast({
-        title: 'Error',
-        description: `Failed to add to wishlist: ${errorMessage(err)}`,
+        title: t('common.error'),
+        description: t('common.addToWishlistFailed', { message: errorMessage(err) }),
         variant: 'destructive',
       });
     }
@@ -88,7 +91,7 @@ export function RecognitionOverlay({ image }: Props) {
   return (
     <div className="recognition-overlay" data-testid="recognition-overlay">
       <Dialog
-        title="Product Recognition"
+        title={t('recognition.title')}
         onClose={close}
         actions={
           <>
@@ -97,10 +100,10 @@ export function RecognitionOverlay({ image }: Props) {
                 className="button button--primary button--block"
                 onClick={() => void runAnalysis()}
                 busy={analyzing}
-                busyLabel="Analyzing"
-                busyText="Analyzing..."
+                busyLabel={t('recognition.analyzing')}
+                busyText={t('recognition.analyzingText')}
               >
-                Analyze Image
+                {t('recognition.analyze')}
               </BusyButton>
             )}
             {result && (
@@ -111,22 +114,22 @@ export function RecognitionOverlay({ image }: Props) {
                 disabled={addState !== 'idle'}
                 aria-busy={addState === 'pending'}
               >
-                {addState === 'pending' && <Spinner size="small" label="Adding" />}
-                {addState === 'added' ? 'Added' : addState === 'pending' ? 'Adding...' : 'Add to List'}
+                {addState === 'pending' && <Spinner size="small" label={t('common.adding')} />}
+                {addState === 'added' ? t('recognition.added') : addState === 'pending' ? t('recognition.addingText') : t('recognition.addToList')}
               </button>
             )}
             <button type="button" className="button button--outline button--block" onClick={close}>
-              Decorate with Stickers
+              {t('recognition.decorate')}
             </button>
           </>
         }
       >
-        <button type="button" className="recognition__close" aria-label="Close and decorate the photo" onClick={close}>
+        <button type="button" className="recognition__close" aria-label={t('recognition.close')} onClick={close}>
           <CloseIcon size={20} />
         </button>
-        <img className="recognition__photo" src={image} alt="The photo you took" />
-        {!result && !analyzing && <p className="muted">Let the AI identify the gift in your photo, or close to decorate it.</p>}
-        {analyzing && <p className="muted">Identifying the product...</p>}
+        <img className="recognition__photo" src={image} alt={t('recognition.photo')} />
+        {!result && !analyzing && <p className="muted">{t('recognition.intro')}</p>}
+        {analyzing && <p className="muted">{t('recognition.identifying')}</p>}
         {result && <AnalysisResult result={result} />}
       </Dialog>
     </div>
@@ -134,19 +137,21 @@ export function RecognitionOverlay({ image }: Props) {
 }
 
 function AnalysisResult({ result }: { result: ProductAnalysis }) {
+  const { t } = useTranslation('photo');
+  const format = useFormat();
   return (
-    <section className="recognition__result" aria-label="Analysis result" data-testid="analysis-result">
+    <section className="recognition__result" aria-label={t('recognition.result')} data-testid="analysis-result">
       <h3 className="recognition__name">{result.name}</h3>
       <p>{result.description}</p>
       <dl className="recognition__facts">
-        <dt>Category</dt>
+        <dt>{t('recognition.category')}</dt>
         <dd>{result.category}</dd>
-        <dt>Price</dt>
-        <dd>{result.approximatePrice || 'Unknown'}</dd>
+        <dt>{t('recognition.price')}</dt>
+        <dd>{result.approximatePrice ? format.price(result.approximatePrice) : t('recognition.unknown')}</dd>
       </dl>
       {result.features.length > 0 && (
         <>
-          <h4 className="recognition__features-title">Features</h4>
+          <h4 className="recognition__features-title">{t('recognition.features')}</h4>
           <ul className="recognition__features">
             {result.features.map((f) => (
               <li key={f}>{f}</li>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, Navigate } from 'react-router';
 import { ArrowLeftIcon } from '../../../components/icons';
@@ -8,14 +9,13 @@ import { usePageTitle } from '../../../lib/usePageTitle';
 import { shareLink, shareSlug, shareTargets, shareText, type ShareTarget } from './shareLinks';
 import './share.css';
 
-export const DEFAULT_SHARE_MESSAGE = 'I would really love this for Christmas';
-
 /** /share-options (SPEC 'Share options'), with real sharing. */
 export default function ShareOptionsPage({ listLink }: { listLink?: ReactNode } = {}) {
-  usePageTitle('Share Gift Idea');
+  const { t } = useTranslation('photo');
+  usePageTitle(t('share.title'));
   const [image] = useState(readEditedImage);
   const [name] = useState(shareItemName);
-  const [message, setMessage] = useState(DEFAULT_SHARE_MESSAGE);
+  const [message, setMessage] = useState(() => t('share.defaultMessage'));
   const [canNativeShare, setCanNativeShare] = useState(false);
   const toast = useToast();
   const messageId = useId();
@@ -33,10 +33,10 @@ export default function ShareOptionsPage({ listLink }: { listLink?: ReactNode } 
     try {
       if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
       await navigator.clipboard.writeText(link);
-      toast({ title: 'Link Copied', description: 'Shareable link copied to clipboard' });
+      toast({ title: t('share.copied'), description: t('share.copiedText') });
     } catch (err) {
       console.warn('copy failed', err);
-      toast({ title: 'Copy Failed', description: 'Could not copy link to clipboard', variant: 'destructive' });
+      toast({ title: t('common.copyFailed'), description: t('share.copyFailedText'), variant: 'destructive' });
     }
   }
 
@@ -53,7 +53,7 @@ export default function ShareOptionsPage({ listLink }: { listLink?: ReactNode } 
     } catch (err) {
       // Closing the share sheet is not an error worth a message.
       if (err instanceof DOMException && err.name === 'AbortError') return;
-      toast({ title: 'Sharing failed', description: 'Try one of the apps below or copy the link.', variant: 'destructive' });
+      toast({ title: t('share.failed'), description: t('share.failedText'), variant: 'destructive' });
     }
   }
 
@@ -61,21 +61,21 @@ export default function ShareOptionsPage({ listLink }: { listLink?: ReactNode } 
     <section className="page page--narrow share-page" aria-labelledby="share-title">
       <div className="share-bar">
         <Link to="/gift-options" className="button button--outline button--small">
-          <ArrowLeftIcon size={18} /> Back
+          <ArrowLeftIcon size={18} /> {t('common.back')}
         </Link>
         <h1 id="share-title" className="share-bar__title">
-          Share Gift Idea
+          {t('share.title')}
         </h1>
       </div>
 
       <article className="card share-card">
-        <img className="share-card__image" src={imageUrl} alt={`Photo of ${name}`} />
+        <img className="share-card__image" src={imageUrl} alt={t('share.photoOf', { name })} />
         <h2 className="share-card__name" data-testid="share-name">
           {name}
         </h2>
-        <p className="muted">From my wishlist</p>
+        <p className="muted">{t('share.fromWishlist')}</p>
         <label className="field__label" htmlFor={messageId}>
-          Message
+          {t('share.message')}
         </label>
         <textarea
           id={messageId}
@@ -89,24 +89,24 @@ export default function ShareOptionsPage({ listLink }: { listLink?: ReactNode } 
 
       {canNativeShare && (
         <button type="button" className="button button--primary button--block" onClick={() => void nativeShare()}>
-          Share...
+          {t('share.shareNative')}
         </button>
       )}
 
-      <nav className="share-targets" aria-label="Share to">
-        {targets.map((t) => (
-          <ShareTargetLink key={t.id} target={t} />
+      <nav className="share-targets" aria-label={t('share.shareTo')}>
+        {targets.map((target) => (
+          <ShareTargetLink key={target.id} target={target} />
         ))}
       </nav>
 
       <div className="card share-link">
         <label className="field__label" htmlFor={`${messageId}-link`}>
-          Shareable link
+          {t('share.link')}
         </label>
         <div className="share-link__row">
           <input id={`${messageId}-link`} className="input share-link__input" value={link} readOnly onFocus={(e) => e.target.select()} />
           <button type="button" className="button button--primary button--small" onClick={() => void copyLink()}>
-            Copy Link
+            {t('share.copyLink')}
           </button>
         </div>
       </div>
@@ -118,6 +118,8 @@ export default function ShareOptionsPage({ listLink }: { listLink?: ReactNode } 
 
 function ShareTargetLink({ target }: { target: ShareTarget }) {
   const external = target.id !== 'sms';
+  const { t } = useTranslation('photo');
+  const label = target.id === 'sms' ? t('share.sms') : target.label;
   return (
     <a
       className={`share-target share-target--${target.id}`}
@@ -127,10 +129,10 @@ function ShareTargetLink({ target }: { target: ShareTarget }) {
       data-testid={`share-${target.id}`}
     >
       <span className="share-target__icon" aria-hidden="true">
-        {target.label.charAt(0)}
+        {label.charAt(0)}
       </span>
-      <span>{target.label}</span>
-      {external && <span className="visually-hidden"> (opens in a new tab)</span>}
+      <span>{label}</span>
+      {external && <span className="visually-hidden">{t('common.opensInNewTab')}</span>}
     </a>
   );
 }

@@ -1,4 +1,5 @@
-import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
 import { Field, TextField } from '../../../components/Field';
@@ -14,6 +15,7 @@ import { useAddWishlistItemMutation } from '../api';
 import { CATEGORIES } from '../types';
 import {
   EMPTY_ADD_ITEM,
+  MESSAGES,
   toNewItem,
   validateAddItem,
   type AddItemErrors,
@@ -24,7 +26,10 @@ import { usePreviewUrl } from '../hooks/usePreviewUrl';
 const FIELD_ORDER: (keyof AddItemValues)[] = ['name', 'description', 'category', 'price', 'searchQuery', 'imageUrl'];
 /** /text-prompt: add a gift to the wishlist by describing it. */
 export default function AddItemPage() {
-  usePageTitle('Add to Wishlist');
+  const { t } = useTranslation('wishlist');
+  const messages = useMemo(() => t('validation', { returnObjects: true }) as unknown as typeof MESSAGES, [t]);
+  const validate = (v: AddItemValues) => validateAddItem(v, messages);
+  usePageTitle(t('add.title'));
   const user = useAppSelector(selectCurrentUser);
   const navigate = useNavigate();
   const toast = useToast();
@@ -41,8 +46,8 @@ export default function AddItemPage() {
     const next = { ...values, [key]: value };
     setValues(next);
     // After the first submit, messages follow the typing; before it, they wait for blur.
-    if (submitted) setErrors(validateAddItem(next));
-    else if (errors[key]) setErrors((e) => ({ ...e, [key]: validateAddItem(next)[key] }));
+    if (submitted) setErrors(validate(next));
+    else if (errors[key]) setErrors((e) => ({ ...e, [key]: validate(next)[key] }));
   }
 
   /** What each text input of the form shares: its value, its error and how it changes. */
@@ -56,7 +61,7 @@ export default function AddItemPage() {
 
   function onBlur(key: keyof AddItemValues) {
     if (!values[key]) return; // an untouched empty field is not an error until submit
-    setErrors((e) => ({ ...e, [key]: validateAddItem(values)[key] }));
+    setErrors((e) => ({ ...e, [key]: validate(values)[key] }));
   }
 
   async function onFile(event: ChangeEvent<HTMLInputElement>) {
@@ -64,24 +69,24 @@ export default function AddItemPage() {
     event.target.value = '';
     if (!file) return;
     if (!file.type.startsWith('image/')) {
-      toast({ title: 'Please select an image file', variant: 'destructive' });
+      toast({ title: t('add.notImage'), variant: 'destructive' });
       return;
     }
     try {
       const dataUrl = await imageFileToDataUrl(file);
       set('imageUrl', dataUrl);
-      toast({ title: 'Image uploaded!' });
+      toast({ title: t('add.uploaded') });
     } catch (err) {
       console.error('reading the chosen image failed', err);
-      toast({ title: 'Error reading file', variant: 'destructive' });
+      toast({ title: t('add.readFailed'), variant: 'destructive' });
     }
   }
 
   function onPreviewError() {
     setFailedPreview(preview);
     toast({
-      title: 'Image Error',
-      description: 'Could not load the image URL. Please try a different one.',
+      title: t('add.imageError'),
+      description: t('add.imageErrorText'),
       variant: 'destructive',
     });
   }
@@ -89,7 +94,7 @@ export default function AddItemPage() {
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setSubmitted(true);
-    const found = validateAddItem(values);
+    const found = validate(values);
     setErrors(found);
     const firstInvalid = FIELD_ORDER.find((k) => found[k]);
     if (firstInvalid) {
@@ -98,8 +103,8 @@ export default function AddItemPage() {
     }
     if (!user) {
       toast({
-        title: 'Please log in',
-        description: 'You need to be logged in to add items to your wishlist',
+        title: t('add.logIn'),
+        description: t('add.logInText'),
         variant: 'destructive',
       });
       navigate('/firebase-login');
@@ -107,20 +112,20 @@ export default function AddItemPage() {
     }
     try {
       await addItem({ ...toNewItem(values, user.id), idempotencyKey: uuid() }).unwrap();
-      toast({ title: 'Success!', description: 'Item added to your wishlist' });
+      toast({ title: t('add.success'), description: t('add.successText') });
       navigate('/wishlist');
     } catch (err) {
       if (err && typeof err === 'object' && 'status' in err && err.status === 401) {
         toast({
-          title: 'Please log in',
-          description: 'You need to be logged in to add items to your wishlist',
+          title: t('add.logIn'),
+          description: t('add.logInText'),
           variant: 'destructive',
         });
         navigate('/firebase-login');
         return;
       }
       setErrors((e) => ({ ...e, ...fieldErrors(err) }));
-      toast({ title: 'Error', description: `Failed to add to wishlist: ${errorMessage(err)}`, variant: 'destructive' });
+      toast({ title: t('error'), description: t('add.failed', { message: errorMessage(err) }), variant: 'destructive' });
     }
   }
 
@@ -130,24 +135,24 @@ export default function AddItemPage() {
     <section className="page page--narrow" aria-labelledby="add-title">
       <div className="card">
         <h1 id="add-title" className="page__title">
-          Add to Wishlist
+          {t('add.title')}
         </h1>
-        <p className="muted">Describe the gift you are wishing for.</p>
+        <p className="muted">{t('add.intro')}</p>
         <form ref={form} className="form" onSubmit={onSubmit} noValidate>
           <TextField
-            label="Gift Name"
-            placeholder="e.g. Remote control racing car"
+            label={t('add.name')}
+            placeholder={t('add.namePlaceholder')}
             {...bind('name')}
             onBlur={() => onBlur('name')}
           />
-          <Field label="Description" error={errors.description}>
+          <Field label={t('add.description')} error={errors.description}>
             {({ id, describedBy, invalid }) => (
               <textarea
                 id={id}
                 name="description"
                 className="input textarea"
                 rows={4}
-                placeholder="Colour, size, brand, anything that helps Santa choose the right one"
+                placeholder={t('add.descriptionPlaceholder')}
                 aria-invalid={invalid}
                 aria-describedby={describedBy}
                 value={values.description}
@@ -156,7 +161,7 @@ export default function AddItemPage() {
               />
             )}
           </Field>
-          <Field label="Category" error={errors.category}>
+          <Field label={t('add.category')} error={errors.category}>
             {({ id, describedBy, invalid }) => (
               <select
                 id={id}
@@ -167,36 +172,36 @@ export default function AddItemPage() {
                 value={values.category}
                 onChange={(e) => set('category', e.target.value)}
               >
-                <option value="">Select a category</option>
+                <option value="">{t('add.chooseCategory')}</option>
                 {CATEGORIES.map((c) => (
-                  <option key={c.value} value={c.value}>
-                    {c.label}
+                  <option key={c} value={c}>
+                    {t(`categories.${c}`)}
                   </option>
                 ))}
               </select>
             )}
           </Field>
-          <TextField label="Price (estimate)" optional placeholder="e.g. $49.99" inputMode="text" {...bind('price')} />
+          <TextField label={t('add.price')} optional placeholder={t('add.pricePlaceholder')} inputMode="text" {...bind('price')} />
           <TextField
-            label="Search Keywords"
+            label={t('add.keywords')}
             optional
-            hint="Words a shop search should use. Leave blank to use the gift name."
+            hint={t('add.keywordsHint')}
             {...bind('searchQuery')}
             onBlur={() => onBlur('searchQuery')}
           />
           {fromDevice ? (
             <div className="field">
-              <p className="field__label">Item Image</p>
+              <p className="field__label">{t('add.image')}</p>
               <p className="chosen-image">
-                <ImageIcon size={18} /> Image chosen from your device
+                <ImageIcon size={18} /> {t('add.imageFromDevice')}
                 <button type="button" className="button button--link" onClick={() => set('imageUrl', '')}>
-                  Remove image
+                  {t('add.removeImage')}
                 </button>
               </p>
             </div>
           ) : (
             <TextField
-              label="Item Image URL"
+              label={t('add.imageUrl')}
               optional
               type="url"
               placeholder="https://…"
@@ -207,22 +212,22 @@ export default function AddItemPage() {
           <div className="file-picker">
             <input id="item-image-file" type="file" accept="image/*" className="file-picker__input" onChange={onFile} />
             <label htmlFor="item-image-file" className="button button--outline button--block">
-              <ImageIcon size={18} /> Take Photo or Choose Image
+              <ImageIcon size={18} /> {t('add.chooseImage')}
             </label>
           </div>
           {showPreview && (
             <figure className="image-preview">
-              <figcaption className="image-preview__title">Image Preview</figcaption>
-              <img src={preview} alt="Preview of the gift" onError={onPreviewError} />
+              <figcaption className="image-preview__title">{t('add.preview')}</figcaption>
+              <img src={preview} alt={t('add.previewAlt')} onError={onPreviewError} />
             </figure>
           )}
           <div className="button-row form__actions">
             <button type="button" className="button button--outline" onClick={() => navigate('/')}>
-              Cancel
+              {t('add.cancel')}
             </button>
             <button type="submit" className="button button--primary" disabled={submitting}>
-              {submitting && <Spinner size="small" label="Adding" />}
-              {submitting ? 'Adding…' : 'Add to Wishlist'}
+              {submitting && <Spinner size="small" label={t('add.adding')} />}
+              {submitting ? t('add.addingText') : t('add.submit')}
             </button>
           </div>
         </form>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId, useState } from 'react';
 import { Dialog } from '../../../components/Dialog';
 import { TextField } from '../../../components/Field';
@@ -32,6 +33,7 @@ export function EditItemSheet({ item, onClose }: Props) {
   const toast = useToast();
   const notesId = useId();
   const qtyId = useId();
+  const { t } = useTranslation('wishlist');
 
   async function save(event: React.FormEvent) {
     event.preventDefault();
@@ -39,7 +41,7 @@ export function EditItemSheet({ item, onClose }: Props) {
     if (Object.keys(edit).length === 0) return onClose();
     try {
       await update({ id: item.id, ...edit }).unwrap();
-      toast({ title: 'Saved', description: `${name.trim()} was updated.` });
+      toast({ title: t('edit.savedTitle'), description: t('edit.savedText', { name: name.trim() }) });
       onClose();
     } catch (err) {
       const fields = fieldErrors(err);
@@ -49,36 +51,36 @@ export function EditItemSheet({ item, onClose }: Props) {
 
   return (
     <Dialog
-      title={`Edit ${item.name}`}
+      title={t('edit.title', { name: item.name })}
       onClose={onClose}
       actions={
         <>
           <button type="submit" form="edit-item-form" className="button button--primary button--block" disabled={isLoading}>
-            Save
+            {t('edit.save')}
           </button>
           <button type="button" className="button button--outline button--block" onClick={onClose}>
-            Cancel
+            {t('edit.cancel')}
           </button>
         </>
       }
     >
-      <form id="edit-item-form" className="edit-sheet" onSubmit={save} aria-label="Edit item" noValidate>
-        <TextField label="Gift Name" value={name} onValue={setName} error={errors.name} maxLength={200} />
+      <form id="edit-item-form" className="edit-sheet" onSubmit={save} aria-label={t('edit.form')} noValidate>
+        <TextField label={t('add.name')} value={name} onValue={setName} error={errors.name} maxLength={200} />
         <fieldset className="edit-sheet__stars">
-          <legend>How much do you want it?</legend>
+          <legend>{t('edit.stars')}</legend>
           {PRIORITIES.map((p) => (
-            <label key={p.value} className={`edit-sheet__star${priority >= p.value ? ' edit-sheet__star--on' : ''}`}>
-              <input type="radio" name="priority" value={p.value} checked={priority === p.value} onChange={() => setPriority(p.value)} />
+            <label key={p} className={`edit-sheet__star${priority >= p ? ' edit-sheet__star--on' : ''}`}>
+              <input type="radio" name="priority" value={p} checked={priority === p} onChange={() => setPriority(p)} />
               <span aria-hidden="true">★</span>
-              <span className="visually-hidden">{p.label}</span>
+              <span className="visually-hidden">{t(`priorities.${p}`)}</span>
             </label>
           ))}
-          <span className="edit-sheet__star-label">{PRIORITIES.find((p) => p.value === priority)?.label}</span>
+          <span className="edit-sheet__star-label">{t(`priorities.${priority}`)}</span>
           {errors.priority && <p className="field__error">{errors.priority}</p>}
         </fieldset>
         <div className={`field${errors.quantity ? ' field--invalid' : ''}`}>
           <label htmlFor={qtyId} className="field__label">
-            How many
+            {t('edit.howMany')}
           </label>
           <input id={qtyId} className="input" type="number" min={1} max={99} value={quantity} onChange={(e) => setQuantity(e.target.value)} />
           {errors.quantity && (
@@ -89,7 +91,7 @@ export function EditItemSheet({ item, onClose }: Props) {
         </div>
         <div className={`field${errors.notes ? ' field--invalid' : ''}`}>
           <label htmlFor={notesId} className="field__label">
-            Notes <span className="field__optional">(size, colour, &quot;any edition&quot;)</span>
+            {t('edit.notes')} <span className="field__optional">{t('edit.notesHint')}</span>
           </label>
           <textarea id={notesId} className="input textarea" rows={3} maxLength={500} value={notes} onChange={(e) => setNotes(e.target.value)} />
           {errors.notes && (

@@ -1,20 +1,24 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CategoryIcon } from '../../../components/CategoryIcon';
+import { useFormat } from '../../../lib/format';
 import { useGetRecentWishlistQuery } from '../api';
 import './wishlist.css';
 
 /** The signed-in user's latest wishes (GET /api/wishlist/recent, up to 5). */
 export function RecentItems() {
   const { data: items, isLoading, isError } = useGetRecentWishlistQuery();
+  const { t } = useTranslation('wishlist');
+  const format = useFormat();
   if (isLoading || isError || !items || items.length === 0) return null;
   return (
     <section className="card recent" aria-labelledby="recent-title">
       <div className="recent__head">
         <h2 id="recent-title" className="section-title">
-          Recently Added
+          {t('recent.title')}
         </h2>
         <Link to="/wishlist" className="button button--link">
-          See all
+          {t('recent.seeAll')}
         </Link>
       </div>
       <ul className="recent__list">
@@ -28,7 +32,7 @@ export function RecentItems() {
               )}
             </span>
             <span className="recent__name">{item.name}</span>
-            {item.price && <span className="recent__price">{item.price}</span>}
+            {item.price && <span className="recent__price">{format.price(item.price)}</span>}
           </li>
         ))}
       </ul>

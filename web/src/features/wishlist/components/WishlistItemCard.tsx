@@ -1,8 +1,11 @@
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { CategoryIcon } from '../../../components/CategoryIcon';
 import { CartIcon, PencilIcon, TrashIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/Spinner';
 import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
+import { useFormat } from '../../../lib/format';
+import { useCategoryLabel } from '../hooks/useCategoryLabel';
 import { categoryOf, type WishlistItem } from '../types';
 import './wishlist.css';
 
@@ -19,48 +22,50 @@ export function shopUrlFor(item: Pick<WishlistItem, 'shoppingUrl' | 'searchQuery
 
 export function WishlistItemCard({ item, removing, onRemove, onEdit }: Props) {
   const [imageFailed, setImageFailed] = useState(false);
-  const category = categoryOf(item);
+  const { t } = useTranslation('wishlist');
+  const format = useFormat();
+  const category = useCategoryLabel()(categoryOf(item));
   return (
-    <article className="item-card" aria-labelledby={`item-${item.id}`} data-testid="wishlist-item">
-      <div className="item-card__media">
+    <article className="media-card item-card" aria-labelledby={`item-${item.id}`} data-testid="wishlist-item">
+      <div className="media-card__media">
         {item.imageUrl && !imageFailed ? (
           <img src={item.imageUrl} alt="" loading="lazy" onError={() => setImageFailed(true)} />
         ) : (
-          <span className="item-card__placeholder">
+          <span className="media-card__placeholder">
             <CategoryIcon category={item.category} size={40} />
           </span>
         )}
-        {item.aiGenerated && <span className="item-card__ai">AI</span>}
+        {item.aiGenerated && <span className="item-card__ai">{t('card.ai')}</span>}
       </div>
-      <div className="item-card__body">
+      <div className="media-card__body">
         <p className="item-card__category">
           <CategoryIcon category={item.category} size={16} />
           <span>{category}</span>
         </p>
-        <h3 id={`item-${item.id}`} className="item-card__name">
+        <h3 id={`item-${item.id}`} className="media-card__name">
           {item.name}
         </h3>
-        {item.description && <p className="item-card__description">{item.description}</p>}
-        {item.priority >= 3 && <p className="item-card__wanted">★ Most wanted</p>}
-        {item.price && <p className="item-card__price">{item.price}</p>}
-        {item.quantity > 1 && <p className="muted">Wants {item.quantity}</p>}
-        {item.notes && <p className="item-card__description">{item.notes}</p>}
+        {item.description && <p className="media-card__description">{item.description}</p>}
+        {item.priority >= 3 && <p className="item-card__wanted">{t('card.mostWanted')}</p>}
+        {item.price && <p className="media-card__price">{format.price(item.price)}</p>}
+        {item.quantity > 1 && <p className="muted">{t('card.wants', { count: item.quantity })}</p>}
+        {item.notes && <p className="media-card__description">{item.notes}</p>}
         {item.claims && item.claims.length > 0 && (
           // The server adds `claims` only after the list's reveal date: who gave what.
           <p className="item-card__given" data-testid="given-by">
-            From {item.claims.map((c) => (c.quantity > 1 ? `${c.displayName} (${c.quantity})` : c.displayName)).join(', ')}
+            {t('card.from', { names: item.claims.map((c) => (c.quantity > 1 ? `${c.displayName} (${c.quantity})` : c.displayName)).join(', ') })}
           </p>
         )}
       </div>
-      <div className="item-card__actions">
+      <div className="media-card__actions item-card__actions">
         <button type="button" className="button button--primary button--small" onClick={() => openInNewTab(shopUrlFor(item))}>
-          <CartIcon size={16} /> Shop
-          <span className="visually-hidden"> for {item.name} (opens in a new tab)</span>
+          <CartIcon size={16} /> {t('card.shop')}
+          <span className="visually-hidden">{t('card.shopFor', { name: item.name })}</span>
         </button>
         {onEdit && (
-          <button type="button" className="button button--outline button--small" onClick={() => onEdit(item)} aria-label={`Edit ${item.name}`}>
+          <button type="button" className="button button--outline button--small" onClick={() => onEdit(item)} aria-label={t('card.editLabel', { name: item.name })}>
             <PencilIcon size={16} />
-            <span aria-hidden="true">Edit</span>
+            <span aria-hidden="true">{t('card.edit')}</span>
           </button>
         )}
         <button
@@ -68,10 +73,10 @@ export function WishlistItemCard({ item, removing, onRemove, onEdit }: Props) {
           className="button button--danger-outline button--small"
           onClick={() => onRemove(item)}
           disabled={removing}
-          aria-label={`Remove ${item.name}`}
+          aria-label={t('card.removeLabel', { name: item.name })}
         >
-          {removing ? <Spinner size="small" label="Removing" /> : <TrashIcon size={16} />}
-          <span aria-hidden="true">Remove</span>
+          {removing ? <Spinner size="small" label={t('card.removing')} /> : <TrashIcon size={16} />}
+          <span aria-hidden="true">{t('card.remove')}</span>
         </button>
       </div>
     </article>

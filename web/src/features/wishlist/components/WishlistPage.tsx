@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CameraIcon, GiftIcon, PencilIcon, PlusIcon } from '../../../components/icons';
@@ -8,12 +9,13 @@ import { errorMessage } from '../../../lib/apiError';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useDeleteWishlistItemMutation, useGetWishlistQuery } from '../api';
 import { categoryOf, type WishlistItem } from '../types';
+import { useCategoryLabel } from '../hooks/useCategoryLabel';
 import { EditItemSheet } from './EditItemSheet';
 import { WishlistItemCard } from './WishlistItemCard';
 import './wishlist.css';
 
+/** The tab id of every item (its label is the catalog's `allItems`). */
 export const ALL_ITEMS = 'All Items';
-export const REMOVE_CONFIRMATION = 'Are you sure you want to remove this item from your wishlist?';
 
 /** Categories in order of first appearance (the list is newest first). */
 export function categoriesOf(items: readonly WishlistItem[]): string[] {
@@ -29,7 +31,9 @@ interface Props {
 
 /** /wishlist (signed in only). */
 export default function WishlistPage({ listId, toolbar }: Props = {}) {
-  usePageTitle('My Wishlist');
+  const { t } = useTranslation('wishlist');
+  const categoryLabel = useCategoryLabel();
+  usePageTitle(t('title'));
   const { data: items, isLoading, isError, error, refetch } = useGetWishlistQuery(listId);
   const [deleteItem] = useDeleteWishlistItemMutation();
   const [removingId, setRemovingId] = useState<string | null>(null);
@@ -45,13 +49,13 @@ export default function WishlistPage({ listId, toolbar }: Props = {}) {
   );
 
   async function remove(item: WishlistItem) {
-    if (!window.confirm(REMOVE_CONFIRMATION)) return;
+    if (!window.confirm(t('remove.confirm'))) return;
     setRemovingId(item.id);
     try {
       await deleteItem(item.id).unwrap();
-      toast({ title: 'Item removed', description: 'Item has been removed from your wishlist.' });
+      toast({ title: t('remove.doneTitle'), description: t('remove.doneText') });
     } catch (err) {
-      toast({ title: 'Error', description: `Failed to remove item: ${errorMessage(err)}`, variant: 'destructive' });
+      toast({ title: t('error'), description: t('remove.failed', { message: errorMessage(err) }), variant: 'destructive' });
     } finally {
       setRemovingId(null);
     }
@@ -61,27 +65,27 @@ export default function WishlistPage({ listId, toolbar }: Props = {}) {
     <section className="page wishlist-page" aria-labelledby="wishlist-title">
       <div className="page__head">
         <h1 id="wishlist-title" className="page__title">
-          My Wishlist
+          {t('title')}
         </h1>
         <div className="button-row">
           <Link to="/text-prompt" className="button button--primary button--small">
-            <PlusIcon size={16} /> Add Item
+            <PlusIcon size={16} /> {t('addItem')}
           </Link>
           <Link to="/camera" className="button button--outline button--small">
-            <CameraIcon size={16} /> Take Photo
+            <CameraIcon size={16} /> {t('takePhoto')}
           </Link>
         </div>
       </div>
       {toolbar}
 
       {isLoading ? (
-        <PageSpinner label="Loading your wishlist" />
+        <PageSpinner label={t('loading')} />
       ) : isError ? (
         <div className="card empty-state" role="alert">
-          <h2 className="empty-state__title">Could not load your wishlist</h2>
+          <h2 className="empty-state__title">{t('loadFailed')}</h2>
           <p className="muted">{errorMessage(error)}</p>
           <button type="button" className="button button--primary" onClick={() => void refetch()}>
-            Try Again
+            {t('tryAgain')}
           </button>
         </div>
       ) : !items || items.length === 0 ? (
@@ -89,23 +93,23 @@ export default function WishlistPage({ listId, toolbar }: Props = {}) {
           <span className="empty-state__icon">
             <GiftIcon size={48} />
           </span>
-          <h2 className="empty-state__title">Your Wishlist is Empty</h2>
-          <p className="muted">Add your first gift idea by describing it or taking a photo.</p>
+          <h2 className="empty-state__title">{t('empty.title')}</h2>
+          <p className="muted">{t('empty.text')}</p>
           <div className="button-row button-row--center">
             <Link to="/text-prompt" className="button button--primary">
-              <PencilIcon size={16} /> Describe an Item
+              <PencilIcon size={16} /> {t('empty.describe')}
             </Link>
             <Link to="/camera" className="button button--outline">
-              <CameraIcon size={16} /> Take a Photo
+              <CameraIcon size={16} /> {t('empty.photo')}
             </Link>
           </div>
         </div>
       ) : (
         <Tabs
-          tabs={[ALL_ITEMS, ...categories].map((c) => ({ id: c, label: c }))}
+          tabs={[ALL_ITEMS, ...categories].map((c) => ({ id: c, label: c === ALL_ITEMS ? t('allItems') : categoryLabel(c) }))}
           selected={selected}
           onSelect={setTab}
-          label="Wishlist categories"
+          label={t('tabs')}
           className="wishlist-tabs"
         >
           <ul className="item-grid">

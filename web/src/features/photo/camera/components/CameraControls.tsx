@@ -1,5 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import { isUsable, type CameraSession } from '../session';
-import { otherSide, sideName } from '../useCameraSession';
+import { otherSide } from '../useCameraSession';
 
 interface CameraControlsProps {
   session: CameraSession;
@@ -10,6 +11,7 @@ interface CameraControlsProps {
 /** The chips over the picture: front/back and flash. */
 export function CameraControls({ session, onSwitchSide, onToggleFlash }: CameraControlsProps) {
   const { mode, side, flash, torch } = session;
+  const { t } = useTranslation('photo');
   return (
     <div className="viewfinder__controls">
       <button
@@ -17,9 +19,9 @@ export function CameraControls({ session, onSwitchSide, onToggleFlash }: CameraC
         className="camera-chip"
         onClick={onSwitchSide}
         disabled={!isUsable(session)}
-        aria-label={`Switch to the ${otherSide(side)} camera`}
+        aria-label={t(`camera.switchTo_${otherSide(side)}`)}
       >
-        <SwitchIcon /> {sideName(side)}
+        <SwitchIcon /> {t(`camera.${side}`)}
       </button>
       <button
         type="button"
@@ -27,9 +29,9 @@ export function CameraControls({ session, onSwitchSide, onToggleFlash }: CameraC
         onClick={onToggleFlash}
         disabled={mode === 'barcode' || !isUsable(session)}
         aria-pressed={flash}
-        title={mode === 'barcode' ? 'Flash is off while scanning' : torch ? 'Torch' : 'Screen flash'}
+        title={mode === 'barcode' ? t('camera.flashOffScanning') : torch ? t('camera.torch') : t('camera.screenFlash')}
       >
-        <FlashIcon on={flash && mode === 'photo'} /> Flash
+        <FlashIcon on={flash && mode === 'photo'} /> {t('camera.flash')}
       </button>
     </div>
   );

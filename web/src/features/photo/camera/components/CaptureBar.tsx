@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ChangeEvent } from 'react';
 import { BarcodeIcon, ImageIcon } from '../../../../components/icons';
 import { canCapture, type CameraSession } from '../session';
@@ -12,24 +13,25 @@ interface CaptureBarProps {
 export function CaptureBar({ session, onCapture, onFileChosen }: CaptureBarProps) {
   const { mode, busy } = session;
   const barcode = mode === 'barcode';
+  const { t } = useTranslation('photo');
   return (
     <div className="camera-actions">
       <label className={`camera-side-button${busy ? ' camera-side-button--disabled' : ''}`}>
         <input type="file" accept="image/*" className="visually-hidden" onChange={onFileChosen} disabled={busy} />
         <ImageIcon size={22} />
-        <span>{barcode ? 'Scan a photo' : 'Choose photo'}</span>
+        <span>{barcode ? t('camera.scanPhoto') : t('camera.choosePhoto')}</span>
       </label>
       <button
         type="button"
         className={`capture-button capture-button--${mode}`}
         onClick={onCapture}
         disabled={!canCapture(session)}
-        aria-label={barcode ? 'Scan barcode' : 'Take photo'}
+        aria-label={barcode ? t('camera.scanButton') : t('camera.photoButton')}
       >
         {barcode ? <BarcodeIcon size={30} /> : <span className="capture-button__dot" />}
       </button>
       <p className="camera-hint">
-        {barcode ? 'Hold the barcode inside the frame: it is read automatically.' : 'Frame your gift and tap the button.'}
+        {barcode ? t('camera.scanHint') : t('camera.photoHint')}
       </p>
     </div>
   );

@@ -1,7 +1,8 @@
+import { useTranslation } from 'react-i18next';
 import type { ReactNode, RefObject } from 'react';
 import { CameraIcon } from '../../../../components/icons';
 import { Spinner } from '../../../../components/Spinner';
-import { isLive, isUsable, isWaiting, NOT_SUPPORTED, type CameraSession } from '../session';
+import { isLive, isUsable, isWaiting, NOT_SUPPORTED, simulationReasonKey, type CameraSession } from '../session';
 import { simulationImageUrl } from '../simulation';
 import { READER_ID } from '../useCameraSession';
 import { FILE_READER_ID } from '../useCapture';
@@ -20,6 +21,7 @@ interface ViewfinderProps {
 export function Viewfinder({ session, videoRef, boxRef, onEnable, onSimulate, controls }: ViewfinderProps) {
   const { mode, side, status } = session;
   const live = isLive(session);
+  const { t } = useTranslation('photo');
 
   return (
     <div
@@ -34,44 +36,44 @@ export function Viewfinder({ session, videoRef, boxRef, onEnable, onSimulate, co
         playsInline
         muted
         autoPlay
-        aria-label="Camera preview"
+        aria-label={t('camera.preview')}
       />
       <div
         id={READER_ID}
         className={`viewfinder__reader${live && mode === 'barcode' ? '' : ' viewfinder__layer--hidden'}`}
-        aria-label="Barcode scanner preview"
+        aria-label={t('camera.scannerPreview')}
       />
       <div id={FILE_READER_ID} className="viewfinder__file-reader" aria-hidden="true" />
 
       {status === 'simulation' && (
-        <img className="viewfinder__simulation" src={simulationImageUrl(mode)} alt="Simulated camera picture" />
+        <img className="viewfinder__simulation" src={simulationImageUrl(mode)} alt={t('camera.simulated')} />
       )}
       {mode === 'barcode' && isUsable(session) && <div className="viewfinder__guide" aria-hidden="true" />}
       {isWaiting(session) && (
         <div className="viewfinder__veil">
-          <Spinner label={status === 'switching' ? 'Switching camera' : 'Starting camera'} />
-          {status === 'switching' && <p>Switching camera...</p>}
+          <Spinner label={status === 'switching' ? t('camera.switching') : t('camera.starting')} />
+          {status === 'switching' && <p>{t('camera.switchingText')}</p>}
         </div>
       )}
       {status === 'prompt' && (
         <div className="viewfinder__prompt card">
           <CameraIcon size={40} />
-          <h2 className="viewfinder__prompt-title">Camera access needed</h2>
-          <p>Allow the camera to photograph or scan your gift. Nothing is recorded or sent until you choose to.</p>
+          <h2 className="viewfinder__prompt-title">{t('camera.accessTitle')}</h2>
+          <p>{t('camera.accessText')}</p>
           <button type="button" className="button button--primary" onClick={onEnable}>
-            Enable Camera Access
+            {t('camera.enable')}
           </button>
           <button type="button" className="button button--link" onClick={onSimulate}>
-            Continue without a camera
+            {t('camera.withoutCamera')}
           </button>
         </div>
       )}
       {status === 'simulation' && (
         <div className="viewfinder__banner" role="note">
-          <span>{session.simulationReason}</span>
+          <span>{t(simulationReasonKey(session.simulationReason))}</span>
           {session.simulationReason !== NOT_SUPPORTED && (
             <button type="button" className="button button--small button--light" onClick={onEnable}>
-              Enable Camera Access
+              {t('camera.enable')}
             </button>
           )}
         </div>
