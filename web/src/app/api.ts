@@ -15,8 +15,9 @@ export const api = createApi({
       return headers;
     },
   }),
-  // Lists, Shared (one shared list by token) and Claims belong to features/family-lists.
-  tagTypes: ['Wishlist', 'Lists', 'Shared', 'Claims'],
+  // Lists, Shared (one shared list by token) and Claims belong to features/family-lists;
+  // Families and SecretSanta (the caller's match, by family id) to features/families.
+  tagTypes: ['Wishlist', 'Lists', 'Shared', 'Claims', 'Families', 'SecretSanta'],
   // Wishlist data is never stale by time (SPEC 7): it changes only through our own saves and
   // deletes, which invalidate tags, or through the live-update stream.
   keepUnusedDataFor: 300,

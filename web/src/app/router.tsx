@@ -35,12 +35,16 @@ export const routes: RouteObject[] = [
       { path: 'account', ...lazyPage(() => import('./routes/AccountRoute')) },
       { path: 'privacy', ...lazyPage(() => import('../features/account/components/PrivacyPage')) },
       { path: 'l/:token', ...lazyPage(() => import('../features/family-lists/components/SharedListPage')) },
+      // Open to visitors: it names the family and who invited, then asks them to sign in and come back.
+      { path: 'join/:token', ...lazyPage(() => import('../features/families/components/JoinPage')) },
       {
         element: <RequireAuth />,
         children: [
           { path: 'wishlist', ...lazyPage(() => import('./routes/MyWishlistPage')) },
           { path: 'text-prompt', ...lazyPage(() => import('../features/wishlist/components/AddItemPage')) },
           { path: 'claims', ...lazyPage(() => import('../features/family-lists/components/ClaimsPage')) },
+          { path: 'family', ...lazyPage(() => import('../features/families/components/FamilyPage')) },
+          { path: 'family/:id/secret-santa', ...lazyPage(() => import('../features/families/components/SecretSantaPage')) },
         ],
       },
       { path: '*', ...lazyPage(() => import('./routes/NotFoundPage')) },

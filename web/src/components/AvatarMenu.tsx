@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { chooseLanguage, LANGUAGE_NAMES, LANGUAGES, useLanguage } from '../lib/i18n';
 import { avatarLetter, menuName, type CurrentUser } from '../lib/session';
 import { chooseTheme, useTheme } from '../lib/theme';
-import { GiftIcon, LockIcon, LogOutIcon, MoonIcon } from './icons';
+import { FamilyIcon, GiftIcon, LockIcon, LogOutIcon, MoonIcon } from './icons';
 import './AvatarMenu.css';
 
 interface AvatarMenuProps {
@@ -67,6 +67,9 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
           </div>
           <Link to="/claims" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
             <GiftIcon size={18} /> {t('avatar.claims')}
+          </Link>
+          <Link to="/family" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
+            <FamilyIcon size={18} /> {t('avatar.families')}
           </Link>
           <Link to="/account" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
             <LockIcon size={18} /> {t('avatar.account')}

@@ -80,8 +80,9 @@ describe('useAuthActions', () => {
     expect(resolver).toBe(sdk.browserPopupRedirectResolver);
   });
 
-  it('sets the display name after sign-up only when one was given', async () => {
-    const user = { uid: 'n1', email: 'n@x.example', displayName: null, photoURL: null, providerData: [] };
+  it('sets the display name after sign-up only when one was given, and refreshes the token to carry it', async () => {
+    const getIdToken = vi.fn(async (_force?: boolean) => 'token-with-name');
+    const user = { uid: 'n1', email: 'n@x.example', displayName: null, photoURL: null, providerData: [], getIdToken };
     sdk.createUserWithEmailAndPassword.mockResolvedValue({ user });
     sdk.updateProfile.mockImplementation(async (u: typeof user, p: { displayName: string }) => {
       u.displayName = p.displayName as unknown as null;
@@ -89,8 +90,11 @@ describe('useAuthActions', () => {
     const { store } = setup();
     await act(() => actions.signUpWithEmail('n@x.example', 'pw1234', '  '));
     expect(sdk.updateProfile).not.toHaveBeenCalled();
+    expect(getIdToken).not.toHaveBeenCalled();
     await act(() => actions.signUpWithEmail('n@x.example', 'pw1234', ' Nick '));
     expect(sdk.updateProfile).toHaveBeenCalledWith(user, { displayName: 'Nick' });
+    expect(getIdToken).toHaveBeenCalledWith(true);
+    expect(getIdToken.mock.invocationCallOrder[0]).toBeGreaterThan(sdk.updateProfile.mock.invocationCallOrder[0]);
     expect(store.getState().auth.user?.displayName).toBe('Nick');
   });
 

@@ -66,6 +66,9 @@ export function useAuthActions(): AuthActions {
           const name = displayName?.trim();
           if (name) {
             await updateProfile(credential.user, { displayName: name });
+            // The ID token minted at sign-up has no name claim: refresh it, so the services show
+            // this name (not the email's first part) to family members from the first request.
+            await credential.user.getIdToken(true);
             // A profile change fires no auth-state event: publish the new name ourselves.
             dispatch(authStateChanged(toAuthUser(credential.user)));
           }

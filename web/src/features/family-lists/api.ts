@@ -1,5 +1,5 @@
 import { api } from '../../app/api';
-import type { ClaimEntry, ClaimRequest, ClaimResult, ListDraft, ListShare, SharedList, WishList } from './types';
+import type { ClaimEntry, ClaimRequest, ClaimResult, FamilyChoice, ListDraft, ListShare, SharedList, WishList } from './types';
 
 const LISTS = { type: 'Lists' as const, id: 'ALL' };
 const CLAIMS = { type: 'Claims' as const, id: 'ALL' };
@@ -16,8 +16,9 @@ export const familyListsApi = api.injectEndpoints({
     }),
     updateList: build.mutation<WishList, { id: string } & ListDraft>({
       query: ({ id, ...body }) => ({ url: `/api/lists/${encodeURIComponent(id)}`, method: 'PATCH', body }),
-      // The reveal date decides whether the owner's items carry `claims`.
-      invalidatesTags: (_r, error) => (error ? [] : [LISTS, { type: 'Wishlist', id: 'LIST' }]),
+      // The reveal date decides whether the owner's items carry `claims`; familyIds what families show.
+      invalidatesTags: (_r, error) =>
+        error ? [] : [LISTS, { type: 'Wishlist', id: 'LIST' }, { type: 'Families', id: 'ALL' }],
     }),
     shareList: build.mutation<ListShare, string>({
       query: (id) => ({ url: `/api/lists/${encodeURIComponent(id)}/share`, method: 'POST' }),
@@ -47,6 +48,13 @@ export const familyListsApi = api.injectEndpoints({
       }),
       invalidatesTags: (_r, _e, { token }) => [{ type: 'Shared', id: token }, CLAIMS],
     }),
+    // The families a list can be shared with (only their ids and names are used here; the
+    // families feature owns the rest of /api/families and the same 'Families' tag).
+    getFamilyChoices: build.query<FamilyChoice[], void>({
+      query: () => '/api/families',
+      transformResponse: (families: FamilyChoice[]) => families.map(({ id, name }) => ({ id, name })),
+      providesTags: [{ type: 'Families', id: 'ALL' }],
+    }),
     getClaims: build.query<ClaimEntry[], void>({
       query: () => '/api/claims',
       providesTags: [CLAIMS],
@@ -64,4 +72,5 @@ export const {
   useClaimItemMutation,
   useReleaseClaimMutation,
   useGetClaimsQuery,
+  useGetFamilyChoicesQuery,
 } = familyListsApi;

@@ -12,6 +12,8 @@ export const LIVE_EVENTS = {
   santa: 'santa',
   sharedListChanged: 'shared-list-changed',
   claimRemoved: 'claim-removed',
+  secretSanta: 'secret-santa',
+  familyMemberJoined: 'family-member-joined',
 } as const;
 
 const WISHLIST_TAGS = [
@@ -70,6 +72,21 @@ export function handleLiveEvent(event: ServerEvent, ctx: LiveContext): void {
       return;
     case LIVE_EVENTS.claimRemoved: {
       ctx.dispatch(api.util.invalidateTags(['Shared', 'Claims']));
+      const message = typeof data.message === 'string' && data.message ? data.message : null;
+      if (message) ctx.dispatch(showShellToast(message));
+      return;
+    }
+    case LIVE_EVENTS.secretSanta: {
+      // Names were drawn: read the caller's own match again (the notice never says whom).
+      const familyId = typeof data.familyId === 'string' ? data.familyId : null;
+      if (familyId) ctx.dispatch(api.util.invalidateTags([{ type: 'SecretSanta', id: familyId }]));
+      const message = typeof data.message === 'string' && data.message ? data.message : 'Your Secret Santa match is ready';
+      const family = typeof data.familyName === 'string' && data.familyName ? data.familyName : null;
+      ctx.dispatch(showShellToast(family ? `${message} (${family})` : message));
+      return;
+    }
+    case LIVE_EVENTS.familyMemberJoined: {
+      ctx.dispatch(api.util.invalidateTags(['Families']));
       const message = typeof data.message === 'string' && data.message ? data.message : null;
       if (message) ctx.dispatch(showShellToast(message));
       return;

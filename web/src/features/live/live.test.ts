@@ -126,6 +126,27 @@ describe('live events', () => {
     expect(JSON.stringify(store.getState().shell)).toContain("Red bicycle was removed from Emma's list");
   });
 
+  it('secret-santa re-reads that family\'s match and says it is ready; family-member-joined re-reads the families', () => {
+    const store = makeStore();
+    const dispatch = vi.spyOn(store, 'dispatch');
+    const ctx = { dispatch: store.dispatch, currentCount: () => 0 };
+    handleLiveEvent(
+      { event: 'secret-santa', data: '{"message":"Your Secret Santa match is ready","familyId":"f1","familyName":"The Smiths"}' },
+      ctx,
+    );
+    expect(dispatch).toHaveBeenCalledWith(
+      expect.objectContaining({ type: 'api/invalidateTags', payload: [{ type: 'SecretSanta', id: 'f1' }] }),
+    );
+    expect(JSON.stringify(store.getState().shell)).toContain('Your Secret Santa match is ready (The Smiths)');
+    dispatch.mockClear();
+    handleLiveEvent(
+      { event: 'family-member-joined', data: '{"message":"Cleo joined The Smiths","familyId":"f1","familyName":"The Smiths","uid":"u","displayName":"Cleo"}' },
+      ctx,
+    );
+    expect(dispatch).toHaveBeenCalledWith(expect.objectContaining({ type: 'api/invalidateTags', payload: ['Families'] }));
+    expect(JSON.stringify(store.getState().shell)).toContain('Cleo joined The Smiths');
+  });
+
   it('hello refreshes the wishlist only when the count changed', () => {
     const store = makeStore();
     const dispatch = vi.spyOn(store, 'dispatch');

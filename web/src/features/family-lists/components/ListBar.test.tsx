@@ -97,4 +97,33 @@ describe('list bar on My Wishlist', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save date' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ revealAt: '2020-01-01T00:00:00Z' }));
   });
+
+  it('shares the list with the families the owner ticks', async () => {
+    let current = list({ familyIds: ['fam-a'] });
+    const calls = mockFetch((call) => {
+      if (call.url === '/api/families') {
+        return json([
+          { id: 'fam-a', name: 'The Smiths', role: 'admin', members: [], lists: [] },
+          { id: 'fam-b', name: 'Work friends', role: 'member', members: [], lists: [] },
+        ]);
+      }
+      if (call.method === 'PATCH') {
+        current = { ...current, familyIds: (call.body as { familyIds: string[] }).familyIds };
+        return json(current);
+      }
+      return json([current]);
+    });
+    renderWithProviders(<ListBar onSelect={vi.fn()} />, { preloadedState: signedIn() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Share' }));
+    const dialog = screen.getByRole('dialog', { name: 'My Wishlist: sharing' });
+    const smiths = await within(dialog).findByRole('checkbox', { name: 'The Smiths' });
+    const work = within(dialog).getByRole('checkbox', { name: 'Work friends' });
+    expect(smiths).toBeChecked();
+    expect(work).not.toBeChecked();
+    await userEvent.click(work);
+    await waitFor(() => expect(within(dialog).getByRole('checkbox', { name: 'Work friends' })).toBeChecked());
+    expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ url: '/api/lists/default', body: { familyIds: ['fam-a', 'fam-b'] } });
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'The Smiths' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH').at(-1)?.body).toEqual({ familyIds: ['fam-b'] }));
+  });
 });

@@ -8,6 +8,7 @@ import { errorMessage } from '../../../lib/apiError';
 import { useFormat } from '../../../lib/format';
 import { useShareListMutation, useUnshareListMutation, useUpdateListMutation } from '../api';
 import type { WishList } from '../types';
+import { ShareWithFamilies } from './ShareWithFamilies';
 
 interface Props {
   list: WishList;
@@ -19,7 +20,7 @@ export function absoluteUrl(url: string): string {
   return new URL(url, window.location.origin).toString();
 }
 
-/** Share link (make, copy, replace, turn off) and reveal date of one list. */
+/** Share link (make, copy, replace, turn off), the families it is shared with, and reveal date of one list. */
 export function ListSettingsDialog({ list, onClose }: Props) {
   const toast = useToast();
   const { t } = useTranslation('family-lists');
@@ -98,6 +99,8 @@ export function ListSettingsDialog({ list, onClose }: Props) {
           {t('settings.make')}
         </button>
       )}
+      <h3 className="list-settings__heading">{t('families.heading')}</h3>
+      <ShareWithFamilies list={list} />
       <h3 className="list-settings__heading">{t('settings.reveal')}</h3>
       <p className="muted" data-testid="reveal-on">{t('settings.revealOn', { date: format.date(list.revealAt, { dateStyle: 'long' }) })}</p>
       <form

@@ -1,0 +1,101 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { json, mockFetch, renderWithProviders, signedIn, TEST_USER } from '../../../test/utils';
+import type { Family } from '../types';
+import FamilyPage from './FamilyPage';
+
+const ME = TEST_USER.uid;
+
+function smiths(): Family {
+  return {
+    id: 'fam-1',
+    name: 'The Smiths',
+    role: 'admin',
+    members: [
+      { uid: ME, displayName: 'Holly', role: 'admin' },
+      { uid: 'u-ben', displayName: 'Ben', role: 'member' },
+    ],
+    lists: [{ listId: 'l-ben', name: 'Christmas', ownerName: 'Ben', token: 'tok-ben' }],
+  };
+}
+
+function render() {
+  return renderWithProviders(<FamilyPage />, { path: '/family', preloadedState: signedIn() });
+}
+
+describe('the Family page /family', () => {
+  it('shows members with roles and the lists they shared, opening the shared view', async () => {
+    mockFetch(() => json([smiths()]));
+    render();
+    const card = await screen.findByRole('region', { name: 'The Smiths' });
+    const members = within(card).getAllByTestId('family-member');
+    expect(members.map((m) => m.textContent)).toEqual([expect.stringMatching(/Holly \(you\).*Admin/), expect.stringContaining('Ben')]);
+    expect(within(card).getByRole('link', { name: /Christmas/ })).toHaveAttribute('href', '/l/tok-ben');
+    expect(within(card).getByRole('link', { name: 'Secret Santa' })).toHaveAttribute('href', '/family/fam-1/secret-santa');
+  });
+
+  it('removes a member only after asking', async () => {
+    let family = smiths();
+    const calls = mockFetch((call) => {
+      if (call.method === 'DELETE') {
+        family = { ...family, members: family.members.filter((m) => m.uid !== 'u-ben') };
+        return json(null, 204);
+      }
+      return json([family]);
+    });
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove Ben' }));
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Remove Ben?' })).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Remove Ben' })).not.toBeInTheDocument());
+    expect(calls.find((c) => c.method === 'DELETE')?.url).toBe('/api/families/fam-1/members/u-ben');
+  });
+
+  it('makes a member an admin', async () => {
+    const calls = mockFetch((call) => json(call.method === 'PATCH' ? smiths() : [smiths()]));
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Make Ben an admin' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ url: '/api/families/fam-1/members/u-ben', body: { role: 'admin' } }));
+  });
+
+  it('keeps the only admin from leaving while others remain', async () => {
+    const calls = mockFetch(() => json([smiths()]));
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Leave The Smiths' }));
+    const dialog = screen.getByRole('dialog', { name: 'Leave The Smiths?' });
+    expect(dialog).toHaveTextContent('make someone else an admin first');
+    expect(within(dialog).getByRole('button', { name: 'Leave' })).toBeDisabled();
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+  });
+
+  it('makes an invitation link and sends one by email', async () => {
+    const invite = { token: 'inv-1', url: '/join/inv-1', expiresAt: '2026-11-30T18:00:00Z' };
+    const calls = mockFetch((call) => json(call.method === 'POST' ? invite : [smiths()], call.method === 'POST' ? 201 : 200));
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Make an invitation link' }));
+    expect(await screen.findByLabelText('Invitation link')).toHaveValue(`${window.location.origin}/join/inv-1`);
+    await userEvent.type(screen.getByLabelText('Invite by email'), 'cleo@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Send invitation' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{}, { email: 'cleo@example.com' }]);
+    await waitFor(() => expect(screen.getByLabelText('Invite by email')).toHaveValue(''));
+  });
+
+  it('makes a new family and shows its first invitation link at once', async () => {
+    let families: Family[] = [];
+    mockFetch((call) => {
+      if (call.method === 'POST') {
+        families = [{ ...smiths(), id: 'fam-2', name: 'The Joneses', members: [smiths().members[0]], lists: [] }];
+        return json({ id: 'fam-2', name: 'The Joneses', role: 'admin', invite: { token: 'first', url: '/join/first', expiresAt: '2026-11-30T18:00:00Z' } }, 201);
+      }
+      return json(families);
+    });
+    render();
+    expect(await screen.findByText(/not in a family yet/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'New family' }));
+    await userEvent.type(screen.getByLabelText('Family name'), 'The Joneses');
+    await userEvent.click(screen.getByRole('button', { name: 'Create family' }));
+    const card = await screen.findByRole('region', { name: 'The Joneses' });
+    expect(within(card).getByLabelText('Invitation link')).toHaveValue(`${window.location.origin}/join/first`);
+  });
+});

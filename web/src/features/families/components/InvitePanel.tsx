@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Field, TextField } from '../../../components/Field';
+import { useToast } from '../../../app/shell/notices';
+import { errorMessage, fieldErrors } from '../../../lib/apiError';
+import { useFormat } from '../../../lib/format';
+import { useInviteToFamilyMutation } from '../api';
+import { canWebShare, useShareLink } from '../hooks/useShareLink';
+import { absoluteUrl, type Family, type Invite } from '../types';
+
+interface Props {
+  family: Family;
+  /** The link made with the family, shown until a new one is made. */
+  initialInvite?: Invite;
+}
+
+/** For admins: an invitation link to copy or share, and an invitation by email. */
+export function InvitePanel({ family, initialInvite }: Props) {
+  const { t } = useTranslation('families');
+  const format = useFormat();
+  const toast = useToast();
+  const { copy, share } = useShareLink();
+  const [invite, setInvite] = useState<Invite | undefined>(initialInvite);
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string>();
+  const [makeInvite, making] = useInviteToFamilyMutation();
+  const url = invite ? absoluteUrl(invite.url) : null;
+
+  async function newLink() {
+    try {
+      setInvite(await makeInvite({ familyId: family.id }).unwrap());
+    } catch (err) {
+      toast({ title: t('invite.linkFailed'), description: errorMessage(err), variant: 'destructive' });
+    }
+  }
+
+  async function sendEmail(event: React.FormEvent) {
+    event.preventDefault();
+    const address = email.trim();
+    if (!address) return setEmailError(t('invite.emailMissing'));
+    try {
+      await makeInvite({ familyId: family.id, email: address }).unwrap();
+      setEmail('');
+      setEmailError(undefined);
+      toast({ title: t('invite.sent'), description: t('invite.sentHint', { email: address }) });
+    } catch (err) {
+      setEmailError(fieldErrors(err).email ?? errorMessage(err));
+    }
+  }
+
+  return (
+    <section className="family-invite" aria-labelledby={`invite-${family.id}`}>
+      <h3 id={`invite-${family.id}`} className="family-card__heading">
+        {t('invite.title')}
+      </h3>
+      {url && invite ? (
+        <>
+          <Field label={t('invite.link')} hint={t('invite.linkHint', { date: format.date(invite.expiresAt, { day: 'numeric', month: 'long' }) })}>
+            {({ id, describedBy }) => (
+              <input id={id} className="input" value={url} readOnly aria-describedby={describedBy} onFocus={(e) => e.target.select()} />
+            )}
+          </Field>
+          <div className="button-row">
+            <button type="button" className="button button--primary button--small" onClick={() => copy(url)}>
+              {t('invite.copy')}
+            </button>
+            {canWebShare() && (
+              <button
+                type="button"
+                className="button button--outline button--small"
+                onClick={() => share({ title: t('invite.shareTitle', { name: family.name }), text: t('invite.shareText', { name: family.name }), url })}
+              >
+                {t('invite.share')}
+              </button>
+            )}
+            <button type="button" className="button button--outline button--small" disabled={making.isLoading} onClick={newLink}>
+              {t('invite.newLink')}
+            </button>
+          </div>
+        </>
+      ) : (
+        <button type="button" className="button button--outline button--small" disabled={making.isLoading} onClick={newLink}>
+          {t('invite.makeLink')}
+        </button>
+      )}
+      <form className="family-invite__email" onSubmit={sendEmail} aria-label={t('invite.byEmailForm', { name: family.name })} noValidate>
+        <TextField
+          label={t('invite.byEmail')}
+          type="email"
+          autoComplete="off"
+          placeholder="cleo@example.com"
+          value={email}
+          onValue={setEmail}
+          error={emailError}
+        />
+        <button type="submit" className="button button--primary button--small" disabled={making.isLoading}>
+          {t('invite.send')}
+        </button>
+      </form>
+    </section>
+  );
+}

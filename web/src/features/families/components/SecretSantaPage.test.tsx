@@ -1,0 +1,109 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { inLanguage } from '../../../test/i18n';
+import { json, mockFetch, renderWithProviders, signedIn, TEST_USER } from '../../../test/utils';
+import type { Family } from '../types';
+import SecretSantaPage from './SecretSantaPage';
+
+const ME = TEST_USER.uid;
+
+function family(role: 'admin' | 'member'): Family {
+  return {
+    id: 'fam-1',
+    name: 'The Smiths',
+    role,
+    members: [
+      { uid: ME, displayName: 'Holly', role },
+      { uid: 'u-ben', displayName: 'Ben', role: role === 'admin' ? 'member' : 'admin' },
+      { uid: 'u-cleo', displayName: 'Cleo', role: 'member' },
+    ],
+    lists: [],
+  };
+}
+
+const MATCH = {
+  drawnAt: '2026-11-20T18:00:00Z',
+  budget: '€30',
+  assignee: { uid: 'u-cleo', displayName: 'Cleo', lists: [{ name: 'Christmas', token: 'tok-cleo' }] },
+};
+
+function render() {
+  return renderWithProviders(<SecretSantaPage />, {
+    path: '/family/:id/secret-santa',
+    initialEntry: '/family/fam-1/secret-santa',
+    preloadedState: signedIn(),
+  });
+}
+
+describe('Secret Santa /family/:id/secret-santa', () => {
+  it('shows a member only their own match, with a button to that person\'s list, and no draw controls', async () => {
+    mockFetch((call) => json(call.url.endsWith('/secret-santa') ? MATCH : [family('member')]));
+    render();
+    const match = await screen.findByTestId('santa-match');
+    expect(match).toHaveTextContent('You are Secret Santa for Cleo');
+    expect(match).toHaveTextContent('Budget: €30');
+    expect(within(match).getByRole('link', { name: "Open Cleo's Christmas" })).toHaveAttribute('href', '/l/tok-cleo');
+    expect(screen.queryByRole('button', { name: /Draw names|Redraw/ })).not.toBeInTheDocument();
+  });
+
+  it('lets an admin choose exclusions and a budget, asks before drawing, and sends the pairs', async () => {
+    let drawn = false;
+    const calls = mockFetch((call) => {
+      if (call.method === 'POST') {
+        drawn = true;
+        return json({ drawnAt: MATCH.drawnAt, participants: 3 }, 201);
+      }
+      if (call.url.endsWith('/secret-santa')) {
+        return drawn ? json(MATCH) : json({ error: { code: 'no_draw', message: 'No names drawn yet.' } }, 404);
+      }
+      return json([family('admin')]);
+    });
+    render();
+    expect(await screen.findByTestId('no-draw')).toHaveTextContent('No names drawn yet');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Ben & Cleo' }));
+    await userEvent.type(screen.getByLabelText(/Budget/), '€30');
+    await userEvent.click(screen.getByRole('button', { name: 'Draw names' }));
+    const confirm = screen.getByRole('dialog', { name: 'Draw names now?' });
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Draw' }));
+    expect(await screen.findByTestId('santa-match')).toHaveTextContent('You are Secret Santa for Cleo');
+    const post = calls.find((c) => c.method === 'POST');
+    expect(post?.url).toBe('/api/families/fam-1/secret-santa');
+    expect(post?.body).toEqual({ exclusions: [['u-ben', 'u-cleo']], budget: '€30' });
+    // Drawn once: the button now redraws, again after asking.
+    await userEvent.click(screen.getByRole('button', { name: 'Redraw names' }));
+    expect(screen.getByRole('dialog', { name: 'Draw names again?' })).toBeInTheDocument();
+  });
+
+  it('shows why a draw is impossible', async () => {
+    const why = 'Holly would have nobody to give to: everyone else is excluded.';
+    mockFetch((call) => {
+      if (call.method === 'POST') return json({ error: { code: 'draw_impossible', message: why } }, 409);
+      if (call.url.endsWith('/secret-santa')) return json({ error: { code: 'no_draw', message: 'No names drawn yet.' } }, 404);
+      return json([family('admin')]);
+    });
+    render();
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Holly & Ben' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Holly & Cleo' }));
+    expect(screen.getByText(/untick a pair/)).toHaveTextContent('Holly would have nobody to give to');
+    await userEvent.click(screen.getByRole('button', { name: 'Draw names' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Draw' }));
+    await waitFor(() => expect(screen.getByTestId('draw-problem')).toHaveTextContent(why));
+    expect(screen.queryByTestId('santa-match')).not.toBeInTheDocument();
+  });
+
+  it('answers a family the caller is not in like one that does not exist', async () => {
+    mockFetch(() => json([]));
+    render();
+    expect(await screen.findByRole('heading', { name: 'This family was not found' })).toBeInTheDocument();
+  });
+
+  it('speaks German when German is chosen', async () => {
+    await inLanguage('de');
+    mockFetch((call) => json(call.url.endsWith('/secret-santa') ? MATCH : [family('admin')]));
+    render();
+    expect(await screen.findByTestId('santa-match')).toHaveTextContent('Du wichtelst für Cleo');
+    expect(screen.getByRole('checkbox', { name: 'Ben & Cleo' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Namen neu ziehen' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,63 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ArrowLeftIcon } from '../../../components/icons';
+import { PageSpinner } from '../../../components/Spinner';
+import { errorMessage } from '../../../lib/apiError';
+import { usePageTitle } from '../../../lib/usePageTitle';
+import { useGetFamiliesQuery, useGetMySecretSantaQuery } from '../api';
+import { errorCode } from '../types';
+import { DrawPanel } from './DrawPanel';
+import { MyMatchCard } from './MyMatchCard';
+import './families.css';
+
+/** /family/:id/secret-santa: the caller's own match; for admins, the draw. */
+export default function SecretSantaPage() {
+  const { t } = useTranslation('families');
+  const { id = '' } = useParams();
+  const families = useGetFamiliesQuery();
+  const family = families.data?.find((f) => f.id === id);
+  const match = useGetMySecretSantaQuery(id, { skip: !family });
+  usePageTitle(family ? t('santa.pageTitle', { name: family.name }) : t('santa.title'));
+
+  if (families.isLoading || (family && match.isLoading)) return <PageSpinner label={t('santa.loading')} />;
+  if (!family) {
+    return (
+      <section className="page page--narrow" aria-labelledby="santa-title">
+        <div className="card empty-state">
+          <h1 id="santa-title" className="page__title">
+            {families.error ? t('santa.loadFailed') : t('santa.notFound')}
+          </h1>
+          <p>{families.error ? errorMessage(families.error) : t('santa.notFoundHint')}</p>
+          <Link to="/family" className="button button--primary">
+            {t('santa.back')}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  const noDraw = errorCode(match.error) === 'no_draw';
+  return (
+    <section className="page page--narrow" aria-labelledby="santa-title">
+      <Link to="/family" className="button button--link santa__back">
+        <ArrowLeftIcon size={18} /> {t('santa.back')}
+      </Link>
+      <header className="families__header">
+        <h1 id="santa-title" className="page__title">
+          {t('santa.title')}
+        </h1>
+        <span className="family-badge">{family.name}</span>
+      </header>
+      {match.data && <MyMatchCard match={match.data} />}
+      {noDraw && (
+        <div className="card empty-state" data-testid="no-draw">
+          <p>
+            {t('santa.noDraw')} {family.role === 'admin' ? t('santa.noDrawAdmin') : t('santa.noDrawMember')}
+          </p>
+        </div>
+      )}
+      {match.error && !noDraw && <p className="notice notice--warning">{errorMessage(match.error)}</p>}
+      {family.role === 'admin' && <DrawPanel family={family} drawn={!!match.data} />}
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+import type { components } from '../../lib/api/schema';
+
+/** The family shapes, from api/openapi.yaml through `npm run gen:api`. */
+type Schemas = components['schemas'];
+
+export type Family = Schemas['Family'];
+export type FamilyMember = Family['members'][number];
+export type FamilySharedList = Family['lists'][number];
+export type Invite = Schemas['Invite'];
+export type FamilyCreated = Schemas['FamilyCreated'];
+export type SecretSantaMatch = Schemas['SecretSantaMatch'];
+export interface InviteInfo {
+  familyName: string;
+  invitedBy: string;
+}
+export interface DrawRequest {
+  exclusions: [string, string][];
+  budget?: string;
+}
+export interface DrawResult {
+  drawnAt: string;
+  participants: number;
+}
+
+/** Two members who must not draw each other (either way); `key` is the same whatever their order. */
+export interface MemberPair {
+  key: string;
+  a: FamilyMember;
+  b: FamilyMember;
+}
+
+/** The key of an unordered pair of uids. */
+export function pairKey(uidA: string, uidB: string): string {
+  return uidA < uidB ? `${uidA}|${uidB}` : `${uidB}|${uidA}`;
+}
+
+/** Every unordered pair of distinct members, in the members' order (Ann–Ben, Ann–Cleo, Ben–Cleo). */
+export function memberPairs(members: readonly FamilyMember[]): MemberPair[] {
+  const unique = members.filter((m, i) => members.findIndex((o) => o.uid === m.uid) === i);
+  const pairs: MemberPair[] = [];
+  for (let i = 0; i < unique.length; i++) {
+    for (let j = i + 1; j < unique.length; j++) {
+      pairs.push({ key: pairKey(unique[i].uid, unique[j].uid), a: unique[i], b: unique[j] });
+    }
+  }
+  return pairs;
+}
+
+/** The set with `key` added or removed. */
+export function toggleKey(keys: ReadonlySet<string>, key: string): Set<string> {
+  const next = new Set(keys);
+  if (!next.delete(key)) next.add(key);
+  return next;
+}
+
+/**
+ * The draw request's exclusions: the chosen pairs between people who are still members (a pair
+ * chosen before someone left is dropped), each pair once, in the members' order.
+ */
+export function exclusionsFor(members: readonly FamilyMember[], chosen: ReadonlySet<string>): [string, string][] {
+  return memberPairs(members)
+    .filter((p) => chosen.has(p.key))
+    .map((p) => [p.a.uid, p.b.uid]);
+}
+
+/**
+ * Who can still give to whom once the exclusions are applied: a member left with nobody to give
+ * to makes every draw impossible, which the page says before the server would. Empty when fine.
+ */
+export function membersWithoutChoice(members: readonly FamilyMember[], chosen: ReadonlySet<string>): FamilyMember[] {
+  if (members.length < 2) return [];
+  return members.filter((m) => members.every((o) => o.uid === m.uid || chosen.has(pairKey(m.uid, o.uid))));
+}
+
+/** A path from the API (`/join/…`, `/l/…`) as a full address to send to someone. */
+export function absoluteUrl(url: string, origin = window.location.origin): string {
+  return new URL(url, origin).toString();
+}
+
+/** Admins first, then by name, as the server orders them; kept so after local changes. */
+export function adminsFirst(members: readonly FamilyMember[]): FamilyMember[] {
+  return [...members].sort(
+    (a, b) => Number(b.role === 'admin') - Number(a.role === 'admin') || a.displayName.localeCompare(b.displayName),
+  );
+}
+
+/** True when the caller is the only admin and others remain: they must make someone admin before leaving. */
+export function isLastAdmin(family: Family, uid: string): boolean {
+  const admins = family.members.filter((m) => m.role === 'admin');
+  return admins.length === 1 && admins[0].uid === uid && family.members.length > 1;
+}
+
+/** The API error's code (`draw_impossible`, `no_draw`, `last_admin`…), if the answer had one. */
+export function errorCode(err: unknown): string | undefined {
+  if (!err || typeof err !== 'object' || !('data' in err)) return undefined;
+  const data = (err as { data: unknown }).data;
+  if (!data || typeof data !== 'object' || !('error' in data)) return undefined;
+  const code = (data as { error: { code?: unknown } }).error?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export function isNotFound(err: unknown): boolean {
+  return !!err && typeof err === 'object' && 'status' in err && (err as { status: unknown }).status === 404;
+}
