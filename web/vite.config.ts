@@ -69,7 +69,7 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'router', test: /node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/]/ },
-            { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next|i18next-browser-languagedetector|i18next-resources-to-backend|html-parse-stringify|void-elements)[\\/]/ },
+            { name: 'i18n', test: /node_modules[\\/](i18next|react-i18next|i18next-resources-to-backend|html-parse-stringify|void-elements)[\\/]/ },
             { name: 'redux', test: /node_modules[\\/](@reduxjs|redux|redux-thunk|react-redux|immer|reselect|use-sync-external-store)[\\/]/ },
           ],
         },

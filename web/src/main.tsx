@@ -1,3 +1,6 @@
+// The shared tokens, layout and primitives come first, so a feature's own CSS (imported by its
+// components) overrides them, as it does for the screens loaded later.
+import './index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
@@ -11,7 +14,6 @@ import { startTheme } from './lib/theme';
 import { startI18n } from './lib/i18n';
 import { preloadSounds } from './lib/sounds';
 import { registerServiceWorker } from './lib/serviceWorker';
-import './index.css';
 
 const store = makeStore();
 const router = makeRouter();

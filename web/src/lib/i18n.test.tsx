@@ -5,7 +5,7 @@ import { AvatarMenu } from '../components/AvatarMenu';
 import { inLanguage } from '../test/i18n';
 import { errorMessage } from './apiError';
 import { formatDate, formatNumber, formatPrice, parsePrice } from './format';
-import { currentLanguage, i18next, LANGUAGE_KEY, NAMESPACES, namespaceOf } from './i18n';
+import { around, currentLanguage, detectLanguage, i18next, LANGUAGE_KEY, NAMESPACES, namespaceOf } from './i18n';
 import de from '../locales/de.json';
 import en from '../locales/en.json';
 
@@ -18,6 +18,16 @@ describe('i18n', () => {
     expect(namespaceOf('../features/family-lists/locales/en.json')).toBe('family-lists');
     expect(namespaceOf('../locales/de.json')).toBe('common');
     expect(NAMESPACES).toContain('common');
+  });
+
+  it('starts in the chosen language, else the browser\'s first one we have, else English', () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['it-IT', 'de-AT', 'en-US']);
+    expect(detectLanguage()).toBe('de');
+    localStorage.setItem(LANGUAGE_KEY, 'fr');
+    expect(detectLanguage()).toBe('fr');
+    localStorage.removeItem(LANGUAGE_KEY);
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['it-IT', 'pt-BR']);
+    expect(detectLanguage()).toBe('en');
   });
 
   it('has English bundled: its texts are there before anything is fetched', () => {
@@ -107,6 +117,13 @@ describe('locale formatting', () => {
     expect(i18next.t('countdown.days', { count: 0 })).toBe('jour avant Noël'); // French: 0 is singular
     expect(formatNumber(1234, 'fr')).toBe('1\u202f234');
     expect(formatNumber(1234, 'de')).toBe('1.234');
+  });
+
+  it('sets a value apart in the language\'s own word order', async () => {
+    await inLanguage('de');
+    const [before, after] = around((code) => i18next.t('editor.scanNotice', { ns: 'photo', code }));
+    expect(before).toBe('Barcode ');
+    expect(after).toMatch(/^ gescannt\./);
   });
 
   it('dates', () => {

@@ -1,8 +1,7 @@
 import i18next, { type InitOptions } from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next, useTranslation } from 'react-i18next';
-import { safeSet } from './storage';
+import { safeGet, safeSet } from './storage';
 
 /**
  * Internationalisation (react-i18next). The layout is a contract (docs/architecture.md, 'A text'):
@@ -56,8 +55,21 @@ export const NAMESPACES = Object.keys(bundled).sort();
 const loaders = new Map<string, () => Promise<Catalog>>();
 for (const [path, load] of Object.entries(onDemand)) loaders.set(`${languageOf(path)}/${namespaceOf(path)}`, load);
 
+/**
+ * The language to start in: the one chosen in the avatar menu, else the first of the browser's
+ * languages that we have ('de-AT' counts as 'de'), else English.
+ */
+export function detectLanguage(): Language {
+  const browser = typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
+  for (const candidate of [safeGet(localStorage, LANGUAGE_KEY), ...browser]) {
+    const base = candidate?.toLowerCase().split('-')[0];
+    if (base && (LANGUAGES as readonly string[]).includes(base)) return base as Language;
+  }
+  return 'en';
+}
+
 /** The i18next options; `lng` fixes the language (tests), otherwise it is detected. */
-function options(lng?: string): InitOptions {
+function options(lng: string): InitOptions {
   return {
     lng,
     resources: { en: bundled },
@@ -68,12 +80,6 @@ function options(lng?: string): InitOptions {
     supportedLngs: [...LANGUAGES],
     load: 'languageOnly',
     interpolation: { escapeValue: false }, // React escapes
-    detection: {
-      // A choice made in the avatar menu, else the browser's languages. Only a choice is stored.
-      order: ['localStorage', 'navigator'],
-      lookupLocalStorage: LANGUAGE_KEY,
-      caches: [],
-    },
     react: { useSuspense: false },
   };
 }
@@ -93,11 +99,10 @@ export function startI18n(lng?: string): Promise<unknown> {
         return load ? load() : Promise.resolve({});
       }))
       .use(initReactI18next);
-    if (!lng) i18next.use(LanguageDetector);
     i18next.on('languageChanged', () => {
       if (typeof document !== 'undefined') document.documentElement.lang = currentLanguage();
     });
-    started = i18next.init(options(lng));
+    started = i18next.init(options(lng ?? detectLanguage()));
   }
   return started;
 }
@@ -119,6 +124,16 @@ export function useLanguage(): Language {
   const { i18n } = useTranslation();
   const lng = i18n.resolvedLanguage ?? i18n.language;
   return (LANGUAGES as readonly string[]).includes(lng) ? (lng as Language) : 'en';
+}
+
+/**
+ * A text with one value set apart in markup (<strong>, <code>): the parts before and after the
+ * value, in the language's own word order. `text` gets a marker to put where the value goes.
+ */
+export function around(text: (marker: string) => string): [string, string] {
+  const MARK = '\u2063';
+  const [before, after = ''] = text(MARK).split(MARK);
+  return [before, after];
 }
 
 /** A text of the 'common' namespace outside React (lib helpers); `t` from useTranslation inside. */

@@ -1,8 +1,9 @@
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
 import { usePageTitle } from '../../../lib/usePageTitle';
+import { around } from '../../../lib/i18n';
 import { selectAuthUnavailableReason, selectCurrentUser } from '../../../lib/session';
 
 interface ConfigSummary {
@@ -39,6 +40,7 @@ export default function FirebaseDebugPage() {
   }, [t]);
 
   const host = window.location.hostname;
+  const domainStep = around((marker) => t('debug.domainStep2', { host: marker }));
 
   return (
     <section className="page page--narrow">
@@ -84,7 +86,9 @@ export default function FirebaseDebugPage() {
         <ol className="steps">
           <li>{t('debug.domainStep1')}</li>
           <li>
-            <Trans t={t} i18nKey="debug.domainStep2" values={{ host }} components={{ code: <code /> }} />
+            {domainStep[0]}
+            <code>{host}</code>
+            {domainStep[1]}
           </li>
           <li>{t('debug.domainStep3')}</li>
         </ol>

@@ -1,4 +1,4 @@
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { lazy, Suspense, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ArrowLeftIcon, TrashIcon } from '../../../components/icons';
@@ -7,6 +7,7 @@ import { PageSpinner } from '../../../components/Spinner';
 import { useToast } from '../../../app/shell/notices';
 import { readCapturedImage, readScanResult } from '../flow';
 import { usePageTitle } from '../../../lib/usePageTitle';
+import { around } from '../../../lib/i18n';
 import { useGenerateItemMutation } from '../recognition/api';
 import { editorCanvasSize } from './canvasSize';
 import { finishEditing } from './finish';
@@ -72,6 +73,7 @@ export default function EditPhotoPage() {
     }
   }
 
+  const scanNotice = around((code) => t('editor.scanNotice', { code }));
   const stickerName = (id: string) => t(`stickers.${id}`, { defaultValue: t('editor.sticker') });
 
   function addSticker(stickerId: string, url: string) {
@@ -106,7 +108,9 @@ export default function EditPhotoPage() {
 
       {scan && (
         <p className="notice editor-scan" data-testid="scan-notice">
-          <Trans t={t} i18nKey="editor.scanNotice" values={{ code: scan.value }} components={{ strong: <strong /> }} />
+          {scanNotice[0]}
+          <strong>{scan.value}</strong>
+          {scanNotice[1]}
         </p>
       )}
 
