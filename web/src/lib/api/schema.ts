@@ -1053,6 +1053,13 @@ export interface components {
         };
     };
     responses: {
+        /** @description The caller already holds this answer (If-None-Match matched its ETag). The tag hashes only what this caller is sent, so it never changes with what the caller may not see. */
+        NotModified: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description not_found: no such family, or one the caller is not in (the same on purpose). */
         FamilyNotFound: {
             headers: {
@@ -1352,6 +1359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Item"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             /** @description listId is not one of the caller's lists (or does not exist): 'Failed to load your wishlist: list not found.' */
@@ -1443,6 +1451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Item"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A token was sent but is not valid (expired, foreign project). */
             401: {
                 headers: {
@@ -2188,6 +2197,7 @@ export interface operations {
                     "application/json": components["schemas"]["List"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthenticated"];
         };
     };
@@ -2357,6 +2367,7 @@ export interface operations {
                     "application/json": components["schemas"]["SharedList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A token was sent but is not valid. */
             401: {
                 headers: {
@@ -2483,6 +2494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimEntry"][];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthenticated"];
         };
     };
