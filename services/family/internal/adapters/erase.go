@@ -37,6 +37,8 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 			"DELETE FROM family_invites WHERE invited_by = $1",
 			"UPDATE families SET created_by = '' WHERE created_by = $1",
 			"UPDATE secret_santa_draws SET drawn_by = '' WHERE drawn_by = $1",
+			// The user's lists as wishlist announced them (list.families); wishlist erases the lists.
+			"DELETE FROM shared_lists WHERE owner_uid = $1",
 		}
 		for _, sql := range steps {
 			if _, err := tx.Exec(ctx, sql, uid); err != nil {

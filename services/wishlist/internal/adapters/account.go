@@ -45,7 +45,8 @@ func (r *Repository) DeletionPending(ctx context.Context, uid string) (bool, err
 
 // EraseUser removes everything the wishlist holds about uid: the claims they made on others'
 // lists (releasing the units they held), their lists with their items, share links, the
-// claims others made on them and viewer records, and their outbox rows. It is idempotent.
+// claims others made on them and viewer records, what it learned of their families, and their
+// outbox rows. It is idempotent.
 func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 	return r.inUserTx(ctx, uid, func(tx pgx.Tx) error {
 		steps := []string{
@@ -56,6 +57,8 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 			// Claims on the user's items and viewers of their lists go with them (ON DELETE CASCADE).
 			`DELETE FROM items WHERE user_id = $1 OR list_id IN (SELECT id FROM lists WHERE user_id = $1)`,
 			`DELETE FROM lists WHERE user_id = $1`,
+			// The projection of the user's family memberships (family events).
+			`DELETE FROM family_memberships WHERE uid = $1`,
 		}
 		for _, sql := range steps {
 			if _, err := tx.Exec(ctx, sql, uid); err != nil {
