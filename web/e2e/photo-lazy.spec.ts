@@ -40,7 +40,8 @@ test('Konva and html5-qrcode are downloaded only by the screens that use them', 
   await page.getByRole('button', { name: 'Enable Camera Access' }).click();
   await expect.poll(() => loaded(bodies, HTML5_QRCODE), { timeout: 15_000 }).toBe(true);
 
-  // The editor brings Konva.
+  // The scan names its product (or says it is unknown); Decorate opens the editor, which brings Konva.
+  await page.getByTestId('scanned-product').getByRole('button', { name: 'Decorate with Stickers' }).click({ timeout: 20_000 });
   await expect(page).toHaveURL(/\/edit-photo/, { timeout: 20_000 });
   await expect(page.locator('.sticker-stage canvas').first()).toBeVisible();
   await expect.poll(() => loaded(bodies, KONVA)).toBe(true);
