@@ -98,11 +98,7 @@ export default function AddItemPage() {
 
   function onPreviewError() {
     setFailedPreview(preview);
-    toast({
-      title: t('add.imageError'),
-      description: t('add.imageErrorText'),
-      variant: 'destructive',
-    });
+    toast({ title: t('add.imageError'), description: t('add.imageErrorText'), variant: 'destructive' });
   }
 
   async function onSubmit(event: FormEvent) {
