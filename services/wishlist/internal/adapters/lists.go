@@ -530,10 +530,8 @@ func (r *Repository) ClaimsJSON(ctx context.Context, userID string) (json.RawMes
 		var v ClaimView
 		var features []byte
 		it := &v.Item
-		err := row.Scan(&v.Quantity, &v.Purchased, &v.List.Name, &v.List.OwnerName, &v.List.Token,
-			&it.UserID, &it.ID, &it.Name, &it.Description, &it.Price, &it.ImageURL, &it.Category,
-			&features, &it.SearchQuery, &it.ShoppingURL, &it.AIGenerated, &it.SentToSanta, &it.CreatedAt,
-			&it.ListID, &it.Priority, &it.Quantity, &it.Notes)
+		err := row.Scan(append([]any{&v.Quantity, &v.Purchased, &v.List.Name, &v.List.OwnerName, &v.List.Token},
+			itemTargets(it, &features)...)...)
 		if err != nil {
 			return v, err
 		}

@@ -216,12 +216,17 @@ func insertItem(ctx context.Context, tx pgx.Tx, item *domain.Item) error {
 	return nil
 }
 
+// itemTargets are the scan targets of itemColumns, in their order; features arrive as JSON.
+func itemTargets(it *domain.Item, features *[]byte) []any {
+	return []any{&it.UserID, &it.ID, &it.Name, &it.Description, &it.Price, &it.ImageURL, &it.Category,
+		features, &it.SearchQuery, &it.ShoppingURL, &it.AIGenerated, &it.SentToSanta, &it.CreatedAt,
+		&it.ListID, &it.Priority, &it.Quantity, &it.Notes}
+}
+
 func scanItem(row pgx.CollectableRow) (domain.Item, error) {
 	var it domain.Item
 	var features []byte
-	err := row.Scan(&it.UserID, &it.ID, &it.Name, &it.Description, &it.Price, &it.ImageURL, &it.Category,
-		&features, &it.SearchQuery, &it.ShoppingURL, &it.AIGenerated, &it.SentToSanta, &it.CreatedAt,
-		&it.ListID, &it.Priority, &it.Quantity, &it.Notes)
+	err := row.Scan(itemTargets(&it, &features)...)
 	if err != nil {
 		return it, err
 	}
