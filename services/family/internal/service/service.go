@@ -11,10 +11,8 @@ import (
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
-	"github.com/santa-wishlist/santa/pkg/lifecycle"
-	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/outbox"
-	"github.com/santa-wishlist/santa/pkg/postgres"
+	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/family/internal/adapters"
 	"github.com/santa-wishlist/santa/services/family/internal/app"
 	"github.com/santa-wishlist/santa/services/family/internal/ports"
@@ -50,52 +48,28 @@ func LoadConfig(env *config.Env) Config {
 // Build connects to PostgreSQL and NATS, applies migrations, and returns a server whose Run
 // also runs the outbox relay. Everything it opens is closed when the server stops.
 func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
+	w := wiring.NewInternal(cfg.Server, cfg.Identity, logger)
 	// Its own schema: the services share one database, and each outbox is a table "outbox".
-	pool, err := postgres.ConnectSchema(ctx, cfg.DatabaseURL, "family")
-	if err != nil {
+	if err := w.OpenPostgres(ctx, wiring.Database{URL: cfg.DatabaseURL, Schema: "family", Service: "family",
+		Migrations: adapters.Migrations()}); err != nil {
 		return nil, err
 	}
-	if err := migrate.Apply(ctx, pool, "family", adapters.Migrations(), logger); err != nil {
-		pool.Close()
+	if err := w.ConnectNATS(cfg.NATSURL, "family", cfg.EventsNamespace); err != nil {
 		return nil, err
 	}
-	nc, js, err := events.Connect(cfg.NATSURL, "family", logger)
-	if err != nil {
-		pool.Close()
-		return nil, err
-	}
-	js = events.InNamespace(js, cfg.EventsNamespace)
-
-	cfg.Server.Logger = logger
-	srv := httpserver.New(cfg.Server)
-	// Every route below answers only calls with a valid identity assertion (/healthz, added
-	// by httpserver before this, stays open for the probes).
-	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
-	repo := adapters.NewRepository(pool)
+	repo := adapters.NewRepository(w.Pool)
 	families := app.New(repo)
-	ports.Routes(srv.Engine, families)
-	srv.AddReadinessCheck("postgres", repo.Ping)
-	metrics := events.NewConsumerMetrics(srv.Registry)
+	ports.Routes(w.Server.Engine, families)
+	w.Server.AddReadinessCheck("postgres", repo.Ping)
 	// Lists shared with families arrive as wishlist's list.families events.
-	consumer, err := ports.ConsumeListFamilies(ctx, js, families, logger, metrics)
-	if err != nil {
-		nc.Close()
-		pool.Close()
+	if err := w.Consumer(ports.ConsumeListFamilies(ctx, w.JS, families, logger, w.Metrics)); err != nil {
 		return nil, err
 	}
-	erasure, err := events.ConsumeUserDeleted(ctx, js, "family", repo.EraseUser, cfg.ErasureBackOff, logger, metrics)
-	if err != nil {
-		consumer.Stop()
-		nc.Close()
-		pool.Close()
+	if err := w.EraseUsers(ctx, "family", repo.EraseUser, cfg.ErasureBackOff); err != nil {
 		return nil, err
 	}
-
-	// The relay runs until shutdown, after in-flight requests finished; Run calls these in
-	// reverse: stop the relay, stop the consumer, drain NATS, close the pool.
-	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
-	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(func(context.Context) error { consumer.Stop(); erasure.Stop(); return nil })
-	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).WithRetention(cfg.OutboxRetention).Run))
-	return srv, nil
+	// The relay runs until shutdown, after in-flight requests finished; Run stops it first,
+	// then the consumers, then drains NATS and closes the pool.
+	w.Go(outbox.NewRelay(w.Pool, w.JS, w.Server.Registry, logger).WithRetention(cfg.OutboxRetention).Run)
+	return w.Server, nil
 }

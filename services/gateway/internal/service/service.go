@@ -17,6 +17,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/redisclient"
+	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
 	"github.com/santa-wishlist/santa/services/gateway/internal/ports"
 )
@@ -140,10 +141,11 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		return nil, err
 	}
 
-	cfg.Server.Logger = logger
-	srv := httpserver.New(cfg.Server)
+	w := wiring.New(cfg.Server, logger)
+	w.Closes(rdb.Close)
+	srv := w.Server
 	if err := srv.Engine.SetTrustedProxies(cfg.TrustedProxies); err != nil {
-		return nil, fmt.Errorf("TRUSTED_PROXIES: %w", err)
+		return nil, w.Fail(fmt.Errorf("TRUSTED_PROXIES: %w", err))
 	}
 	limiter := adapters.NewRateLimiter(rdb, cfg.RedisPrefix+":rl")
 	idempotency := adapters.NewIdempotencyStore(rdb, cfg.RedisPrefix+":idem", cfg.Idempotency)
@@ -162,21 +164,18 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	})
 	srv.Registry.MustRegister(adapters.NewRedisMemory(rdb))
 	srv.AddReadinessCheck("redis", func(ctx context.Context) error { return rdb.Ping(ctx).Err() })
-	srv.OnShutdown(func(context.Context) error { return rdb.Close() })
 	// Registered after Redis's close, so it stops before it: the last counts still get there.
-	srv.OnShutdown(lifecycle.Go(func(ctx context.Context) {
+	w.Go(func(ctx context.Context) {
 		limiter.Run(ctx, cfg.LimitSync, throttledWarning(logger, "rate limit counts could not reach Redis; limits hold per gateway until it answers"))
-	}))
+	})
 	if cfg.NATSURL == "" {
 		logger.Warn("NATS_URL is not set: a deleted account's Redis keys and Firebase user stay, and its deletion is never reported complete")
 		return srv, nil
 	}
-	nc, js, err := events.Connect(cfg.NATSURL, "gateway", logger)
-	if err != nil {
+	if err := w.ConnectNATS(cfg.NATSURL, "gateway", cfg.EventsNamespace); err != nil {
 		return nil, err
 	}
-	js = events.InNamespace(js, cfg.EventsNamespace)
-	erasure, err := events.ConsumeUserDeleted(ctx, js, "gateway", func(ctx context.Context, uid string) error {
+	if err := w.EraseUsers(ctx, "gateway", func(ctx context.Context, uid string) error {
 		if err := idempotency.ForgetUser(ctx, uid); err != nil {
 			return err
 		}
@@ -184,14 +183,10 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 			return err
 		}
 		return verifier.DeleteUser(ctx, uid)
-	}, nil, logger, events.NewConsumerMetrics(srv.Registry))
-	if err != nil {
-		nc.Close()
+	}, nil); err != nil {
 		return nil, err
 	}
-	srv.AddReadinessCheck("nats", lifecycle.NATSReady(nc))
-	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(func(context.Context) error { erasure.Stop(); return nil })
+	srv.AddReadinessCheck("nats", lifecycle.NATSReady(w.NC))
 	return srv, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
+	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
@@ -109,11 +110,8 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		return nil, err
 	}
 
-	cfg.Server.Logger = logger
-	srv := httpserver.New(cfg.Server)
-	// Every route below answers only calls with a valid identity assertion (/healthz, added
-	// by httpserver before this, stays open for the probes).
-	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
+	w := wiring.NewInternal(cfg.Server, cfg.Identity, logger)
+	srv := w.Server
 	svc := app.New(store, domain.Rules{MaxBytes: cfg.MaxBytes, MaxPixels: domain.DefaultMaxPixels},
 		app.NewMetrics(srv.Registry), logger, cfg.Limits)
 	logger.Info("image decoding budget", "decode_memory_mib", cfg.Limits.DecodeMemory>>20,
@@ -122,39 +120,29 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	ports.RegisterRoutes(srv.Engine, svc)
 	srv.AddReadinessCheck("minio", store.Ping)
 
-	nc, js, err := events.Connect(cfg.NATSURL, "media", logger)
-	if err != nil {
+	// Run stops the consumers (after the sweep), then drains the connection.
+	if err := w.ConnectNATS(cfg.NATSURL, "media", cfg.EventsNamespace); err != nil {
 		return nil, err
 	}
-	js = events.InNamespace(js, cfg.EventsNamespace)
-	metrics := events.NewConsumerMetrics(srv.Registry)
-	consumer, err := ports.ConsumeItemDeleted(ctx, js, cfg.ConsumerName, svc, logger, metrics)
-	if err != nil {
-		nc.Close()
+	if err := w.Consumer(ports.ConsumeItemDeleted(ctx, w.JS, cfg.ConsumerName, svc, logger, w.Metrics)); err != nil {
 		return nil, err
 	}
-	erasure, err := events.ConsumeUserDeleted(ctx, js, "media", func(ctx context.Context, uid string) error {
+	if err := w.EraseUsers(ctx, "media", func(ctx context.Context, uid string) error {
 		n, err := svc.EraseUser(ctx, uid)
 		logger.Info("erased a deleted account's photos", "objects", n)
 		return err
-	}, nil, logger, metrics)
-	if err != nil {
-		consumer.Stop()
-		nc.Close()
+	}, nil); err != nil {
 		return nil, err
 	}
-	srv.AddReadinessCheck("nats", lifecycle.NATSReady(nc))
+	srv.AddReadinessCheck("nats", lifecycle.NATSReady(w.NC))
 	if cfg.UnattachedTTL > 0 {
 		interval := cfg.SweepInterval
 		if interval <= 0 {
 			interval = min(cfg.UnattachedTTL/4, time.Hour)
 		}
 		// Registered after the store's users: it stops before the server's other steps.
-		srv.OnShutdown(lifecycle.Go(func(ctx context.Context) { svc.SweepLoop(ctx, cfg.UnattachedTTL, interval) }))
+		w.Go(func(ctx context.Context) { svc.SweepLoop(ctx, cfg.UnattachedTTL, interval) })
 	}
-	// Run calls these in reverse: stop taking events, then close the connection.
-	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(func(context.Context) error { consumer.Stop(); erasure.Stop(); return nil })
 	return srv, nil
 }
 

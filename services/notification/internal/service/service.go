@@ -11,8 +11,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
-	"github.com/santa-wishlist/santa/pkg/migrate"
-	"github.com/santa-wishlist/santa/pkg/postgres"
+	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/notification/internal/adapters"
 	"github.com/santa-wishlist/santa/services/notification/internal/app"
 	"github.com/santa-wishlist/santa/services/notification/internal/ports"
@@ -71,68 +70,45 @@ func LoadConfig(env *config.Env) Config {
 // Build connects, migrates, starts the consumer and the fan-out, and returns the server. Open
 // streams end when ctx ends, so the server's shutdown does not wait on them.
 func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
-	pool, err := postgres.Connect(ctx, cfg.DatabaseURL)
-	if err != nil {
+	w := wiring.NewInternal(cfg.Server, cfg.Identity, logger)
+	if err := w.OpenPostgres(ctx, wiring.Database{URL: cfg.DatabaseURL, Service: "notification",
+		Migrations: adapters.Migrations()}); err != nil {
 		return nil, err
 	}
-	if err := migrate.Apply(ctx, pool, "notification", adapters.Migrations(), logger); err != nil {
-		pool.Close()
+	if err := w.ConnectNATS(cfg.NATSURL, "notification", cfg.EventsNamespace); err != nil {
 		return nil, err
 	}
-	nc, js, err := events.Connect(cfg.NATSURL, "notification", logger)
-	if err != nil {
-		pool.Close()
-		return nil, err
-	}
-	js = events.InNamespace(js, cfg.EventsNamespace)
-	cfg.Server.Logger = logger
-	srv := httpserver.New(cfg.Server)
-	// Every route below answers only calls with a valid identity assertion (/healthz, added
-	// by httpserver before this, stays open for the probes).
-	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
-	notices := adapters.NewNotices(pool)
-	fanout := adapters.NewFanout(nc, cfg.EventsNamespace)
+	srv := w.Server
+	notices := adapters.NewNotices(w.Pool)
+	fanout := adapters.NewFanout(w.NC, cfg.EventsNamespace)
 	hub := app.NewHub(srv.Registry)
 	// Listen before consuming, so no notice is stored before this replica can hear of it.
 	fanSub, err := fanout.Listen(hub.Announce)
 	if err != nil {
-		nc.Close()
-		pool.Close()
-		return nil, err
+		return nil, w.Fail(err)
 	}
-	metrics := events.NewConsumerMetrics(srv.Registry)
-	consumer, err := events.Consume(ctx, js, events.ConsumerConfig{Durable: ConsumerName, BackOff: cfg.RetryBackOff},
-		app.NewNotifier(notices, fanout, logger).Handle, logger, metrics)
-	if err != nil {
-		nc.Close()
-		pool.Close()
+	w.Closes(func() error { _ = fanSub.Unsubscribe(); return nil })
+	if err := w.Consumer(events.Consume(ctx, w.JS, events.ConsumerConfig{Durable: ConsumerName, BackOff: cfg.RetryBackOff},
+		app.NewNotifier(notices, fanout, logger).Handle, logger, w.Metrics)); err != nil {
 		return nil, err
 	}
 	// A deleted account's notices go, and its open streams on every replica end.
-	erasure, err := events.ConsumeUserDeleted(ctx, js, "notification", func(ctx context.Context, uid string) error {
+	if err := w.EraseUsers(ctx, "notification", func(ctx context.Context, uid string) error {
 		if err := notices.EraseUser(ctx, uid); err != nil {
 			return err
 		}
 		return fanout.Announce(uid, app.SeqGone)
-	}, cfg.ErasureBackOff, logger, metrics)
-	if err != nil {
-		consumer.Stop()
-		nc.Close()
-		pool.Close()
+	}, cfg.ErasureBackOff); err != nil {
 		return nil, err
 	}
-	var emailConsumer *events.Consumer
 	if cfg.SMTPURL != "" {
 		mailer, err := adapters.NewSMTPMailer(cfg.SMTPURL, cfg.MailFrom)
-		if err == nil {
-			emailConsumer, err = events.Consume(ctx, js, events.ConsumerConfig{Durable: EmailConsumerName,
-				Subjects: []string{events.TypeFamilyInvited}, BackOff: cfg.EmailBackOff},
-				app.NewEmailer(mailer, notices, cfg.PublicURL, logger).Handle, logger, metrics)
-		}
 		if err != nil {
-			consumer.Stop()
-			nc.Close()
-			pool.Close()
+			return nil, w.Fail(err)
+		}
+		if err := w.Consumer(events.Consume(ctx, w.JS, events.ConsumerConfig{Durable: EmailConsumerName,
+			Subjects: []string{events.TypeFamilyInvited}, BackOff: cfg.EmailBackOff},
+			app.NewEmailer(mailer, notices, cfg.PublicURL, logger).Handle, logger, w.Metrics)); err != nil {
 			return nil, err
 		}
 	}
@@ -145,19 +121,8 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	}
 	ports.Routes(srv.Engine, app.NewFeed(hub, notices), httpserver.NewStreamGate(srv.Registry, streams), ctx.Done())
 	srv.AddReadinessCheck("postgres", notices.Ping)
-	srv.AddReadinessCheck("nats", lifecycle.NATSReady(nc))
-	// Run calls these in reverse: stop consuming (the event in hand finishes), then close
-	// NATS, then the pool the handler was using.
-	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
-	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(func(context.Context) error {
-		_ = fanSub.Unsubscribe()
-		consumer.Stop()
-		erasure.Stop()
-		if emailConsumer != nil {
-			emailConsumer.Stop()
-		}
-		return nil
-	})
+	srv.AddReadinessCheck("nats", lifecycle.NATSReady(w.NC))
+	// Run stops the consumers (the event in hand finishes) and the fan-out, then drains NATS,
+	// then closes the pool the handlers were using.
 	return srv, nil
 }

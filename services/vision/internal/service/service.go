@@ -17,6 +17,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
+	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
 	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
@@ -170,11 +171,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	}
 
 	cfg.App.Model, cfg.App.Backend = cfg.Gemini.Model, cfg.Gemini.BaseURL
-	cfg.Server.Logger = logger
-	srv := httpserver.New(cfg.Server)
-	// Every route below answers only calls with a valid identity assertion (/healthz, added
-	// by httpserver before this, stays open for the probes).
-	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
+	w := wiring.NewInternal(cfg.Server, cfg.Identity, logger)
+	w.Closes(store.Close)
+	srv := w.Server
 	svc := app.New(model, store, store, cfg.App, app.NewMetrics(srv.Registry), logger)
 	ports.RegisterRoutes(srv.Engine, svc)
 	if len(cfg.Lookup.Fetch.TestAllow) > 0 {
@@ -194,28 +193,19 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		Images:   lookup.NewProductImages(barcodes, links, store, cfg.Lookup.MissTTL),
 	})
 	srv.AddReadinessCheck("redis", store.Ping)
-	srv.OnShutdown(func(context.Context) error { return store.Close() })
 	if cfg.NATSURL == "" {
 		logger.Warn("NATS_URL is not set: a deleted account's quota counters stay until they expire, and its deletion is never reported complete")
 		return srv, nil
 	}
-	nc, js, err := events.Connect(cfg.NATSURL, "vision", logger)
-	if err != nil {
-		_ = store.Close()
+	if err := w.ConnectNATS(cfg.NATSURL, "vision", cfg.EventsNamespace); err != nil {
 		return nil, err
 	}
-	js = events.InNamespace(js, cfg.EventsNamespace)
-	erasure, err := events.ConsumeUserDeleted(ctx, js, "vision", func(ctx context.Context, uid string) error {
+	if err := w.EraseUsers(ctx, "vision", func(ctx context.Context, uid string) error {
 		return store.DeleteQuotas(ctx, app.UserSubject(uid))
-	}, nil, logger, events.NewConsumerMetrics(srv.Registry))
-	if err != nil {
-		nc.Close()
-		_ = store.Close()
+	}, nil); err != nil {
 		return nil, err
 	}
-	srv.AddReadinessCheck("nats", lifecycle.NATSReady(nc))
-	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(func(context.Context) error { erasure.Stop(); return nil })
+	srv.AddReadinessCheck("nats", lifecycle.NATSReady(w.NC))
 	return srv, nil
 }
 

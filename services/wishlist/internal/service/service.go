@@ -11,10 +11,8 @@ import (
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
-	"github.com/santa-wishlist/santa/pkg/lifecycle"
-	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/outbox"
-	"github.com/santa-wishlist/santa/pkg/postgres"
+	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/adapters"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/ports"
@@ -59,63 +57,33 @@ func LoadConfig(env *config.Env) Config {
 // Build connects to PostgreSQL and NATS, applies migrations, and returns a server whose Run
 // also runs the outbox relay. Everything it opens is closed when the server stops.
 func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
-	pool, err := postgres.Connect(ctx, cfg.DatabaseURL)
-	if err != nil {
+	w := wiring.NewInternal(cfg.Server, cfg.Identity, logger)
+	if err := w.OpenPostgres(ctx, wiring.Database{URL: cfg.DatabaseURL, Service: "wishlist",
+		Migrations: adapters.Migrations()}); err != nil {
 		return nil, err
 	}
-	if err := migrate.Apply(ctx, pool, "wishlist", adapters.Migrations(), logger); err != nil {
-		pool.Close()
+	if err := w.ConnectNATS(cfg.NATSURL, "wishlist", cfg.EventsNamespace); err != nil {
 		return nil, err
 	}
-	nc, js, err := events.Connect(cfg.NATSURL, "wishlist", logger)
-	if err != nil {
-		pool.Close()
-		return nil, err
-	}
-	js = events.InNamespace(js, cfg.EventsNamespace)
-
-	cfg.Server.Logger = logger
-	srv := httpserver.New(cfg.Server)
-	// Every route below answers only calls with a valid identity assertion (/healthz, added
-	// by httpserver before this, stays open for the probes).
-	srv.Engine.Use(auth.RequireIdentity(cfg.Identity))
 	var images app.ImageStore
 	if cfg.MediaURL != "" {
 		images = adapters.NewMediaClient(cfg.MediaURL, cfg.Signer)
 	}
-	repo := adapters.NewRepository(pool)
+	repo := adapters.NewRepository(w.Pool)
 	wishlist := app.New(repo, images)
-	ports.Routes(srv.Engine, wishlist)
+	ports.Routes(w.Server.Engine, wishlist)
 	accounts := app.NewAccounts(repo)
-	ports.AccountRoutes(srv.Engine, accounts)
-	srv.AddReadinessCheck("postgres", repo.Ping)
-	metrics := events.NewConsumerMetrics(srv.Registry)
+	ports.AccountRoutes(w.Server.Engine, accounts)
+	w.Server.AddReadinessCheck("postgres", repo.Ping)
 	// Family memberships arrive as the family service's events (never from its tables).
-	consumer, err := ports.ConsumeMemberships(ctx, js, wishlist, logger, metrics)
-	if err != nil {
-		nc.Close()
-		pool.Close()
+	if err := w.Consumer(ports.ConsumeMemberships(ctx, w.JS, wishlist, logger, w.Metrics)); err != nil {
 		return nil, err
 	}
-	consumers, err := ports.ConsumeAccountEvents(ctx, js, accounts, cfg.ErasureBackOff, logger, metrics)
-	if err != nil {
-		consumer.Stop()
-		nc.Close()
-		pool.Close()
+	if err := w.Consumers(ports.ConsumeAccountEvents(ctx, w.JS, accounts, cfg.ErasureBackOff, logger, w.Metrics)); err != nil {
 		return nil, err
 	}
-
-	// The relay runs until shutdown, after in-flight requests finished; Run calls these in
-	// reverse: stop the relay, stop the consumer, drain NATS, close the pool.
-	srv.OnShutdown(func(context.Context) error { pool.Close(); return nil })
-	srv.OnShutdown(lifecycle.DrainNATS(nc))
-	srv.OnShutdown(func(context.Context) error {
-		consumer.Stop()
-		for _, c := range consumers {
-			c.Stop()
-		}
-		return nil
-	})
-	srv.OnShutdown(lifecycle.Go(outbox.NewRelay(pool, js, srv.Registry, logger).WithRetention(cfg.OutboxRetention).Run))
-	return srv, nil
+	// The relay runs until shutdown, after in-flight requests finished; Run stops it first,
+	// then the consumers, then drains NATS and closes the pool.
+	w.Go(outbox.NewRelay(w.Pool, w.JS, w.Server.Registry, logger).WithRetention(cfg.OutboxRetention).Run)
+	return w.Server, nil
 }
