@@ -75,3 +75,13 @@ func advisoryKey(service string) int64 {
 	_, _ = h.Write([]byte("santa-migrations:" + service))
 	return int64(h.Sum64())
 }
+
+// Folder is the "migrations" folder of a service's embedded files (//go:embed migrations/*.sql),
+// as Apply reads it.
+func Folder(embedded fs.FS) fs.FS {
+	sub, err := fs.Sub(embedded, "migrations")
+	if err != nil {
+		panic(err) // fs.Sub fails only for an invalid name, and "migrations" is valid
+	}
+	return sub
+}

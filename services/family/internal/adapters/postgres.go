@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/outbox"
 	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
@@ -22,13 +23,7 @@ import (
 var migrationFiles embed.FS
 
 // Migrations are the family service's versioned schema changes.
-func Migrations() fs.FS {
-	sub, err := fs.Sub(migrationFiles, "migrations")
-	if err != nil {
-		panic(err) // the embed pattern above guarantees the folder
-	}
-	return sub
-}
+func Migrations() fs.FS { return migrate.Folder(migrationFiles) }
 
 // Event data (schemas under api/events/). None of them carries a Secret Santa pair: the pairs
 // never leave the secret_santa_pairs table except one row, to its giver, in MyMatch.

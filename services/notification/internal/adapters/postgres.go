@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/services/notification/internal/domain"
 )
 
@@ -19,13 +20,7 @@ import (
 var migrationFiles embed.FS
 
 // Migrations are the notification service's own schema.
-func Migrations() fs.FS {
-	sub, err := fs.Sub(migrationFiles, "migrations")
-	if err != nil {
-		panic(err) // guaranteed by the embed pattern
-	}
-	return sub
-}
+func Migrations() fs.FS { return migrate.Folder(migrationFiles) }
 
 // userLockSeed keeps this service's per-user lock keys apart from other services' (the
 // wishlist service locks users too) should they share a database.

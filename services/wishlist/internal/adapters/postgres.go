@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/outbox"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
@@ -21,13 +22,7 @@ import (
 var migrationFiles embed.FS
 
 // Migrations are the wishlist's versioned schema changes.
-func Migrations() fs.FS {
-	sub, err := fs.Sub(migrationFiles, "migrations")
-	if err != nil {
-		panic(err) // the embed pattern above guarantees the folder
-	}
-	return sub
-}
+func Migrations() fs.FS { return migrate.Folder(migrationFiles) }
 
 // Repository stores lists, items and claims; every method is scoped to one user.
 type Repository struct {
