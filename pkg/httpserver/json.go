@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/apperror"
 )
 
 // DecodeJSON reads a JSON body of at most maxBytes into dst. On failure it answers a 4xx JSON
@@ -62,4 +63,42 @@ func WriteJSON(c *gin.Context, status int, v any) {
 		return
 	}
 	c.Data(status, "application/json; charset=utf-8", body)
+}
+
+// StatusOf is the status an app error kind is answered with. A port whose contract answers a
+// kind differently (family: a broken rule is a 400) changes it after.
+func StatusOf(k apperror.Kind) int {
+	switch k {
+	case apperror.KindInvalid:
+		return http.StatusUnprocessableEntity
+	case apperror.KindNotFound:
+		return http.StatusNotFound
+	case apperror.KindConflict:
+		return http.StatusConflict
+	case apperror.KindForbidden:
+		return http.StatusForbidden
+	case apperror.KindTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case apperror.KindUnsupported:
+		return http.StatusUnsupportedMediaType
+	default:
+		return http.StatusServiceUnavailable
+	}
+}
+
+// WriteAppError answers an app error for the action that failed ("Failed to delete item"):
+// a field error or a standalone message in its own words, an unclassified failure as
+// "<action>: please try again shortly." (logged, its cause is not shown), any other as
+// "<action>: <message>.".
+func WriteAppError(c *gin.Context, e *apperror.Error, status int, action string) {
+	msg := e.Message
+	switch {
+	case e.Fields != nil, e.Standalone:
+	case e.Code == apperror.CodeUnavailable:
+		Logger(c).Error("request failed", "err", e.Err)
+		msg = action + ": please try again shortly."
+	default:
+		msg = action + ": " + msg + "."
+	}
+	apierror.AbortFields(c, status, e.Code, msg, e.Fields)
 }

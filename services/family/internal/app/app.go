@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/santa-wishlist/santa/pkg/apperror"
 	"github.com/santa-wishlist/santa/services/family/internal/adapters"
 	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
@@ -267,58 +268,35 @@ func (f *Families) ListFamilies(ctx context.Context, l adapters.ListFamilies) er
 	return f.repo.SaveListFamilies(ctx, l)
 }
 
-// Kind says what went wrong in terms the HTTP port maps to a status.
-type Kind int
-
-// The kinds of failure.
-const (
-	KindUnavailable Kind = iota
-	KindInvalid
-	KindNotFound
-	KindConflict
-	KindForbidden
-)
-
-// Error is a classified failure: its kind, a stable code and the words a person reads.
-type Error struct {
-	Kind    Kind
-	Code    string
-	Message string
-	Fields  map[string]string
-}
-
 // ErrorOf classifies any error the application returns.
-func ErrorOf(err error) Error {
+func ErrorOf(err error) *apperror.Error {
 	var field *domain.FieldError
 	if errors.As(err, &field) {
-		return Error{KindInvalid, "validation_failed", field.Message, map[string]string{field.Field: field.Message}}
+		return &apperror.Error{Kind: apperror.KindInvalid, Code: "validation_failed", Message: field.Message,
+			Fields: map[string]string{field.Field: field.Message}, Err: err}
 	}
 	var input *domain.DrawInputError
 	if errors.As(err, &input) {
-		return Error{KindInvalid, "validation_failed", input.Message, map[string]string{input.Field: input.Message}}
+		return &apperror.Error{Kind: apperror.KindInvalid, Code: "validation_failed", Message: input.Message,
+			Fields: map[string]string{input.Field: input.Message}, Err: err}
 	}
 	var impossible *domain.DrawImpossibleError
 	if errors.As(err, &impossible) {
-		return Error{Kind: KindConflict, Code: "draw_impossible", Message: impossible.Message}
+		return &apperror.Error{Kind: apperror.KindConflict, Code: "draw_impossible", Message: impossible.Message,
+			Standalone: true, Err: err}
 	}
-	for _, k := range []struct {
-		err  error
-		kind Kind
-		code string
-	}{
-		{domain.ErrNotFound, KindNotFound, "not_found"},
-		{domain.ErrMemberNotFound, KindNotFound, "not_found"},
-		{domain.ErrInviteNotFound, KindNotFound, "invite_not_found"},
-		{domain.ErrNoDraw, KindNotFound, "no_draw"},
-		{domain.ErrNotAdmin, KindForbidden, "forbidden"},
-		{domain.ErrLastAdmin, KindConflict, "last_admin"},
-		{domain.ErrFamilyFull, KindConflict, "family_full"},
-		{domain.ErrTooManyFamilies, KindConflict, "too_many_families"},
-		{domain.ErrTooConstrained, KindConflict, "draw_too_constrained"},
-	} {
-		if errors.Is(err, k.err) {
-			return Error{Kind: k.kind, Code: k.code, Message: k.err.Error()}
-		}
-	}
-	return Error{Kind: KindUnavailable, Code: "unavailable", Message: "something we depend on failed"}
+	return apperror.Classify(err, sentinels)
+}
+
+// sentinels are the rules' errors with their kinds and codes.
+var sentinels = []apperror.Sentinel{
+	{Err: domain.ErrNotFound, Kind: apperror.KindNotFound, Code: "not_found"},
+	{Err: domain.ErrMemberNotFound, Kind: apperror.KindNotFound, Code: "not_found"},
+	{Err: domain.ErrInviteNotFound, Kind: apperror.KindNotFound, Code: "invite_not_found"},
+	{Err: domain.ErrNoDraw, Kind: apperror.KindNotFound, Code: "no_draw"},
+	{Err: domain.ErrNotAdmin, Kind: apperror.KindForbidden, Code: "forbidden"},
+	{Err: domain.ErrLastAdmin, Kind: apperror.KindConflict, Code: "last_admin"},
+	{Err: domain.ErrFamilyFull, Kind: apperror.KindConflict, Code: "family_full"},
+	{Err: domain.ErrTooManyFamilies, Kind: apperror.KindConflict, Code: "too_many_families"},
+	{Err: domain.ErrTooConstrained, Kind: apperror.KindConflict, Code: "draw_too_constrained"},
 }

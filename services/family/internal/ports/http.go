@@ -7,7 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/apperror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/family/internal/app"
@@ -132,27 +132,14 @@ func respond(c *gin.Context, status int, body any, err error, context string) {
 	httpserver.WriteJSON(c, status, body)
 }
 
-var statusOf = map[app.Kind]int{
-	app.KindInvalid:     http.StatusBadRequest,
-	app.KindNotFound:    http.StatusNotFound,
-	app.KindConflict:    http.StatusConflict,
-	app.KindForbidden:   http.StatusForbidden,
-	app.KindUnavailable: http.StatusServiceUnavailable,
-}
-
 // writeError answers an app error. Field errors and impossible draws are their own words;
 // the others say what failed, then why. Errors are logged without their request bodies, so
 // no log line can hold a pair.
 func writeError(c *gin.Context, err error, context string) {
 	e := app.ErrorOf(err)
-	msg := e.Message
-	switch {
-	case e.Fields != nil, e.Code == "draw_impossible":
-	case e.Kind == app.KindUnavailable:
-		httpserver.Logger(c).Error("family request failed", "err", err)
-		msg = context + ": please try again shortly."
-	default:
-		msg = context + ": " + msg + "."
+	status := httpserver.StatusOf(e.Kind)
+	if e.Kind == apperror.KindInvalid {
+		status = http.StatusBadRequest // family's contract: a broken rule is a 400
 	}
-	apierror.AbortFields(c, statusOf[e.Kind], e.Code, msg, e.Fields)
+	httpserver.WriteAppError(c, e, status, context)
 }

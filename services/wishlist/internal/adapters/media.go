@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/apperror"
 	"github.com/santa-wishlist/santa/pkg/auth"
-	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
 )
 
 // MediaClient stores inline (data: URL) images with the media service, so no image bytes end
@@ -33,17 +33,17 @@ func NewMediaClient(baseURL string, identity *auth.IdentitySigner) *MediaClient 
 
 // rejection is the media service refusing an image (wrong type, too large): the client's
 // mistake, reported in the media service's own words with the kind its status says.
-func rejection(status int, msg string) *app.Error {
-	kind := app.KindInvalid
+func rejection(status int, msg string) *apperror.Error {
+	kind := apperror.KindInvalid
 	switch status {
 	case http.StatusRequestEntityTooLarge:
-		kind = app.KindTooLarge
+		kind = apperror.KindTooLarge
 	case http.StatusUnsupportedMediaType:
-		kind = app.KindUnsupported
+		kind = apperror.KindUnsupported
 	case http.StatusConflict: // the user's storage quota is full
-		return &app.Error{Kind: app.KindConflict, Code: "storage_quota_exceeded", Message: msg, Fields: map[string]string{"imageUrl": msg}}
+		return &apperror.Error{Kind: apperror.KindConflict, Code: "storage_quota_exceeded", Message: msg, Fields: map[string]string{"imageUrl": msg}}
 	}
-	return &app.Error{Kind: kind, Code: "image_rejected", Message: msg, Fields: map[string]string{"imageUrl": msg}}
+	return &apperror.Error{Kind: kind, Code: "image_rejected", Message: msg, Fields: map[string]string{"imageUrl": msg}}
 }
 
 // StoreDataURL uploads the image for an item and returns the URL it is served at.

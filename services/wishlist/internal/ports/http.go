@@ -272,31 +272,9 @@ func (h handlers) claims(c *gin.Context) {
 	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
 }
 
-// statusOf maps app's error kinds to HTTP.
-var statusOf = map[app.Kind]int{
-	app.KindInvalid:     http.StatusUnprocessableEntity,
-	app.KindNotFound:    http.StatusNotFound,
-	app.KindConflict:    http.StatusConflict,
-	app.KindForbidden:   http.StatusForbidden,
-	app.KindTooLarge:    http.StatusRequestEntityTooLarge,
-	app.KindUnsupported: http.StatusUnsupportedMediaType,
-	app.KindUnavailable: http.StatusServiceUnavailable,
-}
-
 // writeError answers an app error. Field errors are the field's own words; the others say
 // what failed, then why: "Failed to delete item: item not found."
 func writeError(c *gin.Context, err error, context string) {
 	e := app.ErrorOf(err)
-	msg := e.Message
-	switch {
-	case e.Fields != nil:
-	case e.Code == "unavailable":
-		httpserver.Logger(c).Error("wishlist request failed", "err", err)
-		msg = context + ": please try again shortly."
-	case e.Code == "media_unavailable":
-		msg = context + ": photos cannot be stored right now. Please try again shortly."
-	default:
-		msg = context + ": " + msg + "."
-	}
-	apierror.AbortFields(c, statusOf[e.Kind], e.Code, msg, e.Fields)
+	httpserver.WriteAppError(c, e, httpserver.StatusOf(e.Kind), context)
 }
