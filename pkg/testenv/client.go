@@ -1,11 +1,13 @@
 package testenv
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +20,9 @@ type Client struct {
 	BaseURL string
 	Header  http.Header
 	Spec    *APISpec
+	// HTTP sends the requests (nil: http.DefaultClient): a transport of its own is a device
+	// of its own, an HTTP/2-only one is the gateway's.
+	HTTP *http.Client
 }
 
 // NewClient calls baseURL on behalf of t.
@@ -45,6 +50,8 @@ type Response struct {
 	Status int
 	Header http.Header
 	Body   []byte
+	// ProtoMajor is the HTTP version it came over (1 or 2).
+	ProtoMajor int
 }
 
 // Decode unmarshals the body as JSON, failing t when it is not.
@@ -59,7 +66,21 @@ func (r Response) Decode(t testing.TB, v any) {
 // pairs, and reads the whole answer.
 func (c *Client) Do(method, path string, body io.Reader, header ...string) Response {
 	c.T.Helper()
-	req, err := http.NewRequestWithContext(context.Background(), method, c.BaseURL+path, body)
+	req, resp := c.send(context.Background(), method, path, body, header)
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		c.T.Fatalf("%s %s: read the answer: %v", method, path, err)
+	}
+	if c.Spec != nil {
+		c.Spec.CheckResponse(c.T, req, resp.StatusCode, resp.Header, data)
+	}
+	return Response{Status: resp.StatusCode, Header: resp.Header, Body: data, ProtoMajor: resp.ProtoMajor}
+}
+
+func (c *Client) send(ctx context.Context, method, path string, body io.Reader, header []string) (*http.Request, *http.Response) {
+	c.T.Helper()
+	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, body)
 	if err != nil {
 		c.T.Fatal(err)
 	}
@@ -69,19 +90,75 @@ func (c *Client) Do(method, path string, body io.Reader, header ...string) Respo
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := c.HTTP
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		c.T.Fatalf("%s %s: %v", method, path, err)
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		c.T.Fatalf("%s %s: read the answer: %v", method, path, err)
-	}
+	return req, resp
+}
+
+// Stream is an answer whose body keeps coming (a live stream of Server-Sent Events): its
+// status and headers are in, its Body is the test's to read. It is closed by Close, or when
+// the test ends.
+type Stream struct {
+	Status int
+	Header http.Header
+	Body   io.ReadCloser
+	cancel context.CancelFunc
+}
+
+// Open sends a GET with the client's headers and header's pairs and returns once the answer's
+// headers arrived, whatever its status (with Spec set, the status and headers are checked).
+func (c *Client) Open(path string, header ...string) *Stream {
+	c.T.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, resp := c.send(ctx, http.MethodGet, path, nil, header)
+	s := &Stream{Status: resp.StatusCode, Header: resp.Header, Body: resp.Body, cancel: cancel}
+	c.T.Cleanup(s.Close)
 	if c.Spec != nil {
-		c.Spec.CheckResponse(c.T, req, resp.StatusCode, resp.Header, data)
+		c.Spec.CheckResponse(c.T, req, resp.StatusCode, resp.Header, nil)
 	}
-	return Response{Status: resp.StatusCode, Header: resp.Header, Body: data}
+	return s
+}
+
+// Close ends the stream, as a device that leaves does.
+func (s *Stream) Close() {
+	s.cancel()
+	_ = s.Body.Close()
+}
+
+// Event is one Server-Sent Event as a client parses it.
+type Event struct{ ID, Event, Data string }
+
+// Events reads the body as Server-Sent Events (comments such as heartbeats are passed over)
+// and sends each, in order, on the channel it returns; the channel is closed when the stream
+// ends. Call it once.
+func (s *Stream) Events() <-chan Event {
+	out := make(chan Event, 1000)
+	go func() {
+		defer close(out)
+		sc := bufio.NewScanner(s.Body)
+		var cur Event
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "id: "):
+				cur.ID = strings.TrimPrefix(line, "id: ")
+			case strings.HasPrefix(line, "event: "):
+				cur.Event = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				cur.Data = strings.TrimPrefix(line, "data: ")
+			case line == "" && cur.Event != "":
+				out <- cur
+				cur = Event{}
+			}
+		}
+	}()
+	return out
 }
 
 // JSON sends v encoded as JSON (Content-Type application/json).

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestClientSendsHeadersAndReadsTheWholeAnswer(t *testing.T) {
@@ -37,5 +38,46 @@ func TestClientSendsHeadersAndReadsTheWholeAnswer(t *testing.T) {
 	}
 	if r := other.Do("GET", "/y", strings.NewReader("")); !strings.HasPrefix(r.Header.Get("X-Seen"), "|") {
 		t.Fatalf("a cleared header was still sent: %q", r.Header.Get("X-Seen"))
+	}
+}
+
+func TestOpenReturnsAtTheHeadersAndEventsParsesTheStream(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write([]byte("event: hello\ndata: {\"count\":0}\n\n: ping\n\nid: 7\nevent: item\ndata: " + r.Header.Get("Last-Event-ID") + "\n\n"))
+		w.(http.Flusher).Flush()
+		select { // the stream stays open until the client leaves
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+
+	s := NewClient(t, srv.URL).Open("/stream", "Last-Event-ID", "6")
+	if s.Status != http.StatusOK || s.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("opened %d %v", s.Status, s.Header)
+	}
+	events := s.Events()
+	want := []Event{{Event: "hello", Data: `{"count":0}`}, {ID: "7", Event: "item", Data: "6"}}
+	for _, w := range want {
+		select {
+		case got := <-events:
+			if got != w {
+				t.Fatalf("got %+v, want %+v", got, w)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no %+v", w)
+		}
+	}
+	s.Close()
+	select {
+	case e, open := <-events:
+		if open {
+			t.Fatalf("an event after the stream was closed: %+v", e)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the events channel stays open after Close")
 	}
 }

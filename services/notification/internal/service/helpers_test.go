@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -48,9 +47,7 @@ func start(t *testing.T, dbURL, natsURL string, tweak ...func(*service.Config)) 
 }
 
 // sse is one Server-Sent Event as a client parses it.
-type sse struct {
-	ID, Event, Data string
-}
+type sse testenv.Event
 
 func (e sse) seq(t *testing.T) int64 {
 	t.Helper()
@@ -70,11 +67,10 @@ func (e sse) decode(t *testing.T) map[string]any {
 	return d
 }
 
-// stream is an open live stream of one device.
+// stream is an open live stream of one device; C is closed when the server ends it.
 type stream struct {
-	C      <-chan sse
-	header http.Header
-	close  func()
+	*testenv.Stream
+	C <-chan testenv.Event
 }
 
 type streamOpts struct {
@@ -83,62 +79,38 @@ type streamOpts struct {
 	client      *http.Client
 }
 
-// openStream connects a device of uid and parses its events into C, which is closed when the
-// server ends the stream.
-func openStream(t *testing.T, base, uid string, opts streamOpts) *stream {
+// as is a client calling the service as the gateway would forward uid's requests ("" for
+// nobody).
+func as(t *testing.T, base, uid string, opts streamOpts) *testenv.Client {
 	t.Helper()
-	resp, cancel := get(t, base, "/api/notifications/stream", uid, opts)
-	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		body, _ := io.ReadAll(resp.Body)
-		t.Fatalf("stream: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	c := testenv.NewClient(t, base)
+	c.HTTP = opts.client
+	testenv.AsUser(t, c.Header, "notification", auth.User{UID: uid})
+	if opts.lastEventID != "" {
+		c.Header.Set("Last-Event-ID", opts.lastEventID)
 	}
-	out := make(chan sse, 1000)
-	go func() {
-		defer close(out)
-		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		var cur sse
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case strings.HasPrefix(line, "id: "):
-				cur.ID = strings.TrimPrefix(line, "id: ")
-			case strings.HasPrefix(line, "event: "):
-				cur.Event = strings.TrimPrefix(line, "event: ")
-			case strings.HasPrefix(line, "data: "):
-				cur.Data = strings.TrimPrefix(line, "data: ")
-			case line == "" && cur.Event != "":
-				out <- cur
-				cur = sse{}
-			}
-		}
-	}()
-	return &stream{C: out, header: resp.Header, close: cancel}
+	return c
 }
 
-// get sends a request as the gateway would forward it for uid ("" for nobody).
-func get(t *testing.T, base, path, uid string, opts streamOpts) (*http.Response, context.CancelFunc) {
+// tryStream asks for uid's live stream and returns the answer, whatever its status.
+func tryStream(t *testing.T, base, uid string, opts streamOpts) *testenv.Stream {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
+	path := "/api/notifications/stream"
 	if opts.queryID != "" {
 		path += "?lastEventId=" + opts.queryID
 	}
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+path, nil)
-	testenv.AsUser(t, req.Header, "notification", auth.User{UID: uid})
-	if opts.lastEventID != "" {
-		req.Header.Set("Last-Event-ID", opts.lastEventID)
+	return as(t, base, uid, opts).Open(path)
+}
+
+// openStream connects a device of uid and parses its events into C.
+func openStream(t *testing.T, base, uid string, opts streamOpts) *stream {
+	t.Helper()
+	s := tryStream(t, base, uid, opts)
+	if s.Status != 200 || !strings.HasPrefix(s.Header.Get("Content-Type"), "text/event-stream") {
+		body, _ := io.ReadAll(s.Body)
+		t.Fatalf("stream: %d %s %s", s.Status, s.Header.Get("Content-Type"), body)
 	}
-	client := http.DefaultClient
-	if opts.client != nil {
-		client = opts.client
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	return resp, cancel
+	return &stream{Stream: s, C: s.Events()}
 }
 
 func (s *stream) next(t *testing.T) sse {
@@ -148,7 +120,7 @@ func (s *stream) next(t *testing.T) sse {
 		if !ok {
 			t.Fatal("stream closed")
 		}
-		return e
+		return sse(e)
 	case <-time.After(10 * time.Second):
 		t.Fatal("no event within 10s")
 	}
@@ -280,16 +252,12 @@ type listed struct {
 
 func listNotices(t *testing.T, base, uid string) []listed {
 	t.Helper()
-	resp, cancel := get(t, base, "/api/notifications", uid, streamOpts{})
-	defer cancel()
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("list: %d", resp.StatusCode)
+	r := as(t, base, uid, streamOpts{}).Do("GET", "/api/notifications", nil)
+	if r.Status != 200 {
+		t.Fatalf("list: %d", r.Status)
 	}
 	var list []listed
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
-		t.Fatal(err)
-	}
+	r.Decode(t, &list)
 	return list
 }
 
@@ -297,12 +265,7 @@ func listNotices(t *testing.T, base, uid string) []listed {
 // `events_processed_total{consumer="notification",result="poison"}`; 0 when absent.
 func metric(t *testing.T, base, sample string) float64 {
 	t.Helper()
-	resp, err := http.Get(base + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	body := testenv.NewClient(t, base).Do("GET", "/metrics", nil).Body
 	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(sample) + ` (\S+)$`).FindSubmatch(body)
 	if m == nil {
 		return 0

@@ -124,7 +124,7 @@ func TestReconnectingWithLastEventIDGetsExactlyWhatWasMissed(t *testing.T) {
 	s.hello(t, 0)
 	b.publish(itemEvent(t, events.TypeItemCreated, "kid", 1))
 	seen := s.next(t)
-	s.close()
+	s.Close()
 
 	// The phone goes into a tunnel; three things happen meanwhile, and one for someone else.
 	b.publish(itemEvent(t, events.TypeItemCreated, "kid", 2))
@@ -315,15 +315,12 @@ func TestTooManyStreamsOfOneUserAreRefused(t *testing.T) {
 	if got := metric(t, svc.base, "notification_streams_open"); got != app.MaxStreamsPerUser {
 		t.Fatalf("notification_streams_open %v", got)
 	}
-	resp, cancel := get(t, svc.base, "/api/notifications/stream", "kid", streamOpts{})
-	resp.Body.Close()
-	cancel()
-	if resp.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("stream %d of one user: %d", app.MaxStreamsPerUser+1, resp.StatusCode)
+	if s := tryStream(t, svc.base, "kid", streamOpts{}); s.Status != http.StatusTooManyRequests {
+		t.Fatalf("stream %d of one user: %d", app.MaxStreamsPerUser+1, s.Status)
 	}
 	// Another user is not affected, and a closed stream frees its place.
 	openStream(t, svc.base, "other-kid", streamOpts{}).hello(t, 0)
-	open[0].close()
+	open[0].Close()
 	testenv.Eventually(t, 5*time.Second, func() error {
 		if got := metric(t, svc.base, "notification_streams_open"); got != app.MaxStreamsPerUser {
 			return fmt.Errorf("notification_streams_open %v", got)
@@ -370,10 +367,9 @@ func TestStreamRequests(t *testing.T) {
 	b := newBroker(t, nats.URL())
 	svc := start(t, dbURL, nats.URL())
 	status := func(uid string, opts streamOpts) int {
-		resp, cancel := get(t, svc.base, "/api/notifications/stream", uid, opts)
-		defer cancel()
-		resp.Body.Close()
-		return resp.StatusCode
+		s := tryStream(t, svc.base, uid, opts)
+		s.Close()
+		return s.Status
 	}
 	if got := status("", streamOpts{}); got != http.StatusUnauthorized {
 		t.Fatalf("without a user: %d", got)
@@ -381,16 +377,13 @@ func TestStreamRequests(t *testing.T) {
 	if got := status("kid", streamOpts{lastEventID: "yesterday"}); got != http.StatusBadRequest {
 		t.Fatalf("bad Last-Event-ID: %d", got)
 	}
-	if resp, cancel := get(t, svc.base, "/api/notifications", "", streamOpts{}); resp.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("list without a user: %d", resp.StatusCode)
-	} else {
-		resp.Body.Close()
-		cancel()
+	if r := as(t, svc.base, "", streamOpts{}).Do("GET", "/api/notifications", nil); r.Status != http.StatusUnauthorized {
+		t.Fatalf("list without a user: %d", r.Status)
 	}
 
 	s := openStream(t, svc.base, "kid", streamOpts{})
 	for h, want := range map[string]string{"Cache-Control": "no-cache", "X-Accel-Buffering": "no"} {
-		if got := s.header.Get(h); got != want {
+		if got := s.Header.Get(h); got != want {
 			t.Fatalf("%s: %q", h, got)
 		}
 	}
@@ -416,12 +409,10 @@ func TestHeartbeatKeepsQuietStreamsAlive(t *testing.T) {
 	nats := testenv.StartNATS(t)
 	svc := start(t, dbURL, nats.URL())
 
-	resp, cancel := get(t, svc.base, "/api/notifications/stream", "kid", streamOpts{})
-	defer cancel()
-	defer resp.Body.Close()
+	s := tryStream(t, svc.base, "kid", streamOpts{})
 	pings := make(chan struct{}, 10)
 	go func() {
-		sc := bufio.NewScanner(resp.Body)
+		sc := bufio.NewScanner(s.Body)
 		for sc.Scan() {
 			if sc.Text() == ": ping" {
 				pings <- struct{}{}
@@ -456,11 +447,8 @@ func TestShutdownEndsStreamsAndRefusesNewOnes(t *testing.T) {
 		t.Fatal("stream not ended on shutdown")
 	}
 	// Still listening during the drain delay: a new stream is refused, to be retried elsewhere.
-	resp, cancel := get(t, svc.base, "/api/notifications/stream", "kid", streamOpts{})
-	resp.Body.Close()
-	cancel()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("stream while draining: %d", resp.StatusCode)
+	if s := tryStream(t, svc.base, "kid", streamOpts{}); s.Status != http.StatusServiceUnavailable || s.Header.Get("Retry-After") == "" {
+		t.Fatalf("stream while draining: %d", s.Status)
 	}
 	select {
 	case <-stopped:
@@ -484,25 +472,15 @@ func TestABrokerRestartIsOnlyAPause(t *testing.T) {
 
 	nats.Stop()
 	testenv.Eventually(t, 5*time.Second, func() error {
-		resp, err := http.Get(svc.base + "/readyz")
-		if err != nil {
-			return err
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusServiceUnavailable {
-			return fmt.Errorf("readyz %d with NATS down", resp.StatusCode)
+		if code := testenv.NewClient(t, svc.base).Do("GET", "/readyz", nil).Status; code != http.StatusServiceUnavailable {
+			return fmt.Errorf("readyz %d with NATS down", code)
 		}
 		return nil
 	})
 	nats.Start()
 	testenv.Eventually(t, 10*time.Second, func() error {
-		resp, err := http.Get(svc.base + "/readyz")
-		if err != nil {
-			return err
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("readyz %d with NATS back", resp.StatusCode)
+		if code := testenv.NewClient(t, svc.base).Do("GET", "/readyz", nil).Status; code != http.StatusOK {
+			return fmt.Errorf("readyz %d with NATS back", code)
 		}
 		return nil
 	})

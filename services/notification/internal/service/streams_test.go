@@ -37,11 +37,8 @@ func TestStreamsAreServedOverHTTP2WithoutTLS(t *testing.T) {
 		s.hello(t, 0)
 		devices = append(devices, s)
 	}
-	resp, cancel := get(t, svc.base, "/api/notifications", "kid", streamOpts{client: client})
-	resp.Body.Close()
-	cancel()
-	if resp.ProtoMajor != 2 {
-		t.Fatalf("served over HTTP/%d", resp.ProtoMajor)
+	if r := as(t, svc.base, "kid", streamOpts{client: client}).Do("GET", "/api/notifications", nil); r.ProtoMajor != 2 {
+		t.Fatalf("served over HTTP/%d", r.ProtoMajor)
 	}
 	b.publish(santaEvent(t, "kid", "Kite"))
 	for _, s := range devices {
@@ -63,24 +60,21 @@ func TestStreamsPastThePodsCeilingAre503WithRetryAfter(t *testing.T) {
 	if got := metric(t, svc.base, "live_streams_open"); got != 2 {
 		t.Fatalf("live_streams_open %v", got)
 	}
-	resp, cancel := get(t, svc.base, "/api/notifications/stream", "third-kid", streamOpts{})
-	resp.Body.Close()
-	cancel()
-	wait, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-	if resp.StatusCode != http.StatusServiceUnavailable || wait < 3 || wait > 6 {
-		t.Fatalf("past the ceiling: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	third := tryStream(t, svc.base, "third-kid", streamOpts{})
+	third.Close()
+	wait, _ := strconv.Atoi(third.Header.Get("Retry-After"))
+	if third.Status != http.StatusServiceUnavailable || wait < 3 || wait > 6 {
+		t.Fatalf("past the ceiling: %d, Retry-After %q", third.Status, third.Header.Get("Retry-After"))
 	}
 	if got := metric(t, svc.base, `live_streams_refused_total{reason="full"}`); got != 1 {
 		t.Fatalf("refusals %v", got)
 	}
 	// A closed stream frees its place.
-	first.close()
+	first.Close()
 	testenv.Eventually(t, 5*time.Second, func() error {
-		resp, cancel := get(t, svc.base, "/api/notifications/stream", "third-kid", streamOpts{})
-		defer cancel()
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return errStatus(resp.StatusCode)
+		if s := tryStream(t, svc.base, "third-kid", streamOpts{}); s.Status != http.StatusOK {
+			s.Close()
+			return errStatus(s.Status)
 		}
 		return nil
 	})
@@ -102,7 +96,7 @@ func TestAReconnectStormIsShedAndTheShedCatchUpExactly(t *testing.T) {
 	phone.hello(t, 0)
 	b.publish(itemEvent(t, events.TypeItemCreated, "kid", 1))
 	seen := phone.next(t)
-	phone.close()
+	phone.Close()
 	b.publish(itemEvent(t, events.TypeItemCreated, "kid", 2))
 	b.publish(santaEvent(t, "kid", "Kite"))
 	testenv.Eventually(t, 10*time.Second, func() error { return countNotices(pool, 3) })
@@ -110,14 +104,13 @@ func TestAReconnectStormIsShedAndTheShedCatchUpExactly(t *testing.T) {
 	// Everyone comes back at once: the burst is used up, the phone is shed.
 	shed := 0
 	for i := 0; i < 4; i++ {
-		resp, cancel := get(t, svc.base, "/api/notifications/stream", "kid", streamOpts{lastEventID: seen.ID})
-		resp.Body.Close()
-		cancel()
+		s := tryStream(t, svc.base, "kid", streamOpts{lastEventID: seen.ID})
+		s.Close()
 		switch {
-		case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "":
+		case s.Status == http.StatusServiceUnavailable && s.Header.Get("Retry-After") != "":
 			shed++
-		case resp.StatusCode != http.StatusOK:
-			t.Fatalf("open %d: %d", i, resp.StatusCode)
+		case s.Status != http.StatusOK:
+			t.Fatalf("open %d: %d", i, s.Status)
 		}
 	}
 	if shed < 2 || metric(t, svc.base, `live_streams_refused_total{reason="storm"}`) != float64(shed) {
