@@ -3,7 +3,6 @@ package service_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -88,27 +87,18 @@ func startGateway(t *testing.T, up *upstream, limits ports.RateLimits, webDir st
 	return &gateway{t: t, base: base}
 }
 
-func (g *gateway) do(method, path, token string, body io.Reader, headers ...string) *http.Response {
-	g.t.Helper()
-	req, _ := http.NewRequest(method, g.base+path, body)
+// client calls the gateway with token ("" for a visitor).
+func (g *gateway) client(token string) *testenv.Client {
+	c := testenv.NewClient(g.t, g.base)
 	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+		c.Header.Set("Authorization", "Bearer "+token)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		g.t.Fatal(err)
-	}
-	g.t.Cleanup(func() { resp.Body.Close() })
-	return resp
+	return c
 }
 
-func readBody(r *http.Response) string {
-	b, _ := io.ReadAll(r.Body)
-	return string(b)
+func (g *gateway) do(method, path, token string, body io.Reader, headers ...string) testenv.Response {
+	g.t.Helper()
+	return g.client(token).Do(method, path, body, append([]string{"Content-Type", "application/json"}, headers...)...)
 }
 
 var roomy = ports.RateLimits{PerIP: 10000, PerUser: 10000}
@@ -135,9 +125,9 @@ func TestTokensAreVerified(t *testing.T) {
 				headers = []string{"Authorization", "Basic dXNlcjpwYXNz"}
 			}
 			resp := g.do("GET", "/api/wishlist", tc.token, nil, headers...)
-			body := readBody(resp)
-			if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, `"code":"`+tc.code+`"`) {
-				t.Fatalf("got %d %s, want 401 %s", resp.StatusCode, body, tc.code)
+			body := string(resp.Body)
+			if resp.Status != http.StatusUnauthorized || !strings.Contains(body, `"code":"`+tc.code+`"`) {
+				t.Fatalf("got %d %s, want 401 %s", resp.Status, body, tc.code)
 			}
 		})
 	}
@@ -148,8 +138,8 @@ func TestTokensAreVerified(t *testing.T) {
 	// A real emulator token passes; the upstream sees the verified uid, never the client's
 	// claim or the raw token.
 	resp := g.do("GET", "/api/wishlist", user.IDToken, nil, auth.HeaderUserID, "spoofed-uid")
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("valid token: %d %s", resp.StatusCode, readBody(resp))
+	if resp.Status != http.StatusOK {
+		t.Fatalf("valid token: %d %s", resp.Status, string(resp.Body))
 	}
 	calls := up.calls()
 	if len(calls) != 1 {
@@ -174,18 +164,18 @@ func TestOversizedBodiesAre413(t *testing.T) {
 	huge := bytes.Repeat([]byte("a"), ports.PhotoBodyLimit+1)
 
 	resp := g.do("POST", "/api/wishlist", user.IDToken, bytes.NewReader(huge))
-	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(readBody(resp), "too_large") {
-		t.Fatalf("declared length: %d", resp.StatusCode)
+	if resp.Status != http.StatusRequestEntityTooLarge || !strings.Contains(string(resp.Body), "too_large") {
+		t.Fatalf("declared length: %d", resp.Status)
 	}
 	// Without a declared length (chunked), the limit still holds.
 	resp = g.do("POST", "/api/wishlist", user.IDToken, io.MultiReader(bytes.NewReader(huge)))
-	if resp.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Fatalf("chunked: %d %s", resp.StatusCode, readBody(resp))
+	if resp.Status != http.StatusRequestEntityTooLarge {
+		t.Fatalf("chunked: %d %s", resp.Status, string(resp.Body))
 	}
 	// A JSON-only route has a small limit.
 	resp = g.do("DELETE", "/api/wishlist/x", user.IDToken, bytes.NewReader(bytes.Repeat([]byte("a"), ports.SmallBodyLimit+1)))
-	if resp.StatusCode != http.StatusRequestEntityTooLarge {
-		t.Fatalf("small route: %d", resp.StatusCode)
+	if resp.Status != http.StatusRequestEntityTooLarge {
+		t.Fatalf("small route: %d", resp.Status)
 	}
 }
 
@@ -198,11 +188,11 @@ func TestRateLimitsAnswer429WithRetryAfter(t *testing.T) {
 	codes := []int{}
 	for i := 0; i < 6; i++ {
 		resp := g.do("GET", "/api/wishlist", alice.IDToken, nil)
-		codes = append(codes, resp.StatusCode)
+		codes = append(codes, resp.Status)
 		if i == 5 {
 			retry := resp.Header.Get("Retry-After")
-			if resp.StatusCode != http.StatusTooManyRequests || retry == "" || retry == "0" {
-				t.Fatalf("6th request of a user: %d Retry-After=%q", resp.StatusCode, retry)
+			if resp.Status != http.StatusTooManyRequests || retry == "" || retry == "0" {
+				t.Fatalf("6th request of a user: %d Retry-After=%q", resp.Status, retry)
 			}
 		}
 	}
@@ -212,7 +202,7 @@ func TestRateLimitsAnswer429WithRetryAfter(t *testing.T) {
 	// Bob has his own user allowance, but the same IP: its limit (8) is reached on his 3rd.
 	var bobCodes []int
 	for i := 0; i < 3; i++ {
-		bobCodes = append(bobCodes, g.do("GET", "/api/wishlist", bob.IDToken, nil).StatusCode)
+		bobCodes = append(bobCodes, g.do("GET", "/api/wishlist", bob.IDToken, nil).Status)
 	}
 	if bobCodes[0] != 200 || bobCodes[1] != 200 || bobCodes[2] != http.StatusTooManyRequests {
 		t.Fatalf("per-IP limit: %v", bobCodes)
@@ -228,9 +218,9 @@ func TestIdempotencyKeyMakesADoubleTapOneItem(t *testing.T) {
 
 	first := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(item), "Idempotency-Key", "tap-1")
 	second := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(item), "Idempotency-Key", "tap-1")
-	b1, b2 := readBody(first), readBody(second)
-	if first.StatusCode != 201 || second.StatusCode != 201 || b1 != b2 {
-		t.Fatalf("answers differ: %d %s / %d %s", first.StatusCode, b1, second.StatusCode, b2)
+	b1, b2 := string(first.Body), string(second.Body)
+	if first.Status != 201 || second.Status != 201 || b1 != b2 {
+		t.Fatalf("answers differ: %d %s / %d %s", first.Status, b1, second.Status, b2)
 	}
 	if second.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatal("second answer was not a replay")
@@ -251,18 +241,18 @@ func TestAnIdempotencyKeyReusedForAnotherRequestIsRefused(t *testing.T) {
 	bear := `{"name":"Teddy Bear","description":"A soft brown bear","category":"Toys"}`
 	train := `{"name":"Toy Train","description":"A wooden train with three carriages","category":"Toys"}`
 
-	if resp := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(bear), "Idempotency-Key", "k-1"); resp.StatusCode != 201 {
-		t.Fatalf("first: %d %s", resp.StatusCode, readBody(resp))
+	if resp := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(bear), "Idempotency-Key", "k-1"); resp.Status != 201 {
+		t.Fatalf("first: %d %s", resp.Status, string(resp.Body))
 	}
 	resp := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(train), "Idempotency-Key", "k-1")
-	body := readBody(resp)
-	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "already used for a different request") {
-		t.Fatalf("reused key, other body: %d %s", resp.StatusCode, body)
+	body := string(resp.Body)
+	if resp.Status != http.StatusUnprocessableEntity || !strings.Contains(body, "already used for a different request") {
+		t.Fatalf("reused key, other body: %d %s", resp.Status, body)
 	}
 	// The original request repeated is still a replay, and nothing reached the service twice.
 	again := g.do("POST", "/api/wishlist", user.IDToken, strings.NewReader(bear), "Idempotency-Key", "k-1")
-	if readBody(again); again.StatusCode != 201 || again.Header.Get("Idempotent-Replayed") != "true" {
-		t.Fatalf("repeat of the first: %d", again.StatusCode)
+	if again.Status != 201 || again.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("repeat of the first: %d", again.Status)
 	}
 	if n := len(up.calls()); n != 1 {
 		t.Fatalf("wishlist received %d creates, want 1", n)
@@ -273,8 +263,8 @@ func TestRecentIsEmptyForVisitors(t *testing.T) {
 	up := newUpstream(t)
 	g := startGateway(t, up, roomy, "")
 	resp := g.do("GET", "/api/wishlist/recent", "", nil)
-	if body := readBody(resp); resp.StatusCode != 200 || strings.TrimSpace(body) != "[]" {
-		t.Fatalf("recent for a visitor: %d %s", resp.StatusCode, body)
+	if body := string(resp.Body); resp.Status != 200 || strings.TrimSpace(body) != "[]" {
+		t.Fatalf("recent for a visitor: %d %s", resp.Status, body)
 	}
 	if len(up.calls()) != 0 {
 		t.Fatal("a visitor's recent call reached the wishlist")
@@ -292,25 +282,23 @@ func TestFamilyRoutes(t *testing.T) {
 		{"GET", "/api/families/f1/secret-santa"}, {"POST", "/api/invites/tok/accept"},
 	} {
 		resp := g.do(r.method, r.path, "", strings.NewReader("{}"))
-		if body := readBody(resp); resp.StatusCode != http.StatusUnauthorized {
-			t.Fatalf("anonymous %s %s: %d %s", r.method, r.path, resp.StatusCode, body)
+		if body := string(resp.Body); resp.Status != http.StatusUnauthorized {
+			t.Fatalf("anonymous %s %s: %d %s", r.method, r.path, resp.Status, body)
 		}
 	}
 	if n := len(up.calls()); n != 0 {
 		t.Fatalf("%d anonymous family calls reached the family service", n)
 	}
 	resp := g.do("GET", "/api/invites/tok", "", nil)
-	readBody(resp)
 	calls := up.calls()
-	if resp.StatusCode != http.StatusOK || len(calls) != 1 || calls[0].URL.Path != "/api/invites/tok" || assertedUID(calls[0]) != "" {
-		t.Fatalf("a visitor's invitation: %d, %d calls", resp.StatusCode, len(calls))
+	if resp.Status != http.StatusOK || len(calls) != 1 || calls[0].URL.Path != "/api/invites/tok" || assertedUID(calls[0]) != "" {
+		t.Fatalf("a visitor's invitation: %d, %d calls", resp.Status, len(calls))
 	}
 	user := testenv.SignUp(t, testenv.UniqueEmail("family"), "secret123", "Ann")
 	resp = g.do("POST", "/api/families/f1/secret-santa", user.IDToken, strings.NewReader(`{"exclusions":[]}`))
-	readBody(resp)
 	calls = up.calls()
-	if resp.StatusCode != http.StatusCreated || len(calls) != 2 || calls[1].URL.Path != "/api/families/f1/secret-santa" || assertedUID(calls[1]) != user.UID {
-		t.Fatalf("a member's draw: %d, %d calls", resp.StatusCode, len(calls))
+	if resp.Status != http.StatusCreated || len(calls) != 2 || calls[1].URL.Path != "/api/families/f1/secret-santa" || assertedUID(calls[1]) != user.UID {
+		t.Fatalf("a member's draw: %d, %d calls", resp.Status, len(calls))
 	}
 }
 
@@ -324,19 +312,19 @@ func TestWebAppCachingAndSecurityHeaders(t *testing.T) {
 	g := startGateway(t, newUpstream(t), roomy, dir)
 
 	compressed := g.do("GET", "/assets/app-1a2b.js", "", nil, "Accept-Encoding", "gzip, deflate, br")
-	if body := readBody(compressed); body != "brotli bytes" || compressed.Header.Get("Content-Encoding") != "br" ||
+	if body := string(compressed.Body); body != "brotli bytes" || compressed.Header.Get("Content-Encoding") != "br" ||
 		!strings.Contains(compressed.Header.Get("Content-Type"), "javascript") || compressed.Header.Get("Vary") != "Accept-Encoding" {
 		t.Fatalf("precompressed asset: %q %v", body, compressed.Header)
 	}
 
 	asset := g.do("GET", "/assets/app-1a2b.js", "", nil, "Accept-Encoding", "identity")
-	if asset.StatusCode != 200 || !strings.Contains(asset.Header.Get("Cache-Control"), "immutable") {
-		t.Fatalf("hashed asset: %d %q", asset.StatusCode, asset.Header.Get("Cache-Control"))
+	if asset.Status != 200 || !strings.Contains(asset.Header.Get("Cache-Control"), "immutable") {
+		t.Fatalf("hashed asset: %d %q", asset.Status, asset.Header.Get("Cache-Control"))
 	}
 	for _, route := range []string{"/", "/wishlist", "/no/such/page"} {
 		page := g.do("GET", route, "", nil)
-		if body := readBody(page); page.StatusCode != 200 || body != "<html>santa</html>" || !strings.Contains(page.Header.Get("Cache-Control"), "no-cache") {
-			t.Fatalf("%s: %d %q %q", route, page.StatusCode, body, page.Header.Get("Cache-Control"))
+		if body := string(page.Body); page.Status != 200 || body != "<html>santa</html>" || !strings.Contains(page.Header.Get("Cache-Control"), "no-cache") {
+			t.Fatalf("%s: %d %q %q", route, page.Status, body, page.Header.Get("Cache-Control"))
 		}
 		for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"} {
 			if page.Header.Get(h) == "" {
@@ -344,12 +332,12 @@ func TestWebAppCachingAndSecurityHeaders(t *testing.T) {
 			}
 		}
 	}
-	if api := g.do("GET", "/api/nothing-here", "", nil); api.StatusCode != 404 || !strings.Contains(readBody(api), `"error"`) {
-		t.Fatalf("unknown API path: %d", api.StatusCode)
+	if api := g.do("GET", "/api/nothing-here", "", nil); api.Status != 404 || !strings.Contains(string(api.Body), `"error"`) {
+		t.Fatalf("unknown API path: %d", api.Status)
 	}
 	cfg := g.do("GET", "/api/config", "", nil)
 	var wc ports.WebConfig
-	_ = json.NewDecoder(cfg.Body).Decode(&wc)
+	cfg.Decode(t, &wc)
 	if wc.Firebase.ProjectID != testenv.FirebaseProject || wc.AuthEmulatorURL == "" {
 		t.Fatalf("web config: %+v", wc)
 	}
@@ -389,7 +377,7 @@ func TestBadTokensAndMediaAreCountedPerIPFirst(t *testing.T) {
 	g := startGateway(t, up, ports.RateLimits{PerIP: 5, PerUser: 100}, "")
 	var codes []int
 	for range 6 {
-		codes = append(codes, g.do("GET", "/api/wishlist", "not.a.token", nil).StatusCode)
+		codes = append(codes, g.do("GET", "/api/wishlist", "not.a.token", nil).Status)
 	}
 	if codes[4] != http.StatusUnauthorized || codes[5] != http.StatusTooManyRequests {
 		t.Fatalf("bad tokens from one IP: %v, want five 401 then 429", codes)
@@ -398,7 +386,7 @@ func TestBadTokensAndMediaAreCountedPerIPFirst(t *testing.T) {
 	g = startGateway(t, up, ports.RateLimits{PerIP: 5, PerUser: 100}, "")
 	codes = nil
 	for range 6 {
-		codes = append(codes, g.do("GET", "/media/items/unattached/x.jpg", "", nil).StatusCode)
+		codes = append(codes, g.do("GET", "/media/items/unattached/x.jpg", "", nil).Status)
 	}
 	if codes[4] == http.StatusTooManyRequests || codes[5] != http.StatusTooManyRequests {
 		t.Fatalf("/media/ downloads from one IP: %v, want the 6th refused with 429", codes)
@@ -442,12 +430,8 @@ func TestReadinessAndMetricsAreNotPublic(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-done })
 
 	get := func(url string) (int, string) {
-		resp, err := http.Get(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		return resp.StatusCode, readBody(resp)
+		r := testenv.NewClient(t, "").Do("GET", url, nil)
+		return r.Status, string(r.Body)
 	}
 	public := "http://" + addr.String()
 	for _, path := range []string{"/readyz", "/metrics"} {

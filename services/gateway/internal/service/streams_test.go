@@ -1,8 +1,8 @@
 package service_test
 
 import (
-	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -55,30 +55,30 @@ func newLiveUpstream(t *testing.T) *liveUpstream {
 
 // openStream opens a live stream through the gateway; the stream stays open until the test
 // ends.
-func (g *gateway) openStream(token string) *http.Response {
+func (g *gateway) openStream(token string) *testenv.Stream {
 	g.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	g.t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, "GET", g.base+"/api/notifications/stream", nil)
-	req.Header.Set("Authorization", "Bearer "+token)
+	c := g.client(token)
 	// A transport of its own: every device has its own connection.
-	resp, err := (&http.Client{Transport: &http.Transport{}}).Do(req)
-	if err != nil {
-		g.t.Fatal(err)
-	}
-	g.t.Cleanup(func() { resp.Body.Close() })
-	if resp.StatusCode == http.StatusOK {
+	c.HTTP = &http.Client{Transport: &http.Transport{}}
+	s := c.Open("/api/notifications/stream")
+	if s.Status == http.StatusOK {
 		buf := make([]byte, 64)
-		if n, _ := resp.Body.Read(buf); !strings.Contains(string(buf[:n]), "hello") {
+		if n, _ := s.Body.Read(buf); !strings.Contains(string(buf[:n]), "hello") {
 			g.t.Fatalf("no hello: %q", buf[:n])
 		}
 	}
-	return resp
+	return s
+}
+
+// rest is what is left of a refused stream's answer.
+func rest(s *testenv.Stream) string {
+	b, _ := io.ReadAll(s.Body)
+	return string(b)
 }
 
 func (g *gateway) metric(name string) string {
 	g.t.Helper()
-	body := readBody(g.do("GET", "/metrics", "", nil))
+	body := string(g.do("GET", "/metrics", "", nil).Body)
 	for _, line := range strings.Split(body, "\n") {
 		if strings.HasPrefix(line, name+" ") {
 			return strings.TrimPrefix(line, name+" ")
@@ -103,8 +103,8 @@ func TestStreamsShareOneHTTP2ConnectionAndStopAtThePodsCeiling(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		uid, token := signedUp(t, "streamer")
 		uids = append(uids, uid)
-		if resp := g.openStream(token); resp.StatusCode != http.StatusOK {
-			t.Fatalf("stream %d: %d %s", i, resp.StatusCode, readBody(resp))
+		if resp := g.openStream(token); resp.Status != http.StatusOK {
+			t.Fatalf("stream %d: %d %s", i, resp.Status, rest(resp))
 		}
 	}
 	live.mu.Lock()
@@ -125,8 +125,8 @@ func TestStreamsShareOneHTTP2ConnectionAndStopAtThePodsCeiling(t *testing.T) {
 	// The fifth is refused before its token is even read, and told when to come back.
 	_, token := signedUp(t, "one-too-many")
 	resp := g.openStream(token)
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(readBody(resp), `"code":"busy"`) {
-		t.Fatalf("past the ceiling: %d %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	if resp.Status != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(rest(resp), `"code":"busy"`) {
+		t.Fatalf("past the ceiling: %d %q", resp.Status, resp.Header.Get("Retry-After"))
 	}
 	if got := g.metric(`live_streams_refused_total{reason="full"}`); got != "1" {
 		t.Fatalf("refusals counted %q", got)
@@ -148,8 +148,8 @@ func TestAStormOfStreamOpensIsShedWith503(t *testing.T) {
 	codes := map[int]int{}
 	for _, token := range tokens {
 		resp := g.openStream(token)
-		codes[resp.StatusCode]++
-		if resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") == "" {
+		codes[resp.Status]++
+		if resp.Status == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") == "" {
 			t.Fatal("a shed open without Retry-After")
 		}
 	}
@@ -170,19 +170,19 @@ func TestAHouseholdBehindOneAddressOpensAllItsStreams(t *testing.T) {
 	g := startGateway(t, newUpstream(t), ports.RateLimits{PerIP: 3, PerUser: 10000}, "")
 	for i := 0; i < 8; i++ {
 		_, token := signedUp(t, "household")
-		if resp := g.openStream(token); resp.StatusCode != http.StatusOK {
-			t.Fatalf("device %d of the household: %d %s", i, resp.StatusCode, readBody(resp))
+		if resp := g.openStream(token); resp.Status != http.StatusOK {
+			t.Fatalf("device %d of the household: %d %s", i, resp.Status, rest(resp))
 		}
 	}
 	// The streams did not use up the address's allowance for everything else.
 	_, token := signedUp(t, "household-reader")
 	for i := 0; i < 3; i++ {
-		if resp := g.do("GET", "/api/wishlist", token, nil); resp.StatusCode != http.StatusOK {
-			t.Fatalf("list %d: %d", i, resp.StatusCode)
+		if resp := g.do("GET", "/api/wishlist", token, nil); resp.Status != http.StatusOK {
+			t.Fatalf("list %d: %d", i, resp.Status)
 		}
 	}
-	if resp := g.do("GET", "/api/wishlist", token, nil); resp.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("the per-address limit still holds for other requests: %d", resp.StatusCode)
+	if resp := g.do("GET", "/api/wishlist", token, nil); resp.Status != http.StatusTooManyRequests {
+		t.Fatalf("the per-address limit still holds for other requests: %d", resp.Status)
 	}
 }
 
@@ -197,7 +197,7 @@ func TestStreamsWhileNotificationIsDownAre503WithRetryAfter(t *testing.T) {
 	g := startGateway(t, newUpstream(t), roomy, "")
 	_, token := signedUp(t, "while-down")
 	resp := g.openStream(token)
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("notification away: %d %q %s", resp.StatusCode, resp.Header.Get("Retry-After"), readBody(resp))
+	if resp.Status != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("notification away: %d %q %s", resp.Status, resp.Header.Get("Retry-After"), rest(resp))
 	}
 }
