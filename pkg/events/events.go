@@ -157,3 +157,16 @@ func redact(raw string) string {
 	}
 	return "(unparsable NATS URL)"
 }
+
+// ListFamiliesData is list.families' data (api/events/list-families.schema.json): a list's
+// family sharing as it now stands. The wishlist service writes it, the family service keeps
+// the newest Version per list.
+type ListFamiliesData struct {
+	ListID    string   `json:"listId"`
+	OwnerUID  string   `json:"ownerUid"`
+	Name      string   `json:"name"`
+	OwnerName string   `json:"ownerName"`
+	Token     *string  `json:"token"`
+	FamilyIDs []string `json:"familyIds"`
+	Version   int64    `json:"version"`
+}

@@ -5,21 +5,12 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/santa-wishlist/santa/pkg/events"
 )
 
 // Lists shared with families are owned by wishlist; this service keeps a projection of them
 // (shared_lists) from wishlist's list.families events and never reads wishlist's tables.
-
-// ListFamilies is the data of list.families (api/events/list-families.schema.json).
-type ListFamilies struct {
-	ListID    string   `json:"listId"`
-	OwnerUID  string   `json:"ownerUid"`
-	Name      string   `json:"name"`
-	OwnerName string   `json:"ownerName"`
-	Token     *string  `json:"token"`
-	FamilyIDs []string `json:"familyIds"`
-	Version   int64    `json:"version"`
-}
 
 // SharedList is a list shared with a family.
 type SharedList struct {
@@ -33,7 +24,7 @@ type SharedList struct {
 
 // SaveListFamilies keeps the newest version of a list's family sharing; an older or equal
 // version (a duplicate, a late redelivery) changes nothing.
-func (r *Repository) SaveListFamilies(ctx context.Context, l ListFamilies) error {
+func (r *Repository) SaveListFamilies(ctx context.Context, l events.ListFamiliesData) error {
 	if l.FamilyIDs == nil {
 		l.FamilyIDs = []string{}
 	}

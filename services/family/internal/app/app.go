@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/santa-wishlist/santa/pkg/apperror"
+	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/services/family/internal/adapters"
 	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
@@ -256,7 +257,7 @@ func (f *Families) MyMatch(ctx context.Context, familyID, uid string) (MyMatch, 
 var ErrBadListEvent = errors.New("list.families needs a listId, an owner, a version and family ids")
 
 // ListFamilies applies wishlist's list.families event to the projection of shared lists.
-func (f *Families) ListFamilies(ctx context.Context, l adapters.ListFamilies) error {
+func (f *Families) ListFamilies(ctx context.Context, l events.ListFamiliesData) error {
 	if _, err := uuid.Parse(l.ListID); err != nil || l.OwnerUID == "" || l.Version < 1 {
 		return ErrBadListEvent
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/santa-wishlist/santa/pkg/events"
-	"github.com/santa-wishlist/santa/services/family/internal/adapters"
 	"github.com/santa-wishlist/santa/services/family/internal/app"
 )
 
@@ -24,7 +23,7 @@ func HandleListFamilies(f *app.Families) events.Handler {
 		if env.Type != events.TypeListFamilies {
 			return nil
 		}
-		var d adapters.ListFamilies
+		var d events.ListFamiliesData
 		if err := json.Unmarshal(env.Data, &d); err != nil {
 			return fmt.Errorf("%w: list.families data: %v", events.ErrPoison, err)
 		}

@@ -16,21 +16,9 @@ import (
 // change of a list's family sharing as list.families, which the family service projects to
 // answer GET /api/families. Neither service reads the other's tables.
 
-// ListFamiliesEvent is the data of list.families (api/events/list-families.schema.json): the
-// list's family sharing as it now stands.
-type ListFamiliesEvent struct {
-	ListID    string   `json:"listId"`
-	OwnerUID  string   `json:"ownerUid"`
-	Name      string   `json:"name"`
-	OwnerName string   `json:"ownerName"`
-	Token     *string  `json:"token"`
-	FamilyIDs []string `json:"familyIds"`
-	Version   int64    `json:"version"`
-}
-
 // announceFamilies enqueues the list's family sharing as it stands in tx, with the next version.
 func announceFamilies(ctx context.Context, tx pgx.Tx, listID string) error {
-	var ev ListFamiliesEvent
+	var ev events.ListFamiliesData
 	err := tx.QueryRow(ctx, `UPDATE lists SET families_version = families_version + 1 WHERE id = $1
 		RETURNING id, user_id, name, owner_name, share_token, family_ids::text[], families_version`, listID).
 		Scan(&ev.ListID, &ev.OwnerUID, &ev.Name, &ev.OwnerName, &ev.Token, &ev.FamilyIDs, &ev.Version)
