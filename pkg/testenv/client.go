@@ -170,3 +170,12 @@ func (c *Client) JSON(method, path string, v any, header ...string) Response {
 	}
 	return c.Do(method, path, bytes.NewReader(raw), append([]string{"Content-Type", "application/json"}, header...)...)
 }
+
+// Send is JSON, but a nil v sends no body (still marked JSON, as a browser's fetch does).
+func (c *Client) Send(method, path string, v any, header ...string) Response {
+	c.T.Helper()
+	if v == nil {
+		return c.Do(method, path, nil, append([]string{"Content-Type", "application/json"}, header...)...)
+	}
+	return c.JSON(method, path, v, header...)
+}

@@ -2,11 +2,14 @@ package testenv
 
 import (
 	"fmt"
+	"log/slog"
 	"net"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/santa-wishlist/santa/pkg/events"
 )
 
 // SharedNATSURL is the long-running NATS JetStream server (the machine's, or the one
@@ -63,5 +66,19 @@ func (n *NATSServer) Stop() {
 		n.srv.Shutdown()
 		n.srv.WaitForShutdown()
 		n.srv = nil
+	}
+}
+
+// Publish sends env to the stream of the NATS at url, as another service's outbox relay
+// would (its id is the Nats-Msg-Id: a second Publish of it is dropped as a duplicate).
+func Publish(t testing.TB, url string, env events.Envelope) {
+	t.Helper()
+	nc, js, err := events.Connect(url, "test-publisher", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if err := events.Publish(Context(t), js, env); err != nil {
+		t.Fatal(err)
 	}
 }

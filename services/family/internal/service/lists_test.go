@@ -53,14 +53,7 @@ func (e *env) announce(listID, owner, name, token string, version int64, familyI
 
 func (e *env) publish(env events.Envelope) {
 	e.t.Helper()
-	nc, js, err := events.Connect(e.natsURL, "wishlist-test", quiet)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer nc.Close()
-	if err := events.Publish(testenv.Context(e.t), js, env); err != nil {
-		e.t.Fatal(err)
-	}
+	testenv.Publish(e.t, e.natsURL, env)
 }
 
 // projected waits until the projection holds version of the list.

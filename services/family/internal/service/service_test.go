@@ -58,25 +58,14 @@ func start(t *testing.T) *env {
 // call makes a request as uid (empty: anonymous) with the display name "Name-of-uid".
 func (e *env) call(method, path, uid string, body any) (int, []byte) {
 	e.t.Helper()
-	var r io.Reader
-	if body != nil {
-		raw, _ := json.Marshal(body)
-		r = bytes.NewReader(raw)
-	}
-	req, _ := http.NewRequest(method, e.base+path, r)
-	req.Header.Set("Content-Type", "application/json")
 	u := auth.User{UID: uid}
 	if uid != "" {
 		u.Name = strings.ToUpper(uid[:1]) + uid[1:]
 	}
-	testenv.AsUser(e.t, req.Header, "family", u)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	c := testenv.NewClient(e.t, e.base)
+	testenv.AsUser(e.t, c.Header, "family", u)
+	r := c.Send(method, path, body)
+	return r.Status, r.Body
 }
 
 // must calls and fails the test unless the status is want; it decodes the answer into out.

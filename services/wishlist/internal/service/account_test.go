@@ -3,8 +3,6 @@ package service_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -19,16 +17,10 @@ import (
 // accountCall calls as a signed-in user with an email, as the gateway forwards it.
 func (w *wishlist) accountCall(method, uid, email string, body string) (int, string) {
 	w.t.Helper()
-	req, _ := http.NewRequest(method, w.base+"/api/account", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	testenv.AsUser(w.t, req.Header, "wishlist", auth.User{UID: uid, Email: email})
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	c := testenv.NewClient(w.t, w.base)
+	testenv.AsUser(w.t, c.Header, "wishlist", auth.User{UID: uid, Email: email})
+	r := c.Do(method, "/api/account", strings.NewReader(body), "Content-Type", "application/json")
+	return r.Status, string(r.Body)
 }
 
 func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {

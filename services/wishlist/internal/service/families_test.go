@@ -25,14 +25,7 @@ type familyBus struct {
 
 func (b familyBus) publish(env events.Envelope) {
 	b.t.Helper()
-	nc, js, err := events.Connect(b.url, "family-test", quiet)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	defer nc.Close()
-	if err := events.Publish(testenv.Context(b.t), js, env); err != nil {
-		b.t.Fatal(err)
-	}
+	testenv.Publish(b.t, b.url, env)
 }
 
 func (b familyBus) event(eventType, familyID, uid string, at time.Time, extra map[string]any) events.Envelope {

@@ -1,11 +1,8 @@
 package service_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"reflect"
 	"regexp"
 	"strings"
@@ -22,25 +19,11 @@ import (
 // as calls the service as the gateway would for a signed-in user with a display name.
 func (w *wishlist) as(method, path, uid, name string, body any) (int, []byte) {
 	w.t.Helper()
-	var r io.Reader
-	if body != nil {
-		raw, _ := json.Marshal(body)
-		r = bytes.NewReader(raw)
-	}
-	req, _ := http.NewRequest(method, w.base+path, r)
-	req.Header.Set("Content-Type", "application/json")
 	u := auth.User{UID: uid}
 	if uid != "" {
 		u.Name = name
 	}
-	testenv.AsUser(w.t, req.Header, "wishlist", u)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	return w.send(method, path, u, body)
 }
 
 // must calls and fails the test unless the status is want; it decodes the answer into out.

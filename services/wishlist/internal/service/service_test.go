@@ -40,14 +40,15 @@ func start(t testing.TB, dbURL, natsURL string) *wishlist {
 
 func (w *wishlist) call(method, path, uid string, body any) (int, []byte) {
 	w.t.Helper()
+	return w.send(method, path, auth.User{UID: uid}, body)
+}
+
+// send calls as u, body sent as JSON (nil: none, still marked JSON).
+func (w *wishlist) send(method, path string, u auth.User, body any) (int, []byte) {
+	w.t.Helper()
 	c := testenv.NewClient(w.t, w.base)
-	testenv.AsUser(w.t, c.Header, "wishlist", auth.User{UID: uid})
-	var r testenv.Response
-	if body != nil {
-		r = c.JSON(method, path, body)
-	} else {
-		r = c.Do(method, path, nil, "Content-Type", "application/json")
-	}
+	testenv.AsUser(w.t, c.Header, "wishlist", u)
+	r := c.Send(method, path, body)
 	return r.Status, r.Body
 }
 
