@@ -6,40 +6,13 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"log/slog"
-	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
 	"github.com/santa-wishlist/santa/services/vision/internal/fakegemini"
+	"github.com/santa-wishlist/santa/services/vision/internal/fakeserver"
 )
 
 func main() {
-	logger := slog.New(slog.NewJSONHandler(os.Stdout, nil)).With("service", "fakegemini")
-	addr := os.Getenv("FAKE_GEMINI_ADDR")
-	if addr == "" {
-		addr = "127.0.0.1:8095"
-	}
-	srv := &http.Server{
-		Addr:              addr,
-		Handler:           fakegemini.New(os.Getenv("FAKE_GEMINI_API_KEY"), fakegemini.WithControl()),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdown)
-	}()
-	logger.Info("listening", "addr", addr)
-	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		logger.Error("fakegemini stopped", "err", err)
-		os.Exit(1)
-	}
+	fakeserver.Run("fakegemini", "FAKE_GEMINI_ADDR", "127.0.0.1:8095",
+		fakegemini.New(os.Getenv("FAKE_GEMINI_API_KEY"), fakegemini.WithControl()))
 }
