@@ -404,20 +404,11 @@ start_services() {
   log "ready: http://localhost:$PORT_BASE (Auth emulator http://$EMULATOR_HOST)"
 }
 
-stop_services() { # by pid file: only what this stack started
-  local s pid n
-  for s in "${SERVICES[@]}"; do
-    [ -f "$STATE/$s.pid" ] || continue
-    pid=$(cat "$STATE/$s.pid")
-    kill -TERM "$pid" 2>/dev/null || true
-    for ((n = 0; n < 250; n++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    rm -f "$STATE/$s.pid"
-  done
-}
+stop_services() { stop_named "${SERVICES[@]}"; } # by pid file: only what this stack started
 
 # stop-service/start-service NAME...: one service of a running stack down and up again (the
 # e2e account-deletion test stops notification and media while an account is deleted).
-stop_named() {
+stop_named() { # SIGTERM, then up to 25 s for the graceful shutdown
   local s pid n
   for s in "$@"; do
     [ -f "$STATE/$s.pid" ] || continue
@@ -444,11 +435,9 @@ start_named() {
 
 stop_deps() { # only what this script started
   local f
-  for f in minio mailpit auth-emulator fakegemini fakeproducts nats; do
-    [ -f "$ROOT/.dev/$f.pid" ] && { kill "$(cat "$ROOT/.dev/$f.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/$f.pid"; }
+  for f in "$ROOT"/.dev/{minio,mailpit,auth-emulator,fakegemini,fakeproducts,nats,redis}.pid "$STATE/nats-server.pid"; do
+    [ -f "$f" ] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }
   done
-  [ -f "$STATE/nats-server.pid" ] && { kill "$(cat "$STATE/nats-server.pid")" 2>/dev/null || true; rm -f "$STATE/nats-server.pid"; }
-  [ -f "$ROOT/.dev/redis.pid" ] && { kill "$(cat "$ROOT/.dev/redis.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/redis.pid"; }
   if [ -f "$ROOT/.dev/private-postgres" ]; then
     local runas=(); [ "$(id -u)" = 0 ] && runas=(runuser -u postgres --)
     "${runas[@]}" $(cat "$ROOT/.dev/private-postgres") >/dev/null 2>&1 || true
