@@ -68,22 +68,19 @@ func WriteJSON(c *gin.Context, status int, v any) {
 // StatusOf is the status an app error kind is answered with. A port whose contract answers a
 // kind differently (family: a broken rule is a 400) changes it after.
 func StatusOf(k apperror.Kind) int {
-	switch k {
-	case apperror.KindInvalid:
-		return http.StatusUnprocessableEntity
-	case apperror.KindNotFound:
-		return http.StatusNotFound
-	case apperror.KindConflict:
-		return http.StatusConflict
-	case apperror.KindForbidden:
-		return http.StatusForbidden
-	case apperror.KindTooLarge:
-		return http.StatusRequestEntityTooLarge
-	case apperror.KindUnsupported:
-		return http.StatusUnsupportedMediaType
-	default:
-		return http.StatusServiceUnavailable
+	if status, ok := statuses[k]; ok {
+		return status
 	}
+	return http.StatusServiceUnavailable
+}
+
+var statuses = map[apperror.Kind]int{
+	apperror.KindInvalid:     http.StatusUnprocessableEntity,
+	apperror.KindNotFound:    http.StatusNotFound,
+	apperror.KindConflict:    http.StatusConflict,
+	apperror.KindForbidden:   http.StatusForbidden,
+	apperror.KindTooLarge:    http.StatusRequestEntityTooLarge,
+	apperror.KindUnsupported: http.StatusUnsupportedMediaType,
 }
 
 // WriteAppError answers an app error for the action that failed ("Failed to delete item"):
