@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { expectAccessible, signInWithEmail } from './support/app';
+import { expectAccessible, signInWithEmail, snap } from './support/app';
 import { createEmulatorUser, stackAuth } from './support/emulator';
 import { uniqueEmail } from './support/env';
 
@@ -17,6 +17,7 @@ test('the Account screen downloads my data, deletes the account and signs out', 
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole('heading', { name: 'What we keep' })).toBeVisible();
   await expect(page.getByText(`Signed in as Dora Delete (${email})`)).toBeVisible();
+  await snap(page, 'account');
   await expectAccessible(page, 'account');
 
   const [download] = await Promise.all([
@@ -38,6 +39,13 @@ test('the Account screen downloads my data, deletes the account and signs out', 
   await expect(page.getByRole('heading', { name: 'Your account was deleted' })).toBeVisible();
   await expect(page.getByText('Your wish lists and the items on them, with their photos')).toBeVisible();
   await expect(page.getByRole('banner').getByRole('link', { name: 'Log In' })).toBeVisible();
+  await snap(page, 'account-deleted');
+  await expectAccessible(page, 'account deleted');
+
+  await page.goto('/privacy');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await snap(page, 'privacy');
+  await expectAccessible(page, 'privacy');
 
   // The Firebase user goes too: signing in again fails once every service has erased.
   const { emulator } = await stackAuth();

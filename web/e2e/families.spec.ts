@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { expectAccessible, signInWithEmail } from './support/app';
+import { expectAccessible, signInWithEmail, snap } from './support/app';
 import { createEmulatorUser, stackAuth } from './support/emulator';
 import { BASE_URL, uniqueEmail } from './support/env';
 
@@ -116,6 +116,7 @@ test('a family is made, joined by email invitation, shares lists and draws Secre
   await ann.page.getByRole('button', { name: 'Create family' }).click();
   const annCard = ann.page.getByRole('region', { name: familyName });
   await expect(annCard.getByLabel('Invitation link')).toHaveValue(/\/join\/[A-Za-z0-9_-]{22,}$/);
+  await snap(ann.page, 'family');
   await expectAccessible(ann.page, 'the Family screen');
 
   // … and invites Ben by email; the test reads the email from Mailpit.
@@ -129,6 +130,7 @@ test('a family is made, joined by email invitation, shares lists and draws Secre
   await ben.page.goto(mail.path);
   await expect(ben.page.getByRole('heading', { level: 1, name: familyName })).toBeVisible();
   await expect(ben.page.getByText(`${annP.name} invited you to join`)).toBeVisible();
+  await snap(ben.page, 'join');
   await expectAccessible(ben.page, 'the accept page');
   await ben.page.getByRole('link', { name: 'Sign in or sign up to join' }).click();
   await expect(ben.page).toHaveURL(/\/login$/);
@@ -219,6 +221,7 @@ test('a family is made, joined by email invitation, shares lists and draws Secre
   console.log(`draw_impossible message: ${await ann.page.getByTestId('draw-problem').innerText()}`);
   await expect(ann.page.getByTestId('santa-match')).toHaveCount(0);
   await ann.page.getByRole('checkbox', { name: `${benP.name} & ${cleoP.name}` }).uncheck();
+  await snap(ann.page, 'secret-santa-admin');
   await expectAccessible(ann.page, 'the Secret Santa screen (admin)');
   await ann.page.getByRole('button', { name: 'Draw names' }).click();
   await ann.page.getByRole('dialog', { name: 'Draw names now?' }).getByRole('button', { name: 'Draw' }).click();
@@ -228,6 +231,7 @@ test('a family is made, joined by email invitation, shares lists and draws Secre
   const benMatch = await matchOn(ben.page);
   const annMatch = await matchOn(ann.page);
   await expect(ben.page.getByTestId('santa-match')).toContainText('Budget: €30');
+  await snap(ben.page, 'secret-santa');
   await expectAccessible(ben.page, 'the Secret Santa screen (member)');
   const cleoMatch = await callApi<{ assignee: { displayName: string } }>(cleoToken, 'GET', `/api/families/${familyId}/secret-santa`);
   expect(annMatch).not.toBe(annP.name);

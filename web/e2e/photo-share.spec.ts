@@ -43,5 +43,6 @@ test('share options: real share links, a shareable link that copies and opens', 
   await page.goto(link);
   await expect(page.getByRole('heading', { level: 1, name: 'Toy Racing Car' })).toBeVisible();
   await expect(page.getByText('Someone would really love this for Christmas')).toBeVisible();
+  await snap(page, 'shared-gift');
   await expectAccessible(page, 'shared gift');
 });

@@ -4,8 +4,44 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { SCREENSHOT_DIR } from './env';
 
-/** Saves a phone-size screenshot of the current screen to docs/screenshots/<name>.png. */
+/**
+ * Saves a phone-size screenshot of the current screen to docs/screenshots/<name>.png. A screen
+ * photographed in the default look (English, light) is also photographed and checked with axe in
+ * the dark theme (dark-<name>.png) and in German (de-<name>.png): the page is switched in place,
+ * as a second tab of the app would switch it, so the screen's state stays as the test left it.
+ * Names that already say their look (dark-, de-) are taken as they are.
+ */
 export async function snap(page: Page, name: string): Promise<void> {
+  await shoot(page, name);
+  if (/^(dark|de)-/.test(name) || (await page.locator('html').getAttribute('data-theme')) === 'dark') return;
+  if ((await page.locator('html').getAttribute('lang')) !== 'en') return;
+
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await shoot(page, `dark-${name}`);
+  await expectAccessible(page, `${name} (dark)`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+
+  await setLanguage(page, 'de');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await shoot(page, `de-${name}`);
+  await expectAccessible(page, `${name} (German)`);
+  await setLanguage(page, null);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+}
+
+/** Chooses (or un-chooses, null) the app's language from outside, like another tab would. */
+async function setLanguage(page: Page, lng: string | null): Promise<void> {
+  await page.evaluate((value) => {
+    const key = 'santa:language';
+    if (value) localStorage.setItem(key, value);
+    else localStorage.removeItem(key);
+    window.dispatchEvent(new StorageEvent('storage', { key, newValue: value, storageArea: localStorage }));
+  }, lng);
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Let fonts, images and entry animations settle so the picture is what a person sees.
   await page.evaluate(() => document.fonts.ready);

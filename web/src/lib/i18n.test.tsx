@@ -70,6 +70,15 @@ describe('i18n', () => {
     expect(screen.getByRole('button', { name: 'Kontomenü von Holly' })).toBeInTheDocument();
     expect(localStorage.getItem(LANGUAGE_KEY)).toBe('de');
   });
+  it('follows a language chosen or un-chosen in another tab', async () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en-US']);
+    localStorage.setItem(LANGUAGE_KEY, 'de');
+    window.dispatchEvent(new StorageEvent('storage', { key: LANGUAGE_KEY, newValue: 'de' }));
+    await vi.waitFor(() => expect(currentLanguage()).toBe('de'));
+    localStorage.removeItem(LANGUAGE_KEY);
+    window.dispatchEvent(new StorageEvent('storage', { key: LANGUAGE_KEY, newValue: null }));
+    await vi.waitFor(() => expect(currentLanguage()).toBe('en'));
+  });
 });
 
 describe('error codes', () => {

@@ -103,6 +103,12 @@ export function startI18n(lng?: string): Promise<unknown> {
       if (typeof document !== 'undefined') document.documentElement.lang = currentLanguage();
     });
     started = i18next.init(options(lng ?? detectLanguage()));
+    // A language chosen (or un-chosen) in another tab of the app applies here too.
+    if (typeof window !== 'undefined') {
+      window.addEventListener('storage', (e) => {
+        if (e.key === LANGUAGE_KEY || e.key === null) void i18next.changeLanguage(detectLanguage());
+      });
+    }
   }
   return started;
 }

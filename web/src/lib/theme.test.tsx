@@ -54,4 +54,16 @@ describe('theme', () => {
     expect(localStorage.getItem(THEME_KEY)).toBe('dark');
     expect(screen.getByRole('menuitemcheckbox', { name: 'Dark mode' })).toHaveAttribute('aria-checked', 'true');
   });
+
+  it('follows a theme chosen in another tab', () => {
+    systemPrefers(false);
+    startTheme();
+    expect(document.documentElement.dataset.theme).toBe('light');
+    localStorage.setItem(THEME_KEY, 'dark');
+    window.dispatchEvent(new StorageEvent('storage', { key: THEME_KEY, newValue: 'dark' }));
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    localStorage.removeItem(THEME_KEY);
+    window.dispatchEvent(new StorageEvent('storage', { key: THEME_KEY, newValue: null }));
+    expect(document.documentElement.dataset.theme).toBe('light');
+  });
 });

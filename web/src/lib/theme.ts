@@ -35,6 +35,10 @@ function apply() {
 export function startTheme(): void {
   apply();
   if (typeof window.matchMedia === 'function') window.matchMedia(DARK_QUERY).addEventListener('change', apply);
+  // A choice made in another tab of the app applies here too.
+  window.addEventListener('storage', (e) => {
+    if (e.key === THEME_KEY || e.key === null) apply();
+  });
 }
 
 export function chooseTheme(theme: Theme): void {
