@@ -4,6 +4,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/outbox"
 	"github.com/santa-wishlist/santa/pkg/postgres"
@@ -37,6 +39,9 @@ type Config struct {
 	// Signer asserts the item's owner to the media service (IDENTITY_SIGNING_KEY; needed
 	// with MEDIA_URL).
 	Signer *auth.IdentitySigner
+	// Photos signs the photo addresses the answers carry (MEDIA_URL_SECRET, shared with media,
+	// which serves only signed addresses).
+	Photos *mediaurl.Signer
 }
 
 // LoadConfig reads and checks the environment.
@@ -49,6 +54,7 @@ func LoadConfig(env *config.Env) Config {
 		OutboxRetention: env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
 		Server:          httpserver.OptionsFromEnv(env, "wishlist", "8081"),
 		Identity:        auth.IdentityVerifierFromEnv(env, "wishlist"),
+		Photos:          mediaurl.FromEnv(env),
 	}
 	if cfg.MediaURL != "" {
 		cfg.Signer = auth.IdentitySignerFromEnv(env, "wishlist")
@@ -59,6 +65,9 @@ func LoadConfig(env *config.Env) Config {
 // Build connects to PostgreSQL and NATS, applies migrations, and returns a server whose Run
 // also runs the outbox relay. Everything it opens is closed when the server stops.
 func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
+	if cfg.Photos == nil {
+		return nil, errors.New("wishlist: no photo address signer (MEDIA_URL_SECRET)")
+	}
 	pool, err := postgres.Connect(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return nil, err
@@ -83,9 +92,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if cfg.MediaURL != "" {
 		images = adapters.NewMediaClient(cfg.MediaURL, cfg.Signer)
 	}
-	repo := adapters.NewRepository(pool)
+	repo := adapters.NewRepository(pool, cfg.Photos)
 	wishlist := app.New(repo, images)
-	ports.Routes(srv.Engine, wishlist)
+	ports.Routes(srv.Engine, wishlist, cfg.Photos)
 	accounts := app.NewAccounts(repo)
 	ports.AccountRoutes(srv.Engine, accounts)
 	srv.AddReadinessCheck("postgres", repo.Ping)
