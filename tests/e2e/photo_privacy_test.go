@@ -118,3 +118,50 @@ func TestPhotosAreSeenOnlyThroughSignedExpiringAddresses(t *testing.T) {
 		t.Errorf("an address issued before the revocation: %d (it lives until its expiry)", code)
 	}
 }
+
+// The wishlist signs every photo address it answers, so an item must not be able to name a
+// photo its owner never uploaded: someone who once saw an address (a shared list before it was
+// revoked) would otherwise keep getting fresh, working addresses of it through their own item.
+func TestAnotherPersonsPhotoCannotBeTakenIntoMyItem(t *testing.T) {
+	owner := newNamedUser(t, "photoowner", "Owner")
+	attacker := newNamedUser(t, "photothief", "Thief")
+	var bear item
+	owner.must(201, "POST", "/api/wishlist", map[string]any{"name": "Teddy Bear", "description": "A soft bear, photographed by the kid",
+		"category": "Toys", "imageUrl": photoDataURL(t)}, &bear)
+	var upload struct {
+		URL string `json:"url"`
+	}
+	owner.must(201, "POST", "/api/media", map[string]any{"dataUrl": photoDataURL(t)}, &upload)
+	if !strings.HasPrefix(upload.URL, "/media/items/unattached/") {
+		t.Fatalf("upload answer %q", upload.URL)
+	}
+	plain := func(u string) string { return strings.SplitN(u, "?", 2)[0] }
+
+	var mine item
+	attacker.must(201, "POST", "/api/wishlist", map[string]any{"name": "My own kite", "description": "A kite of my own, no photo",
+		"category": "Toys"}, &mine)
+	for name, stolen := range map[string]string{
+		"the owner's item photo, signed": *bear.ImageURL,
+		"the owner's item photo, plain":  plain(*bear.ImageURL),
+		"the owner's unattached upload":  upload.URL,
+		"the owner's upload, plain":      plain(upload.URL),
+	} {
+		gift := map[string]any{"name": "Stolen bear", "description": "Trying to take a photo that is not mine", "category": "Toys", "imageUrl": stolen}
+		if code, body := attacker.json("POST", "/api/wishlist", gift); code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "imageUrl") {
+			t.Errorf("add with %s: %d %s, want 422 on imageUrl", name, code, body)
+		}
+		if code, body := attacker.json("PATCH", "/api/wishlist/"+mine.ID, map[string]any{"imageUrl": stolen}); code != http.StatusUnprocessableEntity {
+			t.Errorf("edit with %s: %d %s, want 422", name, code, body)
+		}
+	}
+	for _, it := range attacker.list() {
+		if it.ImageURL != nil {
+			t.Errorf("the attacker's item %q took a photo: %s", it.Name, *it.ImageURL)
+		}
+	}
+	// The owner's own upload is theirs to use.
+	var kite item
+	owner.must(201, "POST", "/api/wishlist", map[string]any{"name": "Red Kite", "description": "A kite, photographed in the garden",
+		"category": "Toys", "imageUrl": upload.URL}, &kite)
+	checkSignedPhoto(t, "the owner's item with their upload", *kite.ImageURL)
+}

@@ -252,6 +252,8 @@ func (h *HTTP) attach(c *gin.Context) {
 	case errors.Is(err, domain.ErrInvalidItemID):
 		apierror.AbortFields(c, http.StatusBadRequest, "invalid_item_id", "itemId must be a UUID.",
 			map[string]string{"itemId": "Must be the UUID of an item."})
+	case errors.Is(err, app.ErrNotFound):
+		apierror.Abort(c, http.StatusNotFound, "not_found", "No such upload of yours.")
 	case err != nil:
 		httpserver.Logger(c).Error("attaching an image failed", "err", err)
 		apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be updated right now.")

@@ -33,6 +33,10 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrNotYourImage: the image URL names an upload of someone else's (media says so); the item
+// is refused as with any invalid image URL, so nobody can get addresses signed for it.
+var ErrNotYourImage = errors.New("image is not the caller's upload")
+
 // ErrImagesUnavailable means an inline image arrived but no media service is configured.
 var ErrImagesUnavailable = errors.New("photos cannot be stored right now")
 

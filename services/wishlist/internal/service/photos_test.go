@@ -129,3 +129,24 @@ func (w *wishlist) raw(method, path, uid, ifNoneMatch string) rawAnswer {
 	resp.Body.Close()
 	return rawAnswer{resp.StatusCode, resp.Header}
 }
+
+// An item names only its own photo folder or an upload (which media then confirms is the
+// caller's): another item's photo address is refused, so nobody gets it signed for them.
+func TestAnotherItemsPhotoAddressIsRefused(t *testing.T) {
+	_, dbURL := testenv.Postgres(t)
+	w := start(t, dbURL, testenv.StartNATS(t).URL())
+	def := w.defaultList("emma")
+	var kids map[string]any
+	w.must(201, "POST", "/api/wishlist", "emma", gift("Kite", map[string]any{"listId": def.ID}), &kids)
+	foreign := "/media/items/5f0c1a52-3c1e-4a9b-9d2f-1b2c3d4e5f60/0123456789abcdef0123456789abcdef.jpg"
+	for _, u := range []string{foreign, foreign + "?exp=1&sig=abc", "/media/elsewhere/0123456789abcdef0123456789abcdef.jpg"} {
+		for _, body := range [][]byte{
+			w.must(422, "POST", "/api/wishlist", "mallory", gift("Stolen", map[string]any{"imageUrl": u}), nil),
+			w.must(422, "PATCH", "/api/wishlist/"+kids["id"].(string), "emma", map[string]any{"imageUrl": u}, nil),
+		} {
+			if !strings.Contains(string(body), `"imageUrl"`) {
+				t.Errorf("%s: %s, want the imageUrl field named", u, body)
+			}
+		}
+	}
+}
