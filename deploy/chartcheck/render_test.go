@@ -553,7 +553,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"DATABASE_URL": true, "REDIS_URL": true, "NATS_URL": true, "FIREBASE_PROJECT_ID": true,
 		"WISHLIST_URL": true, "VISION_URL": true, "MEDIA_URL": true, "NOTIFICATION_URL": true, "FAMILY_URL": true, "WEB_DIR": true,
 		"MINIO_ENDPOINT": true, "MINIO_ACCESS_KEY": true, "MINIO_SECRET_KEY": true, "MINIO_BUCKET": true, "MINIO_USE_SSL": true,
-		"IDENTITY_SIGNING_KEY": true, "IDENTITY_PUBLIC_KEYS": true,
+		"IDENTITY_SIGNING_KEY": true, "IDENTITY_PUBLIC_KEYS": true, "MEDIA_URL_SECRET": true,
 	}
 	leftOptional := map[string]string{
 		"OUTBOX_RETENTION":              "service default (24h)",

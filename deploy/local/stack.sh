@@ -338,6 +338,13 @@ identity_keys() {
     mv "$STATE/identity.env.tmp" "$STATE/identity.env"
 }
 
+# The photo address secret (issue 18): wishlist, vision and media sign photo addresses with it
+# and media checks them. Made once per stack and kept in $STATE (never committed).
+media_url_secret() {
+  [ -s "$STATE/mediaurl.env" ] && return
+  (umask 077 && echo "MEDIA_URL_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" > "$STATE/mediaurl.env")
+}
+
 # identity_env NAME: the service's own signing key (only its own) and the public keys of the
 # services it accepts calls from: the gateway's everywhere, wishlist's and vision's at media.
 identity_env() {
@@ -351,11 +358,13 @@ identity_env() {
   else
     echo "IDENTITY_PUBLIC_KEYS=gateway=$IDENTITY_PUB_gateway"
   fi
+  case $1 in wishlist | vision | media) cat "$STATE/mediaurl.env" ;; esac
 }
 
 build_services() {
   cd "$ROOT"
   identity_keys
+  media_url_secret
   local s
   for s in "${SERVICES[@]}"; do
     [ -f "services/$s/cmd/$s/main.go" ] || { log "services/$s has no command yet: skipped"; continue; }

@@ -61,7 +61,14 @@ func makeFullAccount(t *testing.T) fullAccount {
 	if code != http.StatusCreated || json.Unmarshal(body, &up) != nil {
 		t.Fatalf("upload: %d %s", code, body)
 	}
-	a.photoURLs = []string{it.ImageURL, strings.Replace(it.ImageURL, ".jpg", "_thumb.jpg", 1), up.URL, up.ThumbnailURL}
+	// Signed addresses as answered (the item's thumbnail has none of its own: only media's
+	// upload answer names thumbnails). Each opens now, so a 404 after the deletion means gone.
+	a.photoURLs = []string{it.ImageURL, up.URL, up.ThumbnailURL}
+	for _, u := range a.photoURLs {
+		if code := mediaStatus(t, u); code != http.StatusOK {
+			t.Fatalf("photo %s before the deletion: %d", u, code)
+		}
+	}
 	expect(t, annaLive, "wishlist-count", `"count":1`)
 
 	var lists []struct{ ID string }

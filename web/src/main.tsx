@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router';
 import { makeStore } from './app/store';
+import { startPhotoRefresh } from './app/photoRefresh';
 import { FeatureBridges } from './app/FeatureBridges';
 import { makeRouter } from './app/router';
 import { startAuth } from './features/auth/bootstrap';
@@ -21,6 +22,7 @@ const router = makeRouter();
 markStandalone();
 startTheme();
 void startAuth(store.dispatch);
+startPhotoRefresh(store.dispatch);
 
 // The first paint waits for the language's catalogs: English is bundled, another language is one
 // small fetch, so nobody sees English flash before their own language.

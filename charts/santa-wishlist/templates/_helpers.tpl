@@ -110,6 +110,22 @@ returns YAML {<service>: {key: <base64 PKCS #8>, cert: <base64 DER certificate>}
 {{- toYaml (index $root.Values "_identityKeys") -}}
 {{- end -}}
 
+{{/* The photo address secret (issue 18, MEDIA_URL_SECRET): wishlist and vision sign photo
+addresses with it, media checks them. Generated once, kept in the identity Secret across
+upgrades (memoised like the keys, so one render uses one value). */}}
+{{- define "santa.mediaUrlSecret" -}}
+{{- $root := . -}}
+{{- if not (hasKey $root.Values "_mediaUrlSecret") -}}
+{{- $existing := lookup "v1" "Secret" $root.Release.Namespace (include "santa.name" (dict "root" $root "name" "identity-keys")) -}}
+{{- $secret := randAlphaNum 48 -}}
+{{- if and $existing $existing.data (hasKey $existing.data "media-url-secret") -}}
+{{- $secret = index $existing.data "media-url-secret" | b64dec -}}
+{{- end -}}
+{{- $_ := set $root.Values "_mediaUrlSecret" $secret -}}
+{{- end -}}
+{{- index $root.Values "_mediaUrlSecret" -}}
+{{- end -}}
+
 {{/* The in-chart NATS's configuration: a user per service with its permissions. dict: users
 ({name: {pub, sub}}), passwords ({name: base64}). */}}
 {{- define "santa.natsConfig" -}}

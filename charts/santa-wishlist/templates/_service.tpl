@@ -176,6 +176,15 @@ from secrets.existingSecret or the Secret made from secrets.*.
       name: {{ include "santa.name" (dict "root" $root "name" "identity-keys") }}
       key: {{ .name }}-key
 {{- end }}
+{{- if or (eq .name "media") (and (has "media" $svc.calls) (ne .name "gateway")) }}
+# Signs (wishlist, vision) or checks (media) the photo addresses (pkg/mediaurl); the gateway
+# only forwards them and does without.
+- name: MEDIA_URL_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "santa.name" (dict "root" $root "name" "identity-keys") }}
+      key: media-url-secret
+{{- end }}
 {{- if and (has "smtp" $svc.uses) $v.smtp.enabled (not $v.smtp.mailpit.enabled) }}
 {{- if or $v.secrets.existingSecret $v.secrets.smtpUrl }}
 - name: SMTP_URL

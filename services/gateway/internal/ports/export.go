@@ -17,6 +17,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 )
 
 // exportClient makes the export's internal calls; each has its own timeout.
@@ -25,7 +26,7 @@ var exportClient = &http.Client{Transport: sharedTransport}
 // exportAccount answers GET /api/account/export: a ZIP of everything the user keeps with us,
 // written to the response as it is gathered (never built in memory): the account, the lists
 // with their items as the owner sees them (so no claim made on them before the reveal date),
-// the photos of those items, the claims the user made, their families and their notices.
+// the photos of those items (fetched at the signed addresses the list answers carry), the claims the user made, their families and their notices.
 // Each part is asked of its service with the user's verified headers, as any request is.
 func exportAccount(up Upstreams, identity *auth.IdentitySigner) gin.HandlerFunc {
 	return func(c *gin.Context) {
@@ -134,8 +135,10 @@ func copyPhoto(ctx context.Context, zw *zip.Writer, mediaBase string, identity *
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("photo %s: status %d", mediaPath, resp.StatusCode)
 	}
-	// Stored photos are JPEG or PNG already: kept as they are, not compressed again.
-	w, err := zw.CreateHeader(&zip.FileHeader{Name: "photos/" + path.Base(mediaPath), Method: zip.Store, Modified: time.Now()})
+	// Stored photos are JPEG or PNG already: kept as they are, not compressed again. The
+	// address is signed (that is how media lets anyone read it); the file is named by its key.
+	key, _ := mediaurl.Key(mediaPath)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "photos/" + path.Base(key), Method: zip.Store, Modified: time.Now()})
 	if err != nil {
 		return err
 	}

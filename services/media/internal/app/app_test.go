@@ -182,3 +182,20 @@ func TestDeleteForItemFromThumbnailURLAndExternalURLs(t *testing.T) {
 		t.Errorf("bad item id: %v", err)
 	}
 }
+
+// An item may take only its owner's upload: another user's attach is told the upload does not
+// exist, and the upload stays unattached (its owner's).
+func TestAttachRefusesAnotherUsersUpload(t *testing.T) {
+	svc, s, _ := newService(t)
+	upload := store(t, svc, "", "owner-1")
+	if _, err := svc.Attach(ctx(t), "thief-1", upload.URL, itemA); !errors.Is(err, app.ErrNotFound) {
+		t.Fatalf("attach by another user: %v, want ErrNotFound", err)
+	}
+	info, err := s.Stat(ctx(t), key(upload.URL))
+	if err != nil || info.Owner != "owner-1" || info.Item != "" {
+		t.Fatalf("after the refused attach: %+v %v", info, err)
+	}
+	if n, err := svc.Attach(ctx(t), "owner-1", upload.URL, itemA); err != nil || n != 2 {
+		t.Fatalf("attach by its owner: %d %v, want its image and thumbnail", n, err)
+	}
+}

@@ -34,7 +34,12 @@ func (s *Service) Attach(ctx context.Context, owner, imageURL, itemID string) (i
 		if err != nil {
 			return marked, err
 		}
-		if info.Owner != owner || info.Item == item {
+		if info.Owner != owner {
+			// Someone else's upload: as if it did not exist, so an item cannot take (and the
+			// wishlist then sign addresses for) a photo its owner never uploaded.
+			return marked, ErrNotFound
+		}
+		if info.Item == item {
 			continue
 		}
 		if err := s.store.MarkItem(ctx, k, owner, item, info.ContentType); err != nil {

@@ -11,12 +11,14 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
 )
@@ -24,14 +26,11 @@ import (
 // Room around the image for multipart framing, the other form fields and JSON syntax.
 const envelopeAllowance = 64 << 10
 
-// Every object is written once under a random key and never changed, so a browser may keep it
-// for good; but these are children's photos that may be deleted, so only the browser: shared
-// caches (proxies, CDNs) must not keep a copy past a deletion.
-const cacheForever = "private, max-age=31536000, immutable"
-
 // HTTP serves uploads and downloads.
 type HTTP struct {
-	app *app.Service
+	app  *app.Service
+	urls *mediaurl.Signer
+	now  func() time.Time
 }
 
 // RegisterRoutes adds the media routes:
@@ -40,9 +39,11 @@ type HTTP struct {
 //	POST /internal/media  upload by the wishlist service; the owner is the user it asserts
 //	POST /internal/media/discard  the wishlist drops an image no item kept (its owner's only)
 //	POST /internal/media/attach   the wishlist says an item took an unattached upload (kept)
-//	GET|HEAD /media/*key  the stored objects (no listing)
-func RegisterRoutes(r gin.IRouter, svc *app.Service) {
-	h := &HTTP{app: svc}
+//	GET|HEAD /media/*key  the stored objects, at signed addresses only (no listing)
+//
+// urls signs the addresses the public upload answers and checks those a download asks for.
+func RegisterRoutes(r gin.IRouter, svc *app.Service, urls *mediaurl.Signer) {
+	h := &HTTP{app: svc, urls: urls, now: time.Now}
 	r.POST("/api/media", h.upload(false))
 	r.POST("/internal/media", h.upload(true))
 	r.POST("/internal/media/discard", h.discard)
@@ -111,6 +112,12 @@ func (h *HTTP) upload(internal bool) gin.HandlerFunc {
 		if err != nil {
 			writeError(c, err, maxBytes)
 			return
+		}
+		if !internal {
+			// The uploader's browser shows it now; the wishlist (internal) stores the plain
+			// address and signs it whenever it answers the item.
+			st := h.urls.At(h.now())
+			stored.URL, stored.ThumbnailURL = st.Sign(stored.URL), st.Sign(stored.ThumbnailURL)
 		}
 		c.Header("Location", stored.URL)
 		c.JSON(http.StatusCreated, stored)
@@ -245,6 +252,8 @@ func (h *HTTP) attach(c *gin.Context) {
 	case errors.Is(err, domain.ErrInvalidItemID):
 		apierror.AbortFields(c, http.StatusBadRequest, "invalid_item_id", "itemId must be a UUID.",
 			map[string]string{"itemId": "Must be the UUID of an item."})
+	case errors.Is(err, app.ErrNotFound):
+		apierror.Abort(c, http.StatusNotFound, "not_found", "No such upload of yours.")
 	case err != nil:
 		httpserver.Logger(c).Error("attaching an image failed", "err", err)
 		apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be updated right now.")
@@ -333,10 +342,18 @@ func humanBytes(n int64) string {
 }
 
 // serve streams a stored object. Keys are unguessable and nothing lists them: anything that
-// is not exactly a key this service writes is a 404, including /media/ and folders.
+// is not exactly a key this service writes is a 404, including /media/ and folders. So is an
+// address without a valid, unexpired signature (issue 18): a photo is seen by whom the list's
+// owner lets see it, for as long as the address they were given lives, not by anyone who once
+// had the URL. 404, not 403, so a refused address says nothing about whether the photo exists.
 func (h *HTTP) serve(c *gin.Context) {
 	key := strings.TrimPrefix(c.Param("key"), "/")
 	ctx := c.Request.Context()
+	ttl, signed := h.urls.Verify(key, c.Query("exp"), c.Query("sig"), h.now())
+	if !signed {
+		apierror.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
+		return
+	}
 	notFound := func(err error) {
 		if !errors.Is(err, app.ErrNotFound) {
 			httpserver.Logger(c).Error("reading an object failed", "key", key, "err", err)
@@ -354,7 +371,7 @@ func (h *HTTP) serve(c *gin.Context) {
 			notFound(err)
 			return
 		}
-		setObjectHeaders(c, info)
+		setObjectHeaders(c, info, ttl)
 		if inm != "" && etagMatches(inm, info.ETag) {
 			c.Status(http.StatusNotModified)
 			return
@@ -373,13 +390,16 @@ func (h *HTTP) serve(c *gin.Context) {
 		return
 	}
 	defer body.Close()
-	setObjectHeaders(c, info)
+	setObjectHeaders(c, info, ttl)
 	c.DataFromReader(http.StatusOK, info.Size, servedType(info.ContentType), body, nil)
 }
 
-func setObjectHeaders(c *gin.Context, info app.ObjectInfo) {
+// setObjectHeaders: ttl is how long the signed address stays valid. The browser may keep the
+// photo that long (the same address comes back all hour, so it hits), no longer; and only the
+// browser: shared caches (proxies, CDNs) must not keep children's photos at all.
+func setObjectHeaders(c *gin.Context, info app.ObjectInfo, ttl time.Duration) {
 	c.Header("ETag", `"`+info.ETag+`"`)
-	c.Header("Cache-Control", cacheForever)
+	c.Header("Cache-Control", "private, max-age="+strconv.Itoa(int(ttl/time.Second)))
 	c.Header("X-Content-Type-Options", "nosniff")
 	// Opened on its own, an image needs no script, style or frame.
 	c.Header("Content-Security-Policy", "default-src 'none'; img-src 'self'; sandbox")

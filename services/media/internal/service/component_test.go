@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -26,6 +27,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
@@ -65,6 +67,7 @@ func start(t *testing.T, options ...func(*service.Config)) *harness {
 		ConsumerName: consumer,
 		Server:       httpserver.Options{Service: "media", Addr: "127.0.0.1:0"},
 		Identity:     testenv.IdentityVerifier("media"),
+		URLs:         testenv.MediaURLSigner(),
 	}
 	for _, o := range options {
 		o(&cfg)
@@ -151,8 +154,14 @@ func (r response) stored(t *testing.T) app.Stored {
 // do sends a request as the gateway would: the user named by an "X-User-Id" entry of header
 // (none: a visitor) travels in a signed assertion, the wishlist's on /internal/. With a
 // "raw" entry, header is sent as it is (an attacker's request, straight to the port).
+// A download of a plain /media/ address is made as someone given the address would: signed
+// now, as the wishlist answers it; an "unsigned" entry sends the path as it is.
 func (h *harness) do(method, path string, body io.Reader, header map[string]string) response {
 	h.t.Helper()
+	if _, unsigned := header["unsigned"]; !unsigned && (method == http.MethodGet || method == http.MethodHead) &&
+		strings.HasPrefix(path, "/media/") && !strings.Contains(path, "?") {
+		path = testenv.MediaURLSigner().At(time.Now()).Sign(path)
+	}
 	var pairs []string
 	if _, raw := header["raw"]; !raw {
 		issuer := "gateway"
@@ -167,7 +176,7 @@ func (h *harness) do(method, path string, body io.Reader, header map[string]stri
 		pairs = append(pairs, auth.HeaderIdentity, token)
 	}
 	for k, v := range header {
-		if k != "X-User-Id" && k != "raw" {
+		if k != "X-User-Id" && k != "raw" && k != "unsigned" {
 			pairs = append(pairs, k, v)
 		}
 	}
@@ -383,7 +392,6 @@ func TestServingHeadersCachingAndNotFound(t *testing.T) {
 	etag := first.header.Get("ETag")
 	want := map[string]string{
 		"Content-Type":           "image/png",
-		"Cache-Control":          "private, max-age=31536000, immutable",
 		"X-Content-Type-Options": "nosniff",
 		"Content-Length":         fmt.Sprint(stored.Bytes),
 	}
@@ -394,6 +402,12 @@ func TestServingHeadersCachingAndNotFound(t *testing.T) {
 	}
 	if first.status != http.StatusOK || len(etag) < 3 || etag[0] != '"' {
 		t.Fatalf("status %d, ETag %q", first.status, etag)
+	}
+	// Kept by the browser as long as the signed address lives (1 to 2 hours), not a year.
+	var maxAge int
+	if _, err := fmt.Sscanf(first.header.Get("Cache-Control"), "private, max-age=%d", &maxAge); err != nil ||
+		maxAge <= 3600-5 || maxAge > 7200 {
+		t.Errorf("Cache-Control = %q, want private with max-age the address's remaining 1-2 hours", first.header.Get("Cache-Control"))
 	}
 
 	for _, inm := range []string{etag, `"other", ` + etag, "W/" + etag, "*"} {
@@ -714,12 +728,13 @@ func TestUnattachedUploadsExpireUnlessAnItemTookThem(t *testing.T) {
 	itemID := newItemID()
 	own := h.jsonUpload("/internal/media", "", map[string]string{
 		"dataUrl": testimages.DataURL("image/jpeg", testimages.PhotoJPEG(64, 48, 3)), "itemId": itemID, "userId": "alice"}).stored(t)
-	// Mallory cannot attach (and so keep) alice's upload, the wishlist can for alice.
+	// Mallory cannot attach (and so keep, or take into an item) alice's upload: as if it did not
+	// exist. The wishlist can for alice.
 	attach := func(user, url string) response {
 		return h.do(http.MethodPost, "/internal/media/attach", strings.NewReader(`{"imageUrl":"`+url+`","itemId":"`+itemID+`"}`),
 			map[string]string{"Content-Type": "application/json", "X-User-Id": user})
 	}
-	if r := attach("mallory", forgotten.URL); r.status != http.StatusOK || !strings.Contains(string(r.body), `"marked":0`) {
+	if r := attach("mallory", forgotten.URL); r.status != http.StatusNotFound {
 		t.Fatalf("mallory's attach: %d %s", r.status, r.body)
 	}
 	if r := attach("alice", taken.URL); r.status != http.StatusOK || !strings.Contains(string(r.body), `"marked":2`) {
@@ -739,5 +754,72 @@ func TestUnattachedUploadsExpireUnlessAnItemTookThem(t *testing.T) {
 		if u == taken.URL && r.header.Get("Content-Type") != "image/jpeg" {
 			t.Errorf("the attached image is now served as %q", r.header.Get("Content-Type"))
 		}
+	}
+}
+
+// Issue 18: a photo is served only at an address signed by a service that answered it, and
+// only until it expires. Everything else is a 404 like a missing photo, so a refused
+// address tells an attacker nothing.
+func TestPhotosAreServedOnlyAtSignedUnexpiredAddresses(t *testing.T) {
+	h := start(t)
+	stored := h.multipartUpload("user-1", "kid.jpg", "image/jpeg", testimages.PhotoJPEG(300, 200, 7), nil).stored(t)
+	other := h.multipartUpload("user-1", "sibling.jpg", "image/jpeg", testimages.PhotoJPEG(300, 200, 8), nil).stored(t)
+
+	// The public upload answer is signed, ready for the uploader's <img>.
+	for _, u := range []string{stored.URL, stored.ThumbnailURL} {
+		if !strings.Contains(u, "?exp=") || !strings.Contains(u, "&sig=") {
+			t.Fatalf("upload answer not signed: %q", u)
+		}
+		if r := h.do(http.MethodGet, u, nil, nil); r.status != http.StatusOK {
+			t.Fatalf("GET signed %s: %d", u, r.status)
+		}
+	}
+	// The wishlist's internal upload stores the plain address; it signs when it answers.
+	internal := h.jsonUpload("/internal/media", "", map[string]string{
+		"dataUrl": testimages.DataURL("image/jpeg", testimages.PhotoJPEG(300, 200, 9)), "itemId": newItemID(), "userId": "user-1",
+	}).stored(t)
+	if strings.Contains(internal.URL, "?") {
+		t.Errorf("internal upload answer signed: %q", internal.URL)
+	}
+
+	plain := strings.Split(stored.URL, "?")[0]
+	query, _ := url.ParseQuery(strings.Split(stored.URL, "?")[1])
+	exp, sig := query.Get("exp"), query.Get("sig")
+	tampered := []byte(sig)
+	tampered[0] ^= 2
+	otherQuery := strings.Split(other.URL, "?")[1]
+	expired := testenv.MediaURLSigner().At(time.Now().Add(-3 * time.Hour)).Sign(plain)
+	foreign, err := mediaurl.NewSigner(strings.Repeat("z", 40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, path := range map[string]string{
+		"unsigned":                   plain,
+		"exp without sig":            plain + "?exp=" + exp,
+		"tampered sig":               plain + "?exp=" + exp + "&sig=" + string(tampered),
+		"another photo's signature":  plain + "?" + otherQuery,
+		"a later exp, same sig":      plain + "?exp=" + fmt.Sprint(time.Now().Add(90*time.Minute).Unix()) + "&sig=" + sig,
+		"expired":                    expired,
+		"signed with another secret": foreign.At(time.Now()).Sign(plain),
+		"the thumbnail, photo's sig": strings.Split(stored.ThumbnailURL, "?")[0] + "?exp=" + exp + "&sig=" + sig,
+	} {
+		for _, method := range []string{http.MethodGet, http.MethodHead} {
+			r := h.do(method, path, nil, map[string]string{"unsigned": ""})
+			if r.status != http.StatusNotFound || (method == http.MethodGet && r.apiError().Code != "not_found") {
+				t.Errorf("%s %s (%s): %d %s", method, name, path, r.status, r.body)
+			}
+			if len(r.body) > 0 && bytes.Contains(r.body, []byte("\xff\xd8")) {
+				t.Errorf("%s %s: image bytes in the refusal", method, name)
+			}
+		}
+		// Not even a 304 for a client that says it holds the photo.
+		if r := h.do(http.MethodGet, path, nil, map[string]string{"unsigned": "", "If-None-Match": "*"}); r.status != http.StatusNotFound {
+			t.Errorf("If-None-Match * at %s: %d", name, r.status)
+		}
+	}
+	// A missing photo at a well-signed address answers the same 404.
+	missing := testenv.MediaURLSigner().At(time.Now()).Sign("/media/items/unattached/0123456789abcdef0123456789abcdef.jpg")
+	if r := h.do(http.MethodGet, missing, nil, nil); r.status != http.StatusNotFound || r.apiError().Code != "not_found" {
+		t.Errorf("signed address of a missing photo: %d %s", r.status, r.body)
 	}
 }

@@ -17,6 +17,7 @@ func TestLoadConfigReadsTheEnvironment(t *testing.T) {
 		"NATS_URL": "nats://127.0.0.1:4222", "EVENTS_NAMESPACE": "test", "GOMEMLIMIT": "100MiB",
 		"MEDIA_DECODE_MEMORY": "", "MEDIA_UPLOADS_PER_MINUTE": "12",
 		"IDENTITY_PUBLIC_KEYS": testenv.IdentityPublicKeys("gateway", "wishlist", "vision"),
+		"MEDIA_URL_SECRET":     testenv.MediaURLSecret,
 	} {
 		t.Setenv(k, v)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
@@ -52,6 +53,9 @@ type Config struct {
 	Server       httpserver.Options
 	// Identity verifies the assertion every request must carry (IDENTITY_PUBLIC_KEYS).
 	Identity *auth.IdentityVerifier
+	// URLs signs upload answers and checks download addresses (MEDIA_URL_SECRET, shared with
+	// the services that answer photo addresses).
+	URLs *mediaurl.Signer
 }
 
 // LoadConfig reads and checks the environment.
@@ -80,6 +84,7 @@ func LoadConfig(env *config.Env) Config {
 		ConsumerName:  ports.ItemDeletedConsumer,
 		Server:        httpserver.OptionsFromEnv(env, "media", "8083"),
 		Identity:      auth.IdentityVerifierFromEnv(env, "media"),
+		URLs:          mediaurl.FromEnv(env),
 	}
 	if cfg.MaxBytes < 1024 || cfg.MaxBytes > 64<<20 {
 		env.Problem("MEDIA_MAX_BYTES must be between 1024 and %d bytes, got %d", 64<<20, cfg.MaxBytes)
@@ -102,6 +107,9 @@ func LoadConfig(env *config.Env) Config {
 // Build connects to MinIO (creating the bucket if needed) and NATS, starts the item.deleted
 // consumer and returns the server. Everything it opens is closed when the server stops.
 func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
+	if cfg.URLs == nil {
+		return nil, errors.New("media: no photo address signer (MEDIA_URL_SECRET)")
+	}
 	store, err := adapters.NewMinIOStore(cfg.MinIO)
 	if err != nil {
 		return nil, err
@@ -117,7 +125,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	logger.Info("image decoding budget", "decode_memory_mib", cfg.Limits.DecodeMemory>>20,
 		"uploads_per_minute", cfg.Limits.UploadsPerMinute, "quota_images", cfg.Limits.Quota.MaxImages,
 		"quota_mib", cfg.Limits.Quota.MaxBytes>>20, "identity_issuers", fmt.Sprint(cfg.Identity.Issuers()))
-	ports.RegisterRoutes(srv.Engine, svc)
+	ports.RegisterRoutes(srv.Engine, svc, cfg.URLs)
 	srv.AddReadinessCheck("minio", store.Ping)
 
 	// Run stops the consumers (after the sweep), then drains the connection.

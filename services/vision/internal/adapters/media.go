@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 )
 
 // Media stores images through the media service's upload API, as the user who imports
@@ -65,5 +66,6 @@ func (m *Media) Store(ctx context.Context, owner auth.User, data []byte) (string
 	if err := json.Unmarshal(raw, &stored); err != nil || stored.URL == "" {
 		return "", fmt.Errorf("media answer without a url: %s", raw)
 	}
-	return stored.URL, nil
+	// The plain address: it is cached (a product scanned again), and signed when answered.
+	return mediaurl.Unsigned(stored.URL), nil
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
 	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
 )
@@ -24,6 +26,18 @@ type Lookups struct {
 	Barcodes *lookup.Barcodes
 	Links    *lookup.Links
 	Images   *lookup.ProductImages
+	// Photos signs the stored pictures' addresses in the answers (nil without media, when no
+	// picture is ever stored).
+	Photos *mediaurl.Signer
+}
+
+// signed is a stored picture's address as the browser may load it (issue 18): signed at
+// answer time, as the cache keeps the plain address longer than a signature lives.
+func (l Lookups) signed(u string) string {
+	if l.Photos == nil {
+		return u
+	}
+	return l.Photos.At(time.Now()).Sign(u)
 }
 
 // RegisterLookupRoutes adds:
@@ -62,6 +76,7 @@ func (l Lookups) link(c *gin.Context) {
 	)
 	switch {
 	case err == nil:
+		item.ImageURL = l.signed(item.ImageURL)
 		c.JSON(http.StatusOK, item)
 	case errors.As(err, &refused):
 		status := http.StatusBadRequest
@@ -119,7 +134,7 @@ func (l Lookups) barcodeImage(c *gin.Context) {
 	})
 	switch {
 	case err == nil:
-		c.JSON(http.StatusCreated, imageAnswer{ImageURL: stored})
+		c.JSON(http.StatusCreated, imageAnswer{ImageURL: l.signed(stored)})
 	case errors.Is(err, lookup.ErrProductNotFound):
 		apierror.Abort(c, http.StatusNotFound, "product_not_found", err.Error())
 	case errors.Is(err, lookup.ErrNoProductImage):

@@ -5,9 +5,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
 	"github.com/santa-wishlist/santa/services/vision/internal/service"
 )
@@ -72,5 +75,47 @@ func TestLinkImportAnswersOverHTTP(t *testing.T) {
 		if e := r.apiError(t); r.status != c.status || e.Code != c.code || e.Message == "" {
 			t.Errorf("%s: %d %s, want %d %s", c.url, r.status, r.body, c.status, c.code)
 		}
+	}
+}
+
+// Issue 18: the imported picture's address is answered signed by vision itself, whatever
+// media answered (it is cached plain and may be answered again after media's signature ran
+// out), so the browser can load it from media.
+func TestAnImportedPictureIsAnsweredAtASignedAddress(t *testing.T) {
+	const stored = "/media/items/unattached/0123456789abcdef0123456789abcdef.png"
+	shop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/toy":
+			w.Header().Set("Content-Type", "text/html")
+			_, _ = w.Write([]byte(`<meta property="og:title" content="Toy Robot"><meta property="og:image" content="/robot.png">`))
+		case "/robot.png":
+			w.Header().Set("Content-Type", "image/png")
+			_, _ = w.Write([]byte("\x89PNG\r\n\x1a\n not really, media decides"))
+		}
+	}))
+	t.Cleanup(shop.Close)
+	media := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(`{"url":"` + stored + `?exp=1&sig=stale"}`)) // an old signature
+	}))
+	t.Cleanup(media.Close)
+	addr := netip.MustParseAddrPort(shop.Listener.Addr().String())
+	h := start(t, func(c *service.Config) {
+		c.Lookup.Fetch = lookup.FetchDefaults()
+		c.Lookup.Fetch.TestAllow = []netip.AddrPort{addr}
+		c.Lookup.MediaURL = media.URL
+		c.Signer = testenv.IdentitySigner("vision")
+		c.Photos = testenv.MediaURLSigner()
+	})
+	r := h.postJSON("/api/lookup/url", map[string]string{"url": "http://" + addr.String() + "/toy"},
+		map[string]string{"X-User-Id": "link-tester", "X-Real-IP": "203.0.113.51"})
+	var it lookup.LinkItem
+	r.json(t, &it)
+	u, err := url.Parse(it.ImageURL)
+	if r.status != 200 || err != nil || u.Path != stored {
+		t.Fatalf("import: %d %s", r.status, r.body)
+	}
+	if _, ok := testenv.MediaURLSigner().Verify(strings.TrimPrefix(stored, "/media/"), u.Query().Get("exp"), u.Query().Get("sig"), time.Now()); !ok {
+		t.Fatalf("imageUrl %q is not validly signed", it.ImageURL)
 	}
 }

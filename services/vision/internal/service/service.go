@@ -4,6 +4,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/netip"
@@ -17,6 +18,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
@@ -38,6 +40,9 @@ type Config struct {
 	// Signer asserts the importing user to the media service (IDENTITY_SIGNING_KEY; needed
 	// with MEDIA_URL).
 	Signer *auth.IdentitySigner
+	// Photos signs the stored pictures' addresses the lookups answer (MEDIA_URL_SECRET; needed
+	// with MEDIA_URL): media serves only signed addresses.
+	Photos *mediaurl.Signer
 	// NATSURL (empty: no account erasure) is where user.deleted arrives; EventsNamespace is
 	// this environment's part of it.
 	NATSURL         string
@@ -146,6 +151,7 @@ func LoadConfig(env *config.Env) Config {
 	}
 	if l.MediaURL != "" {
 		cfg.Signer = auth.IdentitySignerFromEnv(env, "vision")
+		cfg.Photos = mediaurl.FromEnv(env)
 	}
 	return cfg
 }
@@ -182,6 +188,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	}
 	var images lookup.ImageStore
 	if cfg.Lookup.MediaURL != "" {
+		if cfg.Photos == nil {
+			return nil, errors.New("vision: MEDIA_URL needs MEDIA_URL_SECRET to sign the stored pictures' addresses")
+		}
 		images = adapters.NewMedia(cfg.Lookup.MediaURL, cfg.Signer)
 	}
 	barcodes := newBarcodes(cfg.Lookup, store, srv.Registry, logger)
@@ -191,6 +200,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		Barcodes: barcodes,
 		Links:    links,
 		Images:   lookup.NewProductImages(barcodes, links, store, cfg.Lookup.MissTTL),
+		Photos:   cfg.Photos,
 	})
 	srv.AddReadinessCheck("redis", store.Ping)
 	if cfg.NATSURL == "" {

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 )
 
 // The list is the hottest read (every wishlist screen asks for it), and profiles under
@@ -21,31 +23,32 @@ import (
 // them; domain.Item's JSON names are the contract, and adapters tests hold the two equal.
 
 // column is one answered field: the SQL that yields it, its JSON key and how its binary value
-// is written. itemFields is THE item shape of the list answers: a new item field is one row
+// is written; a photo column's address is signed for the answer (issue 18). itemFields is THE item shape of the list answers: a new item field is one row
 // here (plus its migration and domain.Item's field, which the adapters tests hold equal).
 type column struct {
 	sql   string
 	key   string
 	write func(buf, v []byte) ([]byte, error)
+	photo bool
 }
 
 var itemFields = []column{
-	{"items.id", "id", writeUUID},
-	{"items.name", "name", writeText},
-	{"items.description", "description", writeText},
-	{"items.price", "price", writeNullableText},
-	{"items.image_url", "imageUrl", writeNullableText},
-	{"items.category", "category", writeNullableText},
-	{"items.features", "features", writeJSONB},
-	{"items.search_query", "searchQuery", writeText},
-	{"items.shopping_url", "shoppingUrl", writeText},
-	{"items.ai_generated", "aiGenerated", writeBool},
-	{"items.sent_to_santa", "sentToSanta", writeBool},
-	{"items.created_at", "createdAt", writeTime},
-	{"items.list_id", "listId", writeUUID},
-	{"items.priority", "priority", writeInt2},
-	{"items.quantity", "quantity", writeInt2},
-	{"items.notes", "notes", writeText},
+	{"items.id", "id", writeUUID, false},
+	{"items.name", "name", writeText, false},
+	{"items.description", "description", writeText, false},
+	{"items.price", "price", writeNullableText, false},
+	{"items.image_url", "imageUrl", writeNullableText, true},
+	{"items.category", "category", writeNullableText, false},
+	{"items.features", "features", writeJSONB, false},
+	{"items.search_query", "searchQuery", writeText, false},
+	{"items.shopping_url", "shoppingUrl", writeText, false},
+	{"items.ai_generated", "aiGenerated", writeBool, false},
+	{"items.sent_to_santa", "sentToSanta", writeBool, false},
+	{"items.created_at", "createdAt", writeTime, false},
+	{"items.list_id", "listId", writeUUID, false},
+	{"items.priority", "priority", writeInt2, false},
+	{"items.quantity", "quantity", writeInt2, false},
+	{"items.notes", "notes", writeText, false},
 }
 
 // Projections: the columns one kind of reader is answered. The owner's projection before the
@@ -58,15 +61,15 @@ var (
 	revealedProjection = newProjection(append(append([]column{}, itemFields...), column{
 		`(SELECT COALESCE(jsonb_agg(jsonb_build_object('displayName', c.display_name, 'quantity', c.quantity,
 			'purchased', c.purchased) ORDER BY c.created_at, c.user_id), '[]'::jsonb) FROM claims c WHERE c.item_id = items.id)`,
-		"claims", writeJSONB}))
+		"claims", writeJSONB, false}))
 	// memberProjection: a signed-in viewer who is not the owner; $2 of its query is the uid.
 	memberProjection = newProjection(append(append([]column{}, itemFields...),
-		column{"items.claimed::int4", "claimed", writeInt4},
-		column{"COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2), 0)::int4", "mine", writeInt4}))
+		column{"items.claimed::int4", "claimed", writeInt4, false},
+		column{"COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2), 0)::int4", "mine", writeInt4, false}))
 	// visitorProjection: an anonymous visitor, who holds no claim.
 	visitorProjection = newProjection(append(append([]column{}, itemFields...),
-		column{"items.claimed::int4", "claimed", writeInt4},
-		column{"0::int4", "mine", writeInt4}))
+		column{"items.claimed::int4", "claimed", writeInt4, false},
+		column{"0::int4", "mine", writeInt4, false}))
 )
 
 type projection struct {
@@ -91,14 +94,18 @@ func newProjection(cols []column) projection {
 	return p
 }
 
-// appendRow appends one row of the projection as a JSON object.
-func (p projection) appendRow(buf []byte, v [][]byte) ([]byte, error) {
+// appendRow appends one row of the projection as a JSON object, its photo signed with photos.
+func (p projection) appendRow(buf []byte, v [][]byte, photos mediaurl.Stamp) ([]byte, error) {
 	if len(v) != len(p.columns) {
 		return buf, fmt.Errorf("a row has %d columns, want %d", len(v), len(p.columns))
 	}
 	var err error
 	for i, c := range p.columns {
 		buf = append(buf, p.keys[i]...)
+		if c.photo && v[i] != nil {
+			buf = appendString(buf, []byte(photos.Sign(string(v[i]))))
+			continue
+		}
 		if buf, err = c.write(buf, v[i]); err != nil {
 			return buf, fmt.Errorf("column %s: %w", c.key, err)
 		}
@@ -139,13 +146,14 @@ func (r *Repository) writeSomeRows(ctx context.Context, p projection, prefix, su
 
 	bufp := listBuffers.Get().(*[]byte)
 	buf := append(append((*bufp)[:0], prefix...), '[')
+	photos := r.photoStamp()
 	n := 0
 	for rows.Next() {
 		if n > 0 {
 			buf = append(buf, ',')
 		}
 		n++
-		if buf, err = p.appendRow(buf, rows.RawValues()); err != nil {
+		if buf, err = p.appendRow(buf, rows.RawValues(), photos); err != nil {
 			return n, fmt.Errorf("list items: %w", err)
 		}
 	}

@@ -37,7 +37,7 @@ func newRepository(t *testing.T) *adapters.Repository {
 	if err := migrate.Apply(context.Background(), pool, "wishlist", adapters.Migrations(), quiet); err != nil {
 		t.Fatal(err)
 	}
-	return adapters.NewRepository(pool)
+	return adapters.NewRepository(pool, testenv.MediaURLSigner())
 }
 
 func listJSON(t *testing.T, r *adapters.Repository, userID string, limit int) []byte {

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
@@ -377,6 +379,7 @@ func (r *Repository) visitorJSON(ctx context.Context, token string, write func(j
 	defer rows.Close()
 	bufp := listBuffers.Get().(*[]byte)
 	buf := (*bufp)[:0]
+	photos := r.photoStamp()
 	n := 0
 	for rows.Next() {
 		v := rows.RawValues()
@@ -397,7 +400,7 @@ func (r *Repository) visitorJSON(ctx context.Context, token string, write func(j
 		if n > 1 {
 			buf = append(buf, ',')
 		}
-		if buf, err = visitorProjection.appendRow(buf, v[3:]); err != nil {
+		if buf, err = visitorProjection.appendRow(buf, v[3:], photos); err != nil {
 			return fmt.Errorf("shared list: %w", err)
 		}
 	}
@@ -543,6 +546,15 @@ func (r *Repository) ClaimsJSON(ctx context.Context, userID string) (json.RawMes
 	}
 	if list == nil {
 		list = []ClaimView{}
+	}
+	photos := r.photoStamp()
+	for i := range list {
+		v := &list[i]
+		if v.List.Token == nil && v.Item.ImageURL != nil && strings.HasPrefix(*v.Item.ImageURL, mediaurl.Prefix) {
+			// The owner revoked the link: the claimer keeps the claim, not a way to the photo.
+			v.Item.ImageURL = nil
+		}
+		v.Item.ImageURL = photos.SignPtr(v.Item.ImageURL)
 	}
 	return json.Marshal(list)
 }

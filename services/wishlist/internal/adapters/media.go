@@ -15,6 +15,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/apperror"
 	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
 
 // MediaClient stores inline (data: URL) images with the media service, so no image bytes end
@@ -87,36 +88,43 @@ func (m *MediaClient) StoreDataURL(ctx context.Context, userID, itemID, dataURL 
 }
 
 // Attach tells the media service that itemID took userID's unattached upload at imageURL.
+// Media answers 404 when the upload is someone else's: domain.ErrNotYourImage.
 func (m *MediaClient) Attach(ctx context.Context, userID, itemID, imageURL string) error {
-	return m.internalCall(ctx, userID, "/internal/media/attach", map[string]string{"imageUrl": imageURL, "itemId": itemID})
+	status, err := m.internalCall(ctx, userID, "/internal/media/attach", map[string]string{"imageUrl": imageURL, "itemId": itemID})
+	if err == nil && status == http.StatusNotFound {
+		return domain.ErrNotYourImage
+	}
+	return err
 }
 
 // Discard asks the media service to remove an image stored for an item that was then not
 // saved; media removes it only when userID uploaded it.
 func (m *MediaClient) Discard(ctx context.Context, userID, imageURL string) error {
-	return m.internalCall(ctx, userID, "/internal/media/discard", map[string]string{"imageUrl": imageURL})
+	_, err := m.internalCall(ctx, userID, "/internal/media/discard", map[string]string{"imageUrl": imageURL})
+	return err
 }
 
-// internalCall posts a small JSON body to one of media's internal routes as userID.
-func (m *MediaClient) internalCall(ctx context.Context, userID, path string, v map[string]string) error {
+// internalCall posts a small JSON body to one of media's internal routes as userID and
+// answers the status (200 or 404; anything else is an error).
+func (m *MediaClient) internalCall(ctx context.Context, userID, path string, v map[string]string) (int, error) {
 	body, _ := json.Marshal(v)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.baseURL+path, bytes.NewReader(body))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if err := m.identity.SetHeaders(req.Header, auth.User{UID: userID}, true, "media"); err != nil {
-		return err
+		return 0, err
 	}
 	resp, err := m.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("media service: %w", err)
+		return 0, fmt.Errorf("media service: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotFound {
-		return fmt.Errorf("media service answered %d to %s", resp.StatusCode, path)
+		return resp.StatusCode, fmt.Errorf("media service answered %d to %s", resp.StatusCode, path)
 	}
-	return nil
+	return resp.StatusCode, nil
 }
 
 // uploadBody sends a well-formed base64 data URL as the image's bytes in a multipart form:

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/outbox"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
@@ -26,11 +27,18 @@ func Migrations() fs.FS { return migrate.Folder(migrationFiles) }
 
 // Repository stores lists, items and claims; every method is scoped to one user.
 type Repository struct {
-	pool *pgxpool.Pool
+	pool   *pgxpool.Pool
+	photos *mediaurl.Signer
 }
 
-// NewRepository wraps a pool.
-func NewRepository(pool *pgxpool.Pool) *Repository { return &Repository{pool: pool} }
+// NewRepository wraps a pool; photos signs the photo addresses the JSON answers carry (the
+// stored imageUrl stays the plain /media/ address).
+func NewRepository(pool *pgxpool.Pool, photos *mediaurl.Signer) *Repository {
+	return &Repository{pool: pool, photos: photos}
+}
+
+// photoStamp signs one answer's photo addresses: all with the same expiry.
+func (r *Repository) photoStamp() mediaurl.Stamp { return r.photos.At(now()) }
 
 // itemColumns are what scanItem reads: the owner, then the item's answered fields in
 // itemFields' order.

@@ -6,11 +6,13 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
 
@@ -128,10 +130,8 @@ func (w *Wishlist) prepare(ctx context.Context, userID string, draft domain.Draf
 }
 
 func (w *Wishlist) storeImage(ctx context.Context, item *domain.Item) error {
-	if item.ImageURL != nil && w.images != nil && strings.HasPrefix(*item.ImageURL, "/media/items/unattached/") {
-		// Best effort: without it the picture expires with the unattached uploads.
-		_ = w.images.Attach(ctx, item.UserID, item.ID, *item.ImageURL)
-		return nil
+	if item.ImageURL != nil && strings.HasPrefix(*item.ImageURL, "/media/") {
+		return w.takeStoredImage(ctx, item)
 	}
 	if item.ImageURL == nil || !domain.IsDataURL(*item.ImageURL) {
 		return nil
@@ -145,6 +145,29 @@ func (w *Wishlist) storeImage(ctx context.Context, item *domain.Item) error {
 	}
 	item.ImageURL = &url
 	return nil
+}
+
+// takeStoredImage accepts one of our own photo addresses only when it is this item's photo or
+// the user's own unattached upload: the wishlist signs every address it answers, so an item
+// that could name any key would hand out working addresses of other people's photos.
+func (w *Wishlist) takeStoredImage(ctx context.Context, item *domain.Item) error {
+	url := mediaurl.Unsigned(*item.ImageURL)
+	if strings.HasPrefix(url, "/media/items/"+item.ID+"/") {
+		return nil
+	}
+	if !strings.HasPrefix(url, "/media/items/unattached/") {
+		return domain.FieldError("imageUrl", domain.MsgImageURLInvalid)
+	}
+	if w.images == nil {
+		return nil
+	}
+	switch err := w.images.Attach(ctx, item.UserID, item.ID, url); {
+	case errors.Is(err, domain.ErrNotYourImage):
+		return domain.FieldError("imageUrl", domain.MsgImageURLInvalid)
+	default:
+		// Best effort otherwise: without it the picture expires with the unattached uploads.
+		return nil
+	}
 }
 
 // List answers one of the user's lists (listID empty: the default list) as JSON.
@@ -166,7 +189,8 @@ func (w *Wishlist) Edit(ctx context.Context, userID, id string, patch domain.Dra
 		return domain.Item{}, domain.ErrNotFound
 	}
 	// An inline photo is stored before the row is locked: media is a network call.
-	if patch.ImageURL != nil && (domain.IsDataURL(*patch.ImageURL) || strings.HasPrefix(*patch.ImageURL, "/media/items/unattached/")) {
+	// A stored photo's address is checked as on Add: this item's own, or the user's upload.
+	if patch.ImageURL != nil && (domain.IsDataURL(*patch.ImageURL) || strings.HasPrefix(*patch.ImageURL, "/media/")) {
 		img := domain.Item{ID: id, UserID: userID, ImageURL: patch.ImageURL}
 		if err := w.storeImage(ctx, &img); err != nil {
 			return domain.Item{}, err

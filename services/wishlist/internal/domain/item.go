@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 )
 
 // The spec's validation messages (SPEC section 5), word for word.
@@ -148,6 +150,10 @@ func (v *ValidationError) add(field, msg string) {
 	}
 }
 
+// ErrNotYourImage: the image URL names an upload of someone else's (media says so); the item
+// is refused as with any invalid image URL, so nobody can get addresses signed for it.
+var ErrNotYourImage = errors.New("image is not the caller's upload")
+
 // FieldError is a validation error of one field.
 func FieldError(field, msg string) *ValidationError {
 	var v ValidationError
@@ -215,7 +221,9 @@ func (d Draft) Validate() (Item, error) {
 	}
 
 	if d.ImageURL != nil {
-		if u := strings.TrimSpace(*d.ImageURL); u != "" {
+		// A photo's address comes back as it was answered, signed (issue 18); the plain
+		// /media/ address is what is stored, and signed afresh on every answer.
+		if u := mediaurl.Unsigned(strings.TrimSpace(*d.ImageURL)); u != "" {
 			if !validImageURL(u) {
 				v.add("imageUrl", MsgImageURLInvalid)
 			} else {

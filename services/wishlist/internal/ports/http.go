@@ -14,6 +14,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
 )
 
@@ -31,9 +32,9 @@ const etagMaxBody = 4 << 20
 const msgFailedToAdd = "Failed to add item to wishlist"
 
 // Routes registers the wishlist endpoints. The paths are the public ones: the gateway
-// forwards them unchanged.
-func Routes(r gin.IRouter, w *app.Wishlist) {
-	h := handlers{w}
+// forwards them unchanged. photos signs the photo address of each item answered.
+func Routes(r gin.IRouter, w *app.Wishlist, photos *mediaurl.Signer) {
+	h := handlers{w, photos}
 	// Reads answer 304 to a caller who already holds the same answer (Christmas Eve's read
 	// storm on shared lists); the tag hashes only what this caller is sent.
 	revalidate := httpserver.ETag("private, no-cache", etagMaxBody)
@@ -58,7 +59,17 @@ func Routes(r gin.IRouter, w *app.Wishlist) {
 	r.GET("/api/shared/:token", auth.Caller(false), revalidate, h.shared)
 }
 
-type handlers struct{ w *app.Wishlist }
+type handlers struct {
+	w      *app.Wishlist
+	photos *mediaurl.Signer
+}
+
+// writeItem answers one item, its photo at a signed address (the list answers are signed as
+// the store writes them).
+func (h handlers) writeItem(c *gin.Context, status int, item app.Item) {
+	item.ImageURL = h.photos.At(time.Now()).SignPtr(item.ImageURL)
+	httpserver.WriteJSON(c, status, item)
+}
 
 func uid(c *gin.Context) string {
 	u, _ := auth.UserFrom(c)
@@ -81,7 +92,7 @@ func (h handlers) add(c *gin.Context) {
 		writeError(c, err, msgFailedToAdd)
 		return
 	}
-	httpserver.WriteJSON(c, http.StatusCreated, item)
+	h.writeItem(c, http.StatusCreated, item)
 }
 
 func (h handlers) list(c *gin.Context) {
@@ -121,7 +132,7 @@ func (h handlers) edit(c *gin.Context) {
 		writeError(c, err, "Failed to update item")
 		return
 	}
-	httpserver.WriteJSON(c, http.StatusOK, item)
+	h.writeItem(c, http.StatusOK, item)
 }
 
 func validID(c *gin.Context, id, msg string) bool {
@@ -168,7 +179,7 @@ func (h handlers) sendToSanta(c *gin.Context) {
 		writeError(c, err, "Failed to send your gift request to Santa")
 		return
 	}
-	httpserver.WriteJSON(c, http.StatusOK, item)
+	h.writeItem(c, http.StatusOK, item)
 }
 
 func (h handlers) lists(c *gin.Context) {

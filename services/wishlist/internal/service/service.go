@@ -4,6 +4,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/pkg/outbox"
 	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/adapters"
@@ -35,6 +37,9 @@ type Config struct {
 	// Signer asserts the item's owner to the media service (IDENTITY_SIGNING_KEY; needed
 	// with MEDIA_URL).
 	Signer *auth.IdentitySigner
+	// Photos signs the photo addresses the answers carry (MEDIA_URL_SECRET, shared with media,
+	// which serves only signed addresses).
+	Photos *mediaurl.Signer
 }
 
 // LoadConfig reads and checks the environment.
@@ -47,6 +52,7 @@ func LoadConfig(env *config.Env) Config {
 		OutboxRetention: env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
 		Server:          httpserver.OptionsFromEnv(env, "wishlist", "8081"),
 		Identity:        auth.IdentityVerifierFromEnv(env, "wishlist"),
+		Photos:          mediaurl.FromEnv(env),
 	}
 	if cfg.MediaURL != "" {
 		cfg.Signer = auth.IdentitySignerFromEnv(env, "wishlist")
@@ -57,6 +63,9 @@ func LoadConfig(env *config.Env) Config {
 // Build connects to PostgreSQL and NATS, applies migrations, and returns a server whose Run
 // also runs the outbox relay. Everything it opens is closed when the server stops.
 func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Server, error) {
+	if cfg.Photos == nil {
+		return nil, errors.New("wishlist: no photo address signer (MEDIA_URL_SECRET)")
+	}
 	w := wiring.NewInternal(cfg.Server, cfg.Identity, logger)
 	if err := w.OpenPostgres(ctx, wiring.Database{URL: cfg.DatabaseURL, Service: "wishlist",
 		Migrations: adapters.Migrations()}); err != nil {
@@ -69,9 +78,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if cfg.MediaURL != "" {
 		images = adapters.NewMediaClient(cfg.MediaURL, cfg.Signer)
 	}
-	repo := adapters.NewRepository(w.Pool)
+	repo := adapters.NewRepository(w.Pool, cfg.Photos)
 	wishlist := app.New(repo, images)
-	ports.Routes(w.Server.Engine, wishlist)
+	ports.Routes(w.Server.Engine, wishlist, cfg.Photos)
 	accounts := app.NewAccounts(repo)
 	ports.AccountRoutes(w.Server.Engine, accounts)
 	w.Server.AddReadinessCheck("postgres", repo.Ping)

@@ -33,7 +33,7 @@ type wishlist struct {
 func start(t testing.TB, dbURL, natsURL string) *wishlist {
 	t.Helper()
 	cfg := service.Config{DatabaseURL: dbURL, NATSURL: natsURL, Server: httpserver.Options{Service: "wishlist", Addr: "127.0.0.1:0"},
-		Identity: testenv.IdentityVerifier("wishlist")}
+		Identity: testenv.IdentityVerifier("wishlist"), Photos: testenv.MediaURLSigner()}
 	base, _ := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
 	return &wishlist{t: t, base: base}
 }

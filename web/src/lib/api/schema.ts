@@ -333,7 +333,12 @@ export interface paths {
     };
     "/media/{key}": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description When the address expires (Unix seconds), as the API answered it; without it, 404. */
+                exp?: number;
+                /** @description The address's signature, as the API answered it; without a valid one for this key and exp, 404. */
+                sig?: string;
+            };
             header?: never;
             path: {
                 /** @description items/<itemId or 'unattached'>/<32 hex>.<jpg|png> or .../<32 hex>_thumb.jpg. Anything else (folders, /media/ itself) is 404: there is no listing. */
@@ -761,7 +766,7 @@ export interface components {
             category?: string;
             /** @description Free text such as '$29.99'; a number is kept as text. */
             price?: string | number | null;
-            /** @description http(s) URL, /media/... URL, or data:image/...;base64 (stored by media). Else 'Please provide a valid image URL or leave it blank.' */
+            /** @description http(s) URL, /media/... URL (a signed one as answered is fine; the plain address is stored), or data:image/...;base64 (stored by media). Else 'Please provide a valid image URL or leave it blank.' */
             imageUrl?: string | null;
             /** @description Optional; if given at least 3 characters: 'Please provide a search query for the product.' */
             searchQuery?: string;
@@ -800,6 +805,7 @@ export interface components {
             name: string;
             description: string;
             price: string | null;
+            /** @description An external http(s) picture as it was given, or one of our stored photos at a signed, expiring address (SignedPhotoUrl). A claimer's list gives null for a photo of a list whose share link was revoked. */
             imageUrl: string | null;
             category: string | null;
             features: string[];
@@ -848,11 +854,14 @@ export interface components {
             /** Format: uuid */
             itemId?: string;
         };
+        /**
+         * @description A stored photo's address as every answer gives it (issue 18): /media/<key> with an expiry and a signature. Valid for 1 to 2 hours (the expiry is the end of the hour after the one it was issued in), so the same photo read twice within the hour has the same address (list ETags and the browser cache keep working). Load it as it is (an <img src>, no authorization header); do not build or shorten it. Sending it back as an item's imageUrl is fine: the plain address is what is stored, signed afresh on every answer. Once a share link is revoked no new address is issued through it; one already issued works until it expires.
+         * @example /media/items/unattached/3f2a9c0d4e5b6a7f8091a2b3c4d5e6f7.jpg?exp=1766606400&sig=q2v0cXJ5LXNpZ25hdHVyZS1leGFtcGxlLTMyLWJ5dGVzAA
+         */
+        SignedPhotoUrl: string;
         StoredMedia: {
-            /** @example /media/items/unattached/3f2a9c0d4e5b6a7f8091a2b3c4d5e6f7.jpg */
-            url: string;
-            /** @example /media/items/unattached/3f2a9c0d4e5b6a7f8091a2b3c4d5e6f7_thumb.jpg */
-            thumbnailUrl: string;
+            url: components["schemas"]["SignedPhotoUrl"];
+            thumbnailUrl: components["schemas"]["SignedPhotoUrl"];
             /**
              * @description Type of the stored image (not of the upload).
              * @enum {string}
@@ -1043,7 +1052,7 @@ export interface components {
             price: string;
             /** @description ISO code as the page gave it (USD, EUR), or empty. */
             currency: string;
-            /** @description Our stored copy (/media/...), or empty. */
+            /** @description Our stored copy at a signed address (see SignedPhotoUrl), or empty. */
             imageUrl: string;
             /** @description Why the page's picture is missing, when it had one. */
             imageError?: string;
@@ -1922,8 +1931,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Our own /media/... URL. */
-                        imageUrl: string;
+                        imageUrl: components["schemas"]["SignedPhotoUrl"];
                     };
                 };
             };
@@ -2098,7 +2106,12 @@ export interface operations {
     };
     getMedia: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description When the address expires (Unix seconds), as the API answered it; without it, 404. */
+                exp?: number;
+                /** @description The address's signature, as the API answered it; without a valid one for this key and exp, 404. */
+                sig?: string;
+            };
             header?: {
                 "If-None-Match"?: string;
             };
@@ -2114,6 +2127,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag?: string;
+                    /** @description Private (the browser only, never a shared cache), for as long as the signed address lives. */
                     "Cache-Control"?: string;
                     "X-Content-Type-Options"?: string;
                     "Content-Security-Policy"?: string;
@@ -2132,7 +2146,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No such object: 'There is no image at this address.' */
+            /** @description No such object, or no valid, unexpired signature for it (the two answer alike): 'There is no image at this address.' */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2146,7 +2160,12 @@ export interface operations {
     };
     headMedia: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description When the address expires (Unix seconds), as the API answered it; without it, 404. */
+                exp?: number;
+                /** @description The address's signature, as the API answered it; without a valid one for this key and exp, 404. */
+                sig?: string;
+            };
             header?: never;
             path: {
                 /** @description items/<itemId or 'unattached'>/<32 hex>.<jpg|png> or .../<32 hex>_thumb.jpg. Anything else (folders, /media/ itself) is 404: there is no listing. */
