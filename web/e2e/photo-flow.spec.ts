@@ -44,9 +44,10 @@ async function photoToEditor(page: Page) {
 
 /** Next in the editor; returns what the AI answered for the gift. */
 async function nextToGiftOptions(page: Page): Promise<{ name: string; price: string; source: string }> {
-  // The request reaches the real service, a moment late, so 'Processing...' can be seen.
+  // The request reaches the real service, a moment late, so 'Processing...' and its toast can
+  // be seen on a busy machine too.
   await page.route('**/api/vision/generate', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     await route.continue();
   });
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/vision/generate') && r.request().method() === 'POST');
