@@ -250,7 +250,9 @@ func TestPoisonIsTerminatedAndDoesNotBlockLaterEvents(t *testing.T) {
 	processed := func(result string) float64 {
 		return metric(t, svc.base, fmt.Sprintf(`events_processed_total{consumer="notification",result="%s"}`, result))
 	}
-	if processed("poison") != 3 || processed("retry") != 0 || processed("ok") != 1 {
+	// At least once: on a busy machine the good event may be delivered again (its ack came
+	// late); countNotices above proves the second delivery changed nothing.
+	if processed("poison") != 3 || processed("retry") != 0 || processed("ok") < 1 {
 		t.Fatalf("poison %v, retry %v, ok %v", processed("poison"), processed("retry"), processed("ok"))
 	}
 	s.nothing(t, 300*time.Millisecond)
