@@ -70,6 +70,8 @@ type Server struct {
 	// admin answers /readyz and /metrics when Options.AdminAddr is set.
 	admin         *gin.Engine
 	adminListener net.Listener
+	// parkPaths are the routes whose handlers may Park (park.go).
+	parkPaths map[string]bool
 }
 
 type namedCheck struct {
@@ -201,7 +203,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 	}
 	srv := &http.Server{
-		Handler:           s.Engine,
+		Handler:           s.handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 	}

@@ -290,9 +290,11 @@ func runStreams(cfg config) {
 
 	names := []string{"gateway", "notification"}
 	before := map[string][2]float64{}
+	runtimeBefore := map[string][]float64{}
 	for _, name := range names {
 		rss, anon, _ := processMemory(cfg.PidDir, name)
 		before[name] = [2]float64{rss, anon}
+		runtimeBefore[name] = runtimeGauges(cfg, name)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -354,6 +356,17 @@ func runStreams(cfg config) {
 		}
 		fmt.Printf("  %-13s %12.1f %12.1f %16.1f %14.1f %12s\n", name, b[0]/1024, rss/1024, per, (anon-b[1])/float64(f.upCount()), verdict)
 	}
+	// Where the memory is, from each process's Go runtime: a goroutine stack is allocated whole,
+	// so stacks per stream show how many goroutines a stream holds and how deep they grew.
+	fmt.Printf("  %-13s %16s %16s %16s\n", "Go runtime", "goroutines/str", "stack KB/str", "heap KB/str")
+	for _, name := range names {
+		after, b := runtimeGauges(cfg, name), runtimeBefore[name]
+		if after == nil || b == nil {
+			continue
+		}
+		per := func(i int, unit float64) float64 { return (after[i] - b[i]) / unit / float64(f.upCount()) }
+		fmt.Printf("  %-13s %16.2f %16.1f %16.1f\n", name, per(0, 1), per(1, 1024), per(2, 1024))
+	}
 	fmt.Printf("  open streams reported: gateway %s, notification %s\n",
 		gauge(cfg, "gateway", "live_streams_open"), gauge(cfg, "notification", "live_streams_open"))
 
@@ -365,6 +378,19 @@ func runStreams(cfg config) {
 		streamsPerUser, rate, seconds, f.upCount())
 	fmt.Printf("  complete %d of %d, deliveries missing %d, twice %d, create errors %d\n", len(res.latencies), rate*seconds, missing, dupes, errs)
 	fmt.Printf("  p50 %.1f ms, p99 %.1f ms, max %.1f ms\n", ms(res.percentile(50)), ms(res.percentile(99)), ms(res.percentile(100)))
+}
+
+// runtimeGauges reads a service's goroutines, stack in use and heap in use (bytes), or nil.
+func runtimeGauges(cfg config, service string) []float64 {
+	var out []float64
+	for _, m := range []string{"go_goroutines", "go_memstats_stack_inuse_bytes", "go_memstats_heap_inuse_bytes"} {
+		v, err := strconv.ParseFloat(gauge(cfg, service, m), 64)
+		if err != nil {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // gauge reads one metric of a service's /metrics, or "-".

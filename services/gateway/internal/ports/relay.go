@@ -127,14 +127,22 @@ func relayStream(lifetime context.Context, target string, identity *auth.Identit
 	}
 }
 
-// relay copies body to write until either fails, with a small pooled buffer.
+// relay copies body to write until either fails. While idle (nearly always) it waits in a read
+// of a few bytes, so a stream holds no copy buffer: a heartbeat fits them; a longer event is
+// written on a short-lived goroutine (httpserver.Shallow) with a pooled buffer, so the relay's
+// own goroutine never grows past the smallest stack.
 func relay(body io.Reader, write func([]byte) error) error {
-	buf := streamBuffers.Get()
-	defer streamBuffers.Put(buf)
+	var small [16]byte
 	for {
-		n, err := body.Read(buf)
+		n, err := body.Read(small[:])
 		if n > 0 {
-			if werr := write(buf[:n]); werr != nil {
+			var werr error
+			httpserver.Shallow(func() {
+				if werr = write(small[:n]); werr == nil && n == len(small) && err == nil {
+					err, werr = relayRest(body, write) // the rest of a longer event
+				}
+			})
+			if werr != nil {
 				return werr
 			}
 		}
@@ -145,6 +153,19 @@ func relay(body io.Reader, write func([]byte) error) error {
 			return err
 		}
 	}
+}
+
+// relayRest copies what body holds after a full small read. Its read returns at once when more
+// is buffered; when the small read took the last byte it waits for the next event, which is
+// then sent at once (what was read before already went out).
+func relayRest(body io.Reader, write func([]byte) error) (rerr, werr error) {
+	buf := streamBuffers.Get()
+	defer streamBuffers.Put(buf)
+	n, rerr := body.Read(buf)
+	if n > 0 {
+		werr = write(buf[:n])
+	}
+	return rerr, werr
 }
 
 // hopHeaders are the connection's own headers, never passed on (RFC 9110, 7.6.1).

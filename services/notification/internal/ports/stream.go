@@ -2,9 +2,11 @@
 package ports
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,12 +24,15 @@ import (
 // Heartbeat keeps idle streams alive through proxies that close quiet connections.
 var Heartbeat = 15 * time.Second
 
+// StreamPath is the live stream's route.
+const StreamPath = "/api/notifications/stream"
+
 // Routes registers the stream and the list. gate admits streams (503 past the pod's ceiling or
 // in a reconnect storm); open streams end when shutdown is closed.
 func Routes(r gin.IRouter, feed *app.Feed, gate *httpserver.StreamGate, shutdown <-chan struct{}) {
 	h := handlers{feed: feed, shutdown: shutdown}
 	api := r.Group("/api", auth.Caller(true))
-	api.GET("/notifications/stream", gate.Admit(), h.stream)
+	r.GET(StreamPath, auth.Caller(true), gate.Admit(), h.stream)
 	api.GET("/notifications", h.list)
 }
 
@@ -82,7 +87,8 @@ func (h handlers) stream(c *gin.Context) {
 	default:
 	}
 	ctx := c.Request.Context()
-	cur, err := h.feed.Open(ctx, u.UID, resume, resuming)
+	var cur *app.Cursor
+	httpserver.Shallow(func() { cur, err = h.feed.Open(ctx, u.UID, resume, resuming) })
 	switch {
 	case errors.Is(err, app.ErrTooManyStreams):
 		apierror.Abort(c, http.StatusTooManyRequests, "too_many_streams", "Too many devices are listening at once. Close one and try again.")
@@ -93,7 +99,6 @@ func (h handlers) stream(c *gin.Context) {
 		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are not available right now.")
 		return
 	}
-	defer h.feed.Close(cur)
 
 	w := c.Writer
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -102,35 +107,37 @@ func (h handlers) stream(c *gin.Context) {
 	w.WriteHeader(http.StatusOK)
 	// hello has no id: it must not move the client's Last-Event-ID.
 	if writeEvent(w, 0, domain.EventHello, []byte(`{"count":`+strconv.Itoa(cur.Count)+`}`)) != nil {
+		h.feed.Close(cur)
 		return
 	}
 	w.Flush()
+	// The stream waits on the request's goroutine once the middleware has returned, with a
+	// stack at its smallest (httpserver.Park); it keeps its place under the pod's ceiling.
+	end := httpserver.KeepStreamOpen(c)
+	loop := func(w http.ResponseWriter) {
+		defer end()
+		defer h.feed.Close(cur)
+		h.follow(ctx, log, cur, w)
+	}
+	if !httpserver.Park(c, loop) {
+		loop(w)
+	}
+}
 
+// follow sends the stream's notices and heartbeats until it ends. Everything that goes deep (the
+// read from PostgreSQL, the writes) runs in httpserver.Shallow, so this goroutine, waiting for
+// hours, keeps the smallest stack.
+func (h handlers) follow(ctx context.Context, log *slog.Logger, cur *app.Cursor, w http.ResponseWriter) {
+	flusher, _ := w.(http.Flusher)
 	ping := time.NewTicker(Heartbeat)
 	defer ping.Stop()
 	for {
+		var ok bool
 		select {
 		case <-cur.Wake():
-			page, err := h.feed.Next(ctx, cur)
-			if err != nil {
-				// The client reconnects with Last-Event-ID and gets the rest then.
-				log.Warn("stream read failed; ending the stream", "err", err)
-				return
-			}
-			if len(page) == 0 {
-				continue
-			}
-			for _, n := range page {
-				if writeEvent(w, n.Seq, n.Event, n.Data) != nil {
-					return
-				}
-			}
-			w.Flush()
+			httpserver.Shallow(func() { ok = h.send(ctx, log, cur, w, flusher) })
 		case <-ping.C:
-			if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
-				return
-			}
-			w.Flush()
+			httpserver.Shallow(func() { ok = heartbeat(w, flusher) })
 		case <-cur.Gone():
 			return // the account was deleted
 		case <-h.shutdown:
@@ -138,11 +145,47 @@ func (h handlers) stream(c *gin.Context) {
 		case <-ctx.Done():
 			return
 		}
+		if !ok {
+			return
+		}
 	}
 }
 
+// send writes what is new after a wake-up; false ends the stream.
+func (h handlers) send(ctx context.Context, log *slog.Logger, cur *app.Cursor, w http.ResponseWriter, flusher http.Flusher) bool {
+	page, err := h.feed.Next(ctx, cur)
+	if err != nil {
+		// The client reconnects with Last-Event-ID and gets the rest then.
+		log.Warn("stream read failed; ending the stream", "err", err)
+		return false
+	}
+	if len(page) == 0 {
+		return true
+	}
+	for _, n := range page {
+		if writeEvent(w, n.Seq, n.Event, n.Data) != nil {
+			return false
+		}
+	}
+	return flush(flusher)
+}
+
+func heartbeat(w http.ResponseWriter, flusher http.Flusher) bool {
+	if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
+		return false
+	}
+	return flush(flusher)
+}
+
+func flush(f http.Flusher) bool {
+	if f != nil {
+		f.Flush()
+	}
+	return true
+}
+
 // writeEvent writes one SSE message. data is compact JSON, so it fits one data: line.
-func writeEvent(w gin.ResponseWriter, seq int64, event string, data []byte) error {
+func writeEvent(w io.Writer, seq int64, event string, data []byte) error {
 	var err error
 	if seq > 0 {
 		_, err = fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", seq, event, data)

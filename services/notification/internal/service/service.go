@@ -119,6 +119,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if streams.Max == 0 { // a Config built in code, not from the environment
 		streams = httpserver.DefaultStreamLimits
 	}
+	srv.ParkPath(ports.StreamPath) // an idle stream waits with the smallest stack
 	ports.Routes(srv.Engine, app.NewFeed(hub, notices), httpserver.NewStreamGate(srv.Registry, streams), ctx.Done())
 	srv.AddReadinessCheck("postgres", notices.Ping)
 	srv.AddReadinessCheck("nats", lifecycle.NATSReady(w.NC))
