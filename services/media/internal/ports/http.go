@@ -209,9 +209,8 @@ func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 // discard removes an image the wishlist stored for an item it then did not save. Only the
 // wishlist may ask, and only for the user it asserts: someone else's image stays.
 func (h *HTTP) discard(c *gin.Context) {
-	user, ok := auth.UserFrom(c)
-	if !ok || auth.IssuerFrom(c) != "wishlist" {
-		apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Only the wishlist service may discard images.")
+	user, ok := wishlistCaller(c, "discard")
+	if !ok {
 		return
 	}
 	var body struct {
@@ -232,12 +231,21 @@ func (h *HTTP) discard(c *gin.Context) {
 	}
 }
 
+// wishlistCaller is the user the wishlist service asserts; any other caller is answered 401.
+func wishlistCaller(c *gin.Context, verb string) (auth.User, bool) {
+	user, ok := auth.UserFrom(c)
+	if !ok || auth.IssuerFrom(c) != "wishlist" {
+		apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Only the wishlist service may "+verb+" images.")
+		return auth.User{}, false
+	}
+	return user, true
+}
+
 // attach records that an item took one of the asserted user's unattached uploads, so that
 // the sweeper keeps it. Only the wishlist may ask.
 func (h *HTTP) attach(c *gin.Context) {
-	user, ok := auth.UserFrom(c)
-	if !ok || auth.IssuerFrom(c) != "wishlist" {
-		apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Only the wishlist service may attach images.")
+	user, ok := wishlistCaller(c, "attach")
+	if !ok {
 		return
 	}
 	var body struct {
