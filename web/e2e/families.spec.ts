@@ -1,43 +1,17 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { expectAccessible, signInWithEmail, snap } from './support/app';
-import { createEmulatorUser, stackAuth } from './support/emulator';
+import { expect, test, type Page } from '@playwright/test';
+import { contextFor, expectAccessible, signInWithEmail, snap } from './support/app';
+import { createEmulatorUser } from './support/emulator';
 import { BASE_URL, uniqueEmail } from './support/env';
+import { callApi, idToken, PASSWORD, type Person } from './support/people';
 
-const PASSWORD = 'family-secret-42';
 /** The stack's Mailpit (deploy/local/stack.sh): every invitation email lands there. */
 const MAILPIT_URL = process.env.E2E_MAILPIT_URL ?? 'http://127.0.0.1:8025';
 
-interface Person {
-  email: string;
-  name: string;
-}
-
 const suffix = () => Math.random().toString(36).slice(2, 6);
 
+/** A person not yet signed up (Ben signs up through the app). */
 function person(prefix: string, name: string): Person {
-  return { email: uniqueEmail(prefix), name: `${name} ${suffix()}` };
-}
-
-/** An ID token from the Auth emulator, for setting up data through the gateway's API. */
-async function idToken(p: Person): Promise<string> {
-  const { emulator } = await stackAuth();
-  const res = await fetch(`${emulator}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=e2e`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: p.email, password: PASSWORD, returnSecureToken: true }),
-  });
-  expect(res.ok).toBe(true);
-  return ((await res.json()) as { idToken: string }).idToken;
-}
-
-async function callApi<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(new URL(path, BASE_URL), {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.status, `${method} ${path}: ${res.status} ${res.status >= 300 ? await res.text() : ''}`).toBeLessThan(300);
-  return (res.status === 204 ? undefined : await res.json()) as T;
+  return { email: uniqueEmail(prefix), name: `${name} ${suffix()}`, password: PASSWORD };
 }
 
 /** The invitation email Mailpit holds for `address` (exactly one), and the join link's path in it. */
@@ -64,18 +38,6 @@ async function invitationPath(address: string): Promise<{ subject: string; path:
   expect(link, `a join link in:\n${message.Text}`).not.toBeNull();
   expect(message.HTML).toContain(link![1]);
   return { subject: mine[0].Subject, path: link![1] };
-}
-
-/** A phone-size browser context of its own, with every /api/ answer it reads kept. */
-async function contextFor(browser: Browser): Promise<{ context: BrowserContext; page: Page; bodies: string[] }> {
-  const context = await browser.newContext({ serviceWorkers: 'block' });
-  const page = await context.newPage();
-  const bodies: string[] = [];
-  page.on('response', async (response) => {
-    if (!new URL(response.url()).pathname.startsWith('/api/')) return;
-    bodies.push(`${response.url()} ${await response.text().catch(() => '')}`);
-  });
-  return { context, page, bodies };
 }
 
 /** The name after "You are Secret Santa for" on the page. */

@@ -1,54 +1,6 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { signInWithEmail } from './support/app';
-import { createEmulatorUser, stackAuth } from './support/emulator';
-import { BASE_URL, uniqueEmail } from './support/env';
-
-const PASSWORD = 'family-secret-42';
-
-interface Person {
-  email: string;
-  name: string;
-}
-
-async function newPerson(prefix: string, name: string): Promise<Person> {
-  const person = { email: uniqueEmail(prefix), name: `${name} ${Math.random().toString(36).slice(2, 6)}` };
-  await createEmulatorUser(person.email, PASSWORD, person.name);
-  return person;
-}
-
-/** An ID token from the Auth emulator, for setting up data through the gateway's API. */
-async function idToken(person: Person): Promise<string> {
-  const { emulator } = await stackAuth();
-  const res = await fetch(`${emulator}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=e2e`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: person.email, password: PASSWORD, returnSecureToken: true }),
-  });
-  expect(res.ok).toBe(true);
-  return ((await res.json()) as { idToken: string }).idToken;
-}
-
-async function callApi<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(new URL(path, BASE_URL), {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.status, `${method} ${path}: ${res.status}`).toBeLessThan(300);
-  return (res.status === 204 ? undefined : await res.json()) as T;
-}
-
-/** A phone-size browser context of its own (the config's viewport), with every /api/ answer it reads kept. */
-async function contextFor(browser: Browser): Promise<{ context: BrowserContext; page: Page; bodies: string[] }> {
-  const context = await browser.newContext({ serviceWorkers: 'block' });
-  const page = await context.newPage();
-  const bodies: string[] = [];
-  page.on('response', async (response) => {
-    if (!new URL(response.url()).pathname.startsWith('/api/')) return;
-    bodies.push(`${response.url()} ${await response.text().catch(() => '')}`);
-  });
-  return { context, page, bodies };
-}
+import { expect, test, type Page } from '@playwright/test';
+import { contextFor, signInWithEmail } from './support/app';
+import { callApi, idToken, newPerson, PASSWORD, type Person } from './support/people';
 
 async function signIn(page: Page, person: Person): Promise<void> {
   await page.goto('/login');

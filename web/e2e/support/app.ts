@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { SCREENSHOT_DIR } from './env';
 
 /**
@@ -86,4 +86,16 @@ export async function logOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: /^Account menu for / }).click();
   await page.getByRole('menuitem', { name: 'Log Out' }).click();
   await expect(page.getByRole('banner').getByRole('link', { name: 'Log In' })).toBeVisible();
+}
+
+/** A phone-size browser context of its own (the config's viewport), with every /api/ answer it reads kept. */
+export async function contextFor(browser: Browser): Promise<{ context: BrowserContext; page: Page; bodies: string[] }> {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const bodies: string[] = [];
+  page.on('response', async (response) => {
+    if (!new URL(response.url()).pathname.startsWith('/api/')) return;
+    bodies.push(`${response.url()} ${await response.text().catch(() => '')}`);
+  });
+  return { context, page, bodies };
 }

@@ -35,7 +35,7 @@ export async function callApi<T>(token: string, method: string, path: string, bo
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  expect(res.status, `${method} ${path}: ${res.status}`).toBeLessThan(300);
+  expect(res.status, `${method} ${path}: ${res.status} ${res.status >= 300 ? await res.text() : ''}`).toBeLessThan(300);
   return (res.status === 204 ? undefined : await res.json()) as T;
 }
 
