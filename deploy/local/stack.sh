@@ -26,10 +26,7 @@ BIN=$STATE/bin # per stack: stopping the test stack must never touch a running `
 mkdir -p "$STATE" "$BIN" "$TOOLS/bin"
 export PATH=$TOOLS/bin:$PATH
 
-MINIO_PIN=v0.0.0-20260212201848-7aac2a2c5b7c
-NATS_PIN=v2.10.29
-FIREBASE_TOOLS_PIN=15.34.2
-MAILPIT_PIN=v1.27.11
+. "$ROOT/deploy/local/pins.env" # MINIO_PIN, NATS_PIN, FIREBASE_TOOLS_PIN, MAILPIT_PIN
 SERVICES=(gateway wishlist vision media notification family)
 # Opt-outs the libraries document, to keep unused code out of the binaries (and of memory:
 # package initialisers run for everything linked): Cloud Storage's gRPC DirectPath (xDS, RLS),
@@ -66,11 +63,12 @@ install_tools() {
   command -v npm >/dev/null || apt_install nodejs npm
   if [ ! -x "$TOOLS/bin/minio" ]; then
     log "installing MinIO $MINIO_PIN (takes a few minutes, once)"
-    (cd /tmp && GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/minio/minio@$MINIO_PIN")
+    # Static (as the image's Dockerfile builds it), so the local cluster's image reuses it.
+    (cd /tmp && CGO_ENABLED=0 GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/minio/minio@$MINIO_PIN")
   fi
   if [ ! -x "$TOOLS/bin/mailpit" ]; then
     log "installing Mailpit $MAILPIT_PIN (takes a few minutes, once)"
-    (cd /tmp && GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/axllent/mailpit@$MAILPIT_PIN")
+    (cd /tmp && CGO_ENABLED=0 GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/axllent/mailpit@$MAILPIT_PIN")
   fi
   if [ ! -x "$TOOLS/firebase/node_modules/.bin/firebase" ]; then
     log "installing firebase-tools $FIREBASE_TOOLS_PIN (the Auth emulator)"
