@@ -159,8 +159,14 @@ func (r *RateLimiter) Run(ctx context.Context, interval time.Duration, onError f
 	}
 }
 
-// ForgetUser drops a deleted account's per-user counters, here and in Redis. A count synced
-// by another replica afterwards would come back, but only until its window ends (a minute).
+// forgetSettle is how long ForgetUser waits before its second sweep: many sync intervals, so
+// every other replica has sent what it counted before the deletion.
+const forgetSettle = time.Second
+
+// ForgetUser drops a deleted account's per-user counters, here and in Redis. Another replica
+// may still send a count from before the deletion at its next sync (found by make k8s-test,
+// with two gateways), so Redis is swept again once every replica has synced; only then is the
+// erasure confirmed.
 func (r *RateLimiter) ForgetUser(ctx context.Context, uid string) error {
 	mine := fmt.Sprintf("%s:user:%s:", r.prefix, uid)
 	r.mu.Lock()
@@ -170,6 +176,14 @@ func (r *RateLimiter) ForgetUser(ctx context.Context, uid string) error {
 		}
 	}
 	r.mu.Unlock()
+	if err := deleteMatching(ctx, r.rdb, escapeGlob(mine)+"*"); err != nil {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(forgetSettle):
+	}
 	return deleteMatching(ctx, r.rdb, escapeGlob(mine)+"*")
 }
 

@@ -140,3 +140,34 @@ func TestRunSendsTheLastCountsWhenItStops(t *testing.T) {
 		t.Fatalf("Redis count %d after stopping, want 4", n)
 	}
 }
+
+// Two gateways: a erases a deleted account while b still holds a count from before the
+// deletion and sends it at its next sync. No key of the account is left once a is done.
+func TestForgetUserOutlastsAnotherGatewaysLateSync(t *testing.T) {
+	rdb := testenv.Redis(t)
+	prefix := "test-rl-" + testenv.RandomHex(4)
+	a, b := adapters.NewRateLimiter(rdb, prefix), adapters.NewRateLimiter(rdb, prefix)
+	user := adapters.Limit{Scope: "user", Key: "gone-" + testenv.RandomHex(4), Max: 100}
+	ctx := context.Background()
+	now := time.Now()
+	allowed(a, now, 2, user)
+	allowed(b, now, 2, user)
+	if err := a.Sync(ctx, now); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.ForgetUser(ctx, user.Key) }()
+	time.Sleep(200 * time.Millisecond) // a's first sweep is over; b syncs late
+	if err := b.Sync(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if keys, _ := rdb.Keys(ctx, prefix+":user:"+user.Key+":*").Result(); len(keys) == 0 {
+		t.Fatal("b's late count did not reach Redis: the test proves nothing")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if keys, _ := rdb.Keys(ctx, prefix+":user:"+user.Key+":*").Result(); len(keys) > 0 {
+		t.Fatalf("keys of the deleted account left: %v", keys)
+	}
+}
