@@ -1,6 +1,7 @@
 package ports
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"net"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -21,7 +23,7 @@ import (
 // sharedTransport keeps connections to the internal services open between requests.
 var sharedTransport = &http.Transport{
 	Proxy:               nil, // internal calls never go through an outbound proxy
-	DialContext:         (&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	DialContext:         dialRetrying(&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 30 * time.Second}),
 	MaxIdleConns:        512,
 	MaxIdleConnsPerHost: 256,
 	IdleConnTimeout:     90 * time.Second,
@@ -35,7 +37,7 @@ var sharedTransport = &http.Transport{
 var streamTransport = func() *http.Transport {
 	t := &http.Transport{
 		Proxy:           nil,
-		DialContext:     (&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:     dialRetrying(&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 30 * time.Second}),
 		IdleConnTimeout: 90 * time.Second,
 		HTTP2:           &http.HTTP2Config{SendPingTimeout: 20 * time.Second, PingTimeout: 10 * time.Second},
 	}
@@ -43,6 +45,29 @@ var streamTransport = func() *http.Transport {
 	t.Protocols.SetUnencryptedHTTP2(true)
 	return t
 }()
+
+// dialRetrying dials again, with pauses growing to about 3 s in all, when the address refuses the
+// connection or has no route: behind a Service, new connections keep going to a pod that just
+// went away (a rollout, a scale-down) until kube-proxy's rules catch up, and a Service with no
+// ready pod refuses them (make k8s-test saw both as 502s). Nothing was sent yet, so waiting is
+// safe for every request, a POST too.
+func dialRetrying(d *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		pause := 100 * time.Millisecond
+		for attempt := 1; ; attempt++ {
+			conn, err := d.DialContext(ctx, network, addr)
+			if err == nil || attempt == 6 || !(errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH)) {
+				return conn, err
+			}
+			select {
+			case <-ctx.Done():
+				return nil, err
+			case <-time.After(pause):
+			}
+			pause *= 2
+		}
+	}
+}
 
 // streamBuffers lend a stream its copy buffer, which it holds for as long as it is open: a
 // notice is a few hundred bytes, so 1 KB does (a longer backlog page takes a few reads).
@@ -88,6 +113,9 @@ func forward(target, audience string, identity *auth.IdentitySigner, streaming b
 			pr.Out.Header.Del("Authorization") // internal services never see the raw token
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if seen, ok := r.Context().Value(upstreamErrKey{}).(*error); ok {
+				*seen = err // logged by the handler, with the request id
+			}
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
 				writeJSONError(w, http.StatusRequestEntityTooLarge, "too_large", "The request is too large.")
@@ -112,16 +140,22 @@ func forward(target, audience string, identity *auth.IdentitySigner, streaming b
 		proxy.BufferPool = streamBuffers
 	}
 	return func(c *gin.Context) {
-		r := c.Request.WithContext(withClientIP(c.Request.Context(), c.ClientIP()))
+		var upstreamErr error
+		ctx := context.WithValue(withClientIP(c.Request.Context(), c.ClientIP()), upstreamErrKey{}, &upstreamErr)
+		r := c.Request.WithContext(ctx)
 		if u, ok := auth.UserFrom(c); ok {
 			r = r.WithContext(withUser(r.Context(), u))
 		}
 		proxy.ServeHTTP(c.Writer, r)
 		if c.Writer.Status() >= 500 {
-			httpserver.Logger(c).Warn("upstream failed", "target", target, "status", c.Writer.Status())
+			httpserver.Logger(c).Warn("upstream failed", "target", target, "status", c.Writer.Status(), "err", upstreamErr)
 		}
 	}
 }
+
+// upstreamErrKey carries, in a proxied request's context, where the proxy's error handler
+// leaves the transport's error for the handler's log line.
+type upstreamErrKey struct{}
 
 func writeJSONError(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
