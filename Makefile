@@ -6,7 +6,7 @@ GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
 HELM ?= $(HOME)/.cache/santa/bin/helm
 
-.PHONY: dev test security bench bench-streams bench-lookup web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
+.PHONY: cluster cluster-stop k8s-test dev test security bench bench-streams bench-lookup web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
 	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it)"
@@ -16,6 +16,8 @@ help:
 	@echo "make bench-streams  8,000 live streams: memory per stream, fan-out, reconnect drill"
 	@echo "make security    the hostile-input suite over a test stack (prints what was tried and what came back)"
 	@echo "make web-budget  gzipped JavaScript on / and a Lighthouse run"
+	@echo "make cluster     a single-node Kubernetes on this machine, built from source (make cluster-stop ends it)"
+	@echo "make k8s-test    the chart on that cluster: end-to-end suite through it, rollout and failure drills"
 
 dev: web
 	STACK=dev $(STACK) up
@@ -54,6 +56,18 @@ web-budget: web
 
 helm:
 	deploy/chartcheck/install-helm.sh
+
+# A single-node Kubernetes from pinned sources (deploy/cluster/cluster.sh; the first run builds
+# it, about 40 minutes on two cores, and caches it in ~/.cache/santa/k8s).
+cluster:
+	deploy/cluster/cluster.sh up
+
+cluster-stop:
+	deploy/cluster/cluster.sh down
+
+# The chart installed on that cluster, the end-to-end suite through it, then the drills.
+k8s-test:
+	deploy/cluster/k8s-test.sh
 
 # Lint and render the chart with each values file, decode strictly into Kubernetes types, check
 # hardening, network policies, skaffold wiring, static Dockerfile builds and dashboard metrics.

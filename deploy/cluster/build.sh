@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds the Kubernetes components of the local cluster from the Go module proxy, once per
+# version: kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy and
+# kubectl from k8s.io/kubernetes, CoreDNS and metrics-server from their own modules.
+# Binaries land in ~/.cache/santa/k8s/<component>-<version>/ and are reused after that.
+# (`go install k8s.io/kubernetes/cmd/...@v` is refused because kubernetes' go.mod has replace
+# directives, so a throwaway module requires it and points each staging module at its release.)
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/versions.env"
+. "$HERE/../local/pins.env"
+CACHE=${K8S_CACHE:-$HOME/.cache/santa/k8s}
+log() { printf '\033[1;36m[cluster]\033[0m %s\n' "$*" >&2; }
+
+kube_bin=$CACHE/kubernetes-$K8S_VERSION
+build_kubernetes() {
+  local cmds=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
+  local missing=0 c
+  for c in "${cmds[@]}"; do [ -x "$kube_bin/$c" ] || missing=1; done
+  [ $missing = 1 ] || return 0
+  log "building Kubernetes $K8S_VERSION from the Go module proxy (about 40 min on two cores, once)"
+  local src=$CACHE/src/kubernetes-$K8S_VERSION
+  mkdir -p "$src" "$kube_bin.tmp"
+  (
+    cd "$src"
+    gomod=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",/\1/p')
+    {
+      echo "module santa.local/k8sbuild"
+      echo "go 1.24.0"
+      echo "require k8s.io/kubernetes $K8S_VERSION"
+      # kubernetes' own `k8s.io/x => ./staging/src/k8s.io/x` lines, pointed at the releases.
+      grep -E '=> \./staging/' "$gomod" | awk -v v="$K8S_STAGING_VERSION" '{print "replace " $1 " => " $1 " " v}'
+    } > go.mod
+    printf 'package tools\nimport (\n' > tools.go
+    for c in "${cmds[@]}"; do printf '\t_ "k8s.io/kubernetes/cmd/%s"\n' "$c" >> tools.go; done
+    printf ')\n' >> tools.go
+    sed -i '1i //go:build tools' tools.go
+    GOFLAGS=-mod=mod go mod tidy
+    major=${K8S_VERSION#v}; major=${major%%.*}
+    minor=${K8S_VERSION#v*.}; minor=${minor%%.*}
+    ld=""
+    for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+      ld="$ld -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=$major -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
+    done
+    pkgs=(); for c in "${cmds[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$c"); done
+    # One go build for all six: the packages they share compile once.
+    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags "-s -w $ld" -o "$kube_bin.tmp/" "${pkgs[@]}"
+  )
+  rm -rf "$kube_bin"; mv "$kube_bin.tmp" "$kube_bin"
+}
+
+# A module installed with go install at a pinned version, into its own cached folder. A static
+# copy the local stack already built (~/.cache/santa/bin) is taken instead of building again.
+go_install() { # name module version
+  local dir=$CACHE/$1-$3 stack=$HOME/.cache/santa/bin/$1
+  [ -x "$dir/$1" ] && return 0
+  if [ "${4:-}" = stack ] && [ -x "$stack" ] && ! ldd "$stack" >/dev/null 2>&1; then
+    mkdir -p "$dir" && cp "$stack" "$dir/$1" && return 0
+  fi
+  log "building $1 $3 from the Go module proxy (once)"
+  mkdir -p "$dir.tmp"
+  (cd /tmp && CGO_ENABLED=0 GOBIN="$dir.tmp" GOFLAGS=-buildvcs=false go install -trimpath -ldflags "-s -w" "$2@$3")
+  rm -rf "$dir"; mv "$dir.tmp" "$dir"
+}
+
+build_kubernetes
+go_install coredns github.com/coredns/coredns "$COREDNS_VERSION"
+go_install metrics-server sigs.k8s.io/metrics-server/cmd/metrics-server "$METRICS_SERVER_VERSION"
+# The in-cluster NATS image, at the local stack's version (this machine's own may differ).
+go_install nats-server github.com/nats-io/nats-server/v2 "$NATS_PIN"
+# Static builds for the images (the local stack's copies in ~/.cache/santa/bin link libc).
+go_install minio github.com/minio/minio "$MINIO_PIN" stack
+go_install mailpit github.com/axllent/mailpit "$MAILPIT_PIN" stack
+log "binaries in $CACHE"

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Container images for the local cluster, built with buildah without a registry and imported
+# into the cluster's containerd (no pull ever happens):
+#   images.sh pause      the pod sandbox image (a tiny static Go program)
+#   images.sh addons     CoreDNS and metrics-server (built by build.sh)
+#   images.sh services   the six services, from the same static build as the Dockerfile
+#   images.sh deps       PostgreSQL and Redis (Debian's packages in a debootstrapped rootfs),
+#                        NATS, MinIO and Mailpit (static builds of their Go modules, build.sh),
+#                        the Auth emulator (Node and firebase-tools on the Debian rootfs)
+#   images.sh tag        the tag the services' images get for this tree
+# Static images are `FROM scratch` plus CA certificates, tzdata and the nonroot user (65532),
+# the same files distroless/static gives the Dockerfile's images. Each image is rebuilt only
+# when what it is made of changed (a stamp per image).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+. "$HERE/versions.env"
+. "$ROOT/deploy/local/pins.env"
+CACHE=${K8S_CACHE:-$HOME/.cache/santa/k8s}
+RUN=${K8S_RUN:-/var/lib/santa-k8s}
+CTR=(ctr --address "$RUN/containerd/containerd.sock" -n k8s.io)
+# buildah's own store, kept between clusters.
+BUILDAH=(buildah --root "$CACHE/buildah/root" --runroot "$CACHE/buildah/run" --storage-driver vfs)
+STAMPS=$CACHE/image-stamps
+WORK=$CACHE/image-work
+mkdir -p "$STAMPS" "$WORK"
+log() { printf '\033[1;36m[images]\033[0m %s\n' "$*" >&2; }
+
+# The tag of the services' images: the commit, plus a hash of uncommitted changes.
+tree_tag() {
+  local t; t=$(git -C "$ROOT" rev-parse --short=12 HEAD)
+  if ! git -C "$ROOT" diff --quiet HEAD -- services pkg web/src go.work 2>/dev/null; then
+    t="$t-$(git -C "$ROOT" diff HEAD -- services pkg web/src go.work | sha1sum | cut -c1-8)"
+  fi
+  echo "$t"
+}
+
+# in_containerd ref: the image is already imported.
+in_containerd() { "${CTR[@]}" images ls -q "name==$1" 2>/dev/null | grep -qx "$1"; }
+
+# fresh ref key: the image is in containerd, built from the same inputs (key).
+fresh() { [ "$(cat "$STAMPS/$(echo "$1" | tr '/:' '__')" 2>/dev/null)" = "$2" ] && in_containerd "$1"; }
+
+# commit ref key rootfs-dir user entrypoint-json [env...]: one layer from a folder, into
+# containerd; key names its inputs, so the next run can tell it is fresh.
+commit() {
+  local ref=$1 key=$2 dir=$3 user=$4 entry=$5; shift 5
+  log "building $ref"
+  local c; c=$("${BUILDAH[@]}" from scratch)
+  "${BUILDAH[@]}" copy --quiet "$c" "$dir" / >/dev/null
+  local envs=() e
+  for e in "$@"; do envs+=(--env "$e"); done
+  "${BUILDAH[@]}" config --user "$user" --entrypoint "$entry" --cmd '' "${envs[@]}" "$c"
+  "${BUILDAH[@]}" commit --quiet --rm "$c" "$ref" >/dev/null
+  rm -f "$WORK/image.tar"
+  "${BUILDAH[@]}" push --quiet "$ref" "docker-archive:$WORK/image.tar:$ref" >/dev/null
+  "${CTR[@]}" images import "$WORK/image.tar" >/dev/null
+  "${BUILDAH[@]}" rmi --quiet "$ref" >/dev/null 2>&1 || true
+  rm -f "$WORK/image.tar"
+  echo "$key" > "$STAMPS/$(echo "$ref" | tr '/:' '__')"
+}
+
+# static_root dir: what distroless/static holds: CA certificates, tzdata, passwd with nonroot.
+static_root() {
+  local d=$1
+  rm -rf "$d"; mkdir -p "$d/etc/ssl/certs" "$d/usr/share" "$d/tmp" "$d/app"
+  cp /etc/ssl/certs/ca-certificates.crt "$d/etc/ssl/certs/"
+  cp -r /usr/share/zoneinfo "$d/usr/share/"
+  printf 'root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n' > "$d/etc/passwd"
+  printf 'root:x:0:\nnonroot:x:65532:\n' > "$d/etc/group"
+  chmod 1777 "$d/tmp"
+}
+
+pause() {
+  local d=$WORK/pause ref=santa.local/pause:1 key
+  key=$(cat "$HERE"/pause/* | sha1sum | cut -c1-16)
+  fresh $ref "$key" && return 0
+  static_root "$d"
+  (cd "$HERE/pause" && CGO_ENABLED=0 GOWORK=off GOFLAGS=-buildvcs=false go build -trimpath -ldflags "-s -w" -o "$d/pause" .)
+  commit $ref "$key" "$d" 65532 '["/pause"]'
+}
+
+addons() {
+  local name version d
+  for name in coredns metrics-server; do
+    version=$COREDNS_VERSION; [ $name = coredns ] || version=$METRICS_SERVER_VERSION
+    fresh "santa.local/$name:$version" "$version" && continue
+    d=$WORK/$name
+    static_root "$d"; cp "$CACHE/$name-$version/$name" "$d/$name"
+    commit "santa.local/$name:$version" "$version" "$d" 65532 "[\"/$name\"]"
+  done
+}
+
+# The services: the Dockerfile's build stage (flags and tags) and its runtime stage.
+services() {
+  local tag s d; tag=$(tree_tag)
+  [ -f "$ROOT/web/dist/index.html" ] || (cd "$ROOT/web" && npm run build >/dev/null)
+  for s in gateway wishlist vision media notification family; do
+    fresh "docker.io/santa-wishlist/$s:$tag" "$tag" && continue
+    d=$WORK/svc-$s
+    static_root "$d"
+    (cd "$ROOT" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -ldflags="-s -w" \
+      -tags "disable_grpc_modules nomsgpack" -o "$d/app/service" "./services/$s/cmd/$s")
+    local env=(GODEBUG=memprofilerate=0)
+    if [ $s = gateway ]; then cp -r "$ROOT/web/dist" "$d/app/web"; env+=(WEB_DIR=/app/web); fi
+    commit "docker.io/santa-wishlist/$s:$tag" "$tag" "$d" 65532 '["/app/service"]' "${env[@]}"
+  done
+  # The fakes of Gemini and the product databases (fakes.yaml), as the local stack runs them.
+  if ! fresh "santa.local/fake-internet:$tag" "$tag"; then
+    d=$WORK/fake-internet
+    static_root "$d"
+    for s in fakegemini fakeproducts; do
+      (cd "$ROOT" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -ldflags="-s -w" -o "$d/$s" "./services/vision/cmd/$s")
+    done
+    commit "santa.local/fake-internet:$tag" "$tag" "$d" 65532 '[]'
+  fi
+  echo "$tag"
+}
+
+# A Debian bookworm rootfs with PostgreSQL and Redis, from Debian's packages (once). The
+# postgres user gets uid 999, as in the official image the chart's security context expects.
+debian_root() {
+  local d=$CACHE/debian-bookworm
+  [ -f "$d/.done" ] && return 0
+  command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+  log "debootstrapping a Debian rootfs with PostgreSQL and Redis (once, a few minutes)"
+  rm -rf "$d"
+  local mirror; mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
+  debootstrap --variant=minbase --include=postgresql-15,redis-server,redis-tools,libstdc++6 \
+    bookworm "$d" "${mirror:-http://deb.debian.org/debian}" >"$CACHE/debootstrap.log" 2>&1
+  # uid 999 for postgres (the chart runs PostgreSQL and Redis as 999), 1000 for the emulator.
+  chroot "$d" sh -c 'groupmod -g 999 postgres && usermod -u 999 -g 999 postgres;
+    getent passwd 1000 >/dev/null || useradd -u 1000 -g 100 -M -d /work app;
+    rm -rf /var/cache/apt/archives/*.deb /var/lib/apt/lists/*'
+  touch "$d/.done"
+}
+
+deps() {
+  debian_root
+  local deb=$CACHE/debian-bookworm d key
+  local debkey; debkey=$(stat -c %Y "$deb/.done")
+  # PostgreSQL: the official image's contract (POSTGRES_USER/PASSWORD/DB, PGDATA, uid 999).
+  key="$debkey-$(sha1sum < "$HERE/postgres-entrypoint.sh" | cut -c1-16)"
+  if ! fresh santa.local/postgres:15-bookworm "$key"; then
+    d=$WORK/postgres
+    rm -rf "$d"; mkdir -p "$d"
+    cp -a "$deb/." "$d/"
+    install -m 0755 "$HERE/postgres-entrypoint.sh" "$d/usr/local/bin/docker-entrypoint.sh"
+    commit santa.local/postgres:15-bookworm "$key" "$d" 999 '["/usr/local/bin/docker-entrypoint.sh"]' \
+      PATH=/usr/lib/postgresql/15/bin:/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8
+  fi
+  # Redis: the chart passes the whole command line (redis-server ...).
+  fresh santa.local/redis:7-bookworm "$debkey" || commit santa.local/redis:7-bookworm "$debkey" "$deb" 999 '[]'
+  # NATS, MinIO and Mailpit: the same Go builds as the local stack's.
+  local name pin path
+  for name in nats minio mailpit; do
+    case $name in
+      nats) pin=$NATS_PIN path=/nats-server src=$CACHE/nats-server-$NATS_PIN/nats-server ;;
+      minio) pin=$MINIO_PIN path=/usr/bin/minio src=$CACHE/minio-$MINIO_PIN/minio ;;
+      mailpit) pin=$MAILPIT_PIN path=/mailpit src=$CACHE/mailpit-$MAILPIT_PIN/mailpit ;;
+    esac
+    key="$pin-$(sha1sum < "$src" | cut -c1-16)"
+    fresh "santa.local/$name:$pin" "$key" && continue
+    d=$WORK/$name; static_root "$d"; mkdir -p "$d$(dirname $path)"
+    cp "$src" "$d$path"
+    commit "santa.local/$name:$pin" "$key" "$d" 65532 "[\"$path\"]"
+  done
+  # The Auth emulator: plain Node (this machine's) and the stack's firebase-tools.
+  key="$debkey-$FIREBASE_TOOLS_PIN-$(node --version)"
+  if ! fresh "santa.local/firebase-auth-emulator:$FIREBASE_TOOLS_PIN" "$key"; then
+    d=$WORK/auth-emulator
+    rm -rf "$d"; mkdir -p "$d"
+    cp -a "$deb/." "$d/"
+    mkdir -p "$d/usr/local/bin" "$d/opt" "$d/work"
+    cp "$(readlink -f "$(command -v node)")" "$d/usr/local/bin/node"
+    cp -a "$HOME/.cache/santa/firebase" "$d/opt/firebase-tools"
+    ln -sf /opt/firebase-tools/node_modules/.bin/firebase "$d/usr/local/bin/firebase"
+    commit "santa.local/firebase-auth-emulator:$FIREBASE_TOOLS_PIN" "$key" "$d" 1000 '["/usr/local/bin/firebase"]' \
+      HOME=/work NO_UPDATE_NOTIFIER=1 PATH=/usr/local/bin:/usr/bin:/bin
+  fi
+}
+
+case "${1:-}" in
+  pause) pause ;;
+  addons) addons ;;
+  services) services ;;
+  deps) deps ;;
+  debian) debian_root ;;
+  tag) tree_tag ;;
+  *) sed -n '2,12p' "$0"; exit 2 ;;
+esac

@@ -1,0 +1,3 @@
+module santa.local/pause
+
+go 1.24
