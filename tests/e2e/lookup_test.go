@@ -26,7 +26,11 @@ import (
 // The fake product databases the stack starts (deploy/local/stack.sh), and the one local
 // "shop" the test stack's vision may reach (LOOKUP_FETCH_TEST_ALLOW=127.0.0.3:18089).
 func fakeProductsURL() string { return envOr("SANTA_E2E_FAKE_PRODUCTS", "http://127.0.0.1:8096") }
-func shopPort() string        { return envOr("SANTA_E2E_SHOP_PORT", "18089") }
+
+// fakeProductsInside is the fake's address as vision calls it (on a cluster, its Service name
+// rather than the NodePort this suite reaches it at).
+func fakeProductsInside() string { return envOr("SANTA_E2E_FAKE_PRODUCTS_INSIDE", fakeProductsURL()) }
+func shopPort() string           { return envOr("SANTA_E2E_SHOP_PORT", "18089") }
 
 func envOr(name, fallback string) string {
 	if v := os.Getenv(name); v != "" {
@@ -68,7 +72,7 @@ func TestABarcodeBecomesAProductAndTheSecondLookupIsCached(t *testing.T) {
 	var p struct{ Code, Name, Brand, Category, ImageURL, Source string }
 	_ = json.Unmarshal(body, &p)
 	if code != 200 || p.Name != "LEGO City Fire Station" || p.Category != "Toys" || p.Source != "openproductsfacts" ||
-		!strings.HasPrefix(p.ImageURL, fakeProductsURL()+"/images/") || h.Get("X-Lookup-Cache") != "miss" {
+		!strings.HasPrefix(p.ImageURL, fakeProductsInside()+"/images/") || h.Get("X-Lookup-Cache") != "miss" {
 		t.Fatalf("lookup: %d %s %v", code, body, h)
 	}
 	afterFirst := len(fakeRequests(t)["openproductsfacts"])
@@ -137,7 +141,7 @@ func shopPNG(t *testing.T) []byte {
 
 func TestImportingShopLinksIsSSRFSafe(t *testing.T) {
 	port := shopPort()
-	shopAddr := "127.0.0.3:" + port
+	shopAddr := envOr("SANTA_E2E_SHOP_HOST", "127.0.0.3") + ":" + port
 	shopBase := "http://" + shopAddr
 	pictures := shopPNG(t)
 	pages := map[string]string{

@@ -31,7 +31,9 @@ func storedImages(t *testing.T, uid string) int {
 	}
 	h := sha256.Sum256([]byte(uid))
 	n := 0
-	for obj := range mc.ListObjects(context.Background(), "santa-"+envOr("EVENTS_NAMESPACE", "test"),
+	// The test stack's bucket is named after its namespace; a cluster names its own.
+	bucket := envOr("TEST_MINIO_BUCKET", "santa-"+envOr("EVENTS_NAMESPACE", "test"))
+	for obj := range mc.ListObjects(context.Background(), bucket,
 		minio.ListObjectsOptions{Prefix: "owners/" + hex.EncodeToString(h[:16]) + "/", Recursive: true}) {
 		if obj.Err != nil {
 			t.Fatalf("MinIO at %s: %v", endpoint, obj.Err)
