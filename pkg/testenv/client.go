@@ -107,8 +107,12 @@ func (c *Client) send(ctx context.Context, method, path string, body io.Reader, 
 type Stream struct {
 	Status int
 	Header http.Header
-	Body   io.ReadCloser
-	cancel context.CancelFunc
+	// Proto is the answer's protocol ("HTTP/1.1"); UntilClose reports an answer delimited by
+	// the end of its connection (Connection: close, no length, not chunked).
+	Proto      string
+	UntilClose bool
+	Body       io.ReadCloser
+	cancel     context.CancelFunc
 }
 
 // Open sends a GET with the client's headers and header's pairs and returns once the answer's
@@ -117,7 +121,8 @@ func (c *Client) Open(path string, header ...string) *Stream {
 	c.T.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, resp := c.send(ctx, http.MethodGet, path, nil, header)
-	s := &Stream{Status: resp.StatusCode, Header: resp.Header, Body: resp.Body, cancel: cancel}
+	s := &Stream{Status: resp.StatusCode, Header: resp.Header, Body: resp.Body, cancel: cancel, Proto: resp.Proto,
+		UntilClose: resp.Close && resp.ContentLength < 0 && len(resp.TransferEncoding) == 0}
 	c.T.Cleanup(s.Close)
 	if c.Spec != nil {
 		c.Spec.CheckResponse(c.T, req, resp.StatusCode, resp.Header, nil)

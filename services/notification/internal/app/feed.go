@@ -55,6 +55,10 @@ func (c *Cursor) Wake() <-chan struct{} { return c.sub.Wake() }
 // Gone is closed when the user's account was deleted.
 func (c *Cursor) Gone() <-chan struct{} { return c.sub.Gone() }
 
+// OnWake has f called whenever Wake is signalled or Gone closes, for a stream that waits for
+// them elsewhere (in a read on its connection, which f interrupts). Wake is signalled as well.
+func (c *Cursor) OnWake(f func()) { c.sub.interrupt.Store(&f) }
+
 // Open starts a stream. The order of work is what makes it gap-free: subscribe to the wake-ups
 // first, then read the position and the backlog, then on each wake-up send what PostgreSQL
 // has above the last seq sent. A notice stored while the backlog is read rings the doorbell,

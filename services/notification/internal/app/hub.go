@@ -26,6 +26,9 @@ type Subscription struct {
 	latest atomic.Int64
 	// gone is closed when the user's account was deleted: the stream ends.
 	gone chan struct{}
+	// interrupt, when set, is called after every ring and when gone closes: a stream that
+	// waits in a read on its connection rather than on Wake is woken by it.
+	interrupt atomic.Pointer[func()]
 }
 
 // Gone is closed when the stream must end because its user no longer exists.
@@ -42,6 +45,13 @@ func (s *Subscription) Ring() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
+	}
+	s.interrupted()
+}
+
+func (s *Subscription) interrupted() {
+	if f := s.interrupt.Load(); f != nil {
+		(*f)()
 	}
 }
 
@@ -115,6 +125,7 @@ func (h *Hub) Announce(userID string, seq int64) {
 	if seq == SeqGone {
 		for s := range h.users[userID] {
 			close(s.gone)
+			s.interrupted()
 			h.open.Dec()
 		}
 		delete(h.users, userID)

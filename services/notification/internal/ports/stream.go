@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -27,10 +29,13 @@ var Heartbeat = 15 * time.Second
 // StreamPath is the live stream's route.
 const StreamPath = "/api/notifications/stream"
 
+// streamWriteTimeout drops a stream whose reader stopped reading (its socket buffer full).
+const streamWriteTimeout = 15 * time.Second
+
 // Routes registers the stream and the list. gate admits streams (503 past the pod's ceiling or
-// in a reconnect storm); open streams end when shutdown is closed.
-func Routes(r gin.IRouter, feed *app.Feed, gate *httpserver.StreamGate, shutdown <-chan struct{}) {
-	h := handlers{feed: feed, shutdown: shutdown}
+// in a reconnect storm); open streams end when lifetime does.
+func Routes(r gin.IRouter, feed *app.Feed, gate *httpserver.StreamGate, lifetime context.Context) {
+	h := handlers{feed: feed, lifetime: lifetime, shutdown: lifetime.Done()}
 	api := r.Group("/api", auth.Caller(true))
 	r.GET(StreamPath, auth.Caller(true), gate.Admit(), h.stream)
 	api.GET("/notifications", h.list)
@@ -38,6 +43,7 @@ func Routes(r gin.IRouter, feed *app.Feed, gate *httpserver.StreamGate, shutdown
 
 type handlers struct {
 	feed     *app.Feed
+	lifetime context.Context
 	shutdown <-chan struct{}
 }
 
@@ -101,12 +107,12 @@ func (h handlers) stream(c *gin.Context) {
 	}
 
 	w := c.Writer
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("X-Accel-Buffering", "no") // nginx-style proxies must not buffer the stream
+	if c.Request.ProtoMajor == 1 && h.handOver(c, log, cur) {
+		return
+	}
+	streamHeaders(w.Header())
 	w.WriteHeader(http.StatusOK)
-	// hello has no id: it must not move the client's Last-Event-ID.
-	if writeEvent(w, 0, domain.EventHello, []byte(`{"count":`+strconv.Itoa(cur.Count)+`}`)) != nil {
+	if !h.hello(w, cur) {
 		h.feed.Close(cur)
 		return
 	}
@@ -124,10 +130,95 @@ func (h handlers) stream(c *gin.Context) {
 	}
 }
 
+func streamHeaders(h http.Header) {
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // nginx-style proxies must not buffer the stream
+}
+
+// handOver serves an HTTP/1.1 stream (the gateway's) on its hijacked connection: the handler
+// returns, and one small goroutine waits in a read on the socket, which ends at once when the
+// gateway closes it (its device left), and which a wake-up, the heartbeat's deadline, the
+// account's deletion or the shutdown interrupts. It reports false when the connection cannot be
+// taken over; the stream is then served as on HTTP/2.
+func (h handlers) handOver(c *gin.Context, log *slog.Logger, cur *app.Cursor) bool {
+	conn, rw, err := http.NewResponseController(c.Writer).Hijack()
+	if err != nil {
+		return false
+	}
+	end := httpserver.KeepStreamOpen(c)
+	head := c.Writer.Header().Clone() // the request id and the middleware's headers
+	streamHeaders(head)
+	if httpserver.WriteStreamHead(rw.Writer, head) != nil {
+		end()
+		h.feed.Close(cur)
+		conn.Close()
+		return true
+	}
+	go func() {
+		defer end()
+		defer conn.Close()
+		defer h.feed.Close(cur)
+		h.followConn(log, cur, conn)
+	}()
+	return true
+}
+
+// followConn is follow for a hijacked connection; see handOver. The gateway sends nothing after
+// its request, so the read returns only when the connection ends or is interrupted.
+func (h handlers) followConn(log *slog.Logger, cur *app.Cursor, conn net.Conn) {
+	w := httpserver.DeadlineWriter{Conn: conn, Timeout: streamWriteTimeout}
+	interrupt := func() { _ = conn.SetReadDeadline(time.Now()) }
+	cur.OnWake(interrupt)
+	stop := context.AfterFunc(h.lifetime, interrupt)
+	defer stop()
+	// The reads of what is new are not tied to a request (net/http cancels the request's
+	// context once the handler has returned); the stream ends on its own signals.
+	ctx := context.WithoutCancel(h.lifetime)
+	var ok bool
+	httpserver.Shallow(func() { ok = h.hello(w, cur) })
+	if !ok {
+		return
+	}
+	next := time.Now().Add(Heartbeat)
+	var b [1]byte
+	for {
+		if !time.Now().Before(next) {
+			if httpserver.Shallow(func() { ok = heartbeat(w, nil) }); !ok {
+				return
+			}
+			next = time.Now().Add(Heartbeat)
+		}
+		_ = conn.SetReadDeadline(next)
+		// After the deadline is set, so that a ring between the two is seen either here or as
+		// an interrupted read.
+		select {
+		case <-cur.Gone():
+			return
+		case <-h.shutdown:
+			return
+		case <-cur.Wake():
+			if httpserver.Shallow(func() { ok = h.send(ctx, log, cur, w, nil) }); !ok {
+				return
+			}
+			continue
+		default:
+		}
+		if _, err := conn.Read(b[:]); !errors.Is(err, os.ErrDeadlineExceeded) {
+			return // the gateway closed the connection (or broke the protocol)
+		}
+	}
+}
+
+func (h handlers) hello(w io.Writer, cur *app.Cursor) bool {
+	// hello has no id: it must not move the client's Last-Event-ID.
+	return writeEvent(w, 0, domain.EventHello, []byte(`{"count":`+strconv.Itoa(cur.Count)+`}`)) == nil
+}
+
 // follow sends the stream's notices and heartbeats until it ends. Everything that goes deep (the
 // read from PostgreSQL, the writes) runs in httpserver.Shallow, so this goroutine, waiting for
 // hours, keeps the smallest stack.
-func (h handlers) follow(ctx context.Context, log *slog.Logger, cur *app.Cursor, w http.ResponseWriter) {
+func (h handlers) follow(ctx context.Context, log *slog.Logger, cur *app.Cursor, w io.Writer) {
 	flusher, _ := w.(http.Flusher)
 	ping := time.NewTicker(Heartbeat)
 	defer ping.Stop()
@@ -152,7 +243,7 @@ func (h handlers) follow(ctx context.Context, log *slog.Logger, cur *app.Cursor,
 }
 
 // send writes what is new after a wake-up; false ends the stream.
-func (h handlers) send(ctx context.Context, log *slog.Logger, cur *app.Cursor, w http.ResponseWriter, flusher http.Flusher) bool {
+func (h handlers) send(ctx context.Context, log *slog.Logger, cur *app.Cursor, w io.Writer, flusher http.Flusher) bool {
 	page, err := h.feed.Next(ctx, cur)
 	if err != nil {
 		// The client reconnects with Last-Event-ID and gets the rest then.
@@ -170,7 +261,7 @@ func (h handlers) send(ctx context.Context, log *slog.Logger, cur *app.Cursor, w
 	return flush(flusher)
 }
 
-func heartbeat(w http.ResponseWriter, flusher http.Flusher) bool {
+func heartbeat(w io.Writer, flusher http.Flusher) bool {
 	if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
 		return false
 	}

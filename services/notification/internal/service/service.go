@@ -62,7 +62,8 @@ func LoadConfig(env *config.Env) Config {
 		EmailBackOff: []time.Duration{5 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute,
 			30 * time.Minute, time.Hour},
 	}
-	// The gateway forwards every live stream over a few HTTP/2 connections.
+	// The gateway forwards a live stream from an HTTP/2 device over a few shared HTTP/2
+	// connections (an HTTP/1.1 device's stream gets a connection of its own, taken over).
 	cfg.Server.CleartextHTTP2 = true
 	return cfg
 }
@@ -120,7 +121,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		streams = httpserver.DefaultStreamLimits
 	}
 	srv.ParkPath(ports.StreamPath) // an idle stream waits with the smallest stack
-	ports.Routes(srv.Engine, app.NewFeed(hub, notices), httpserver.NewStreamGate(srv.Registry, streams), ctx.Done())
+	ports.Routes(srv.Engine, app.NewFeed(hub, notices), httpserver.NewStreamGate(srv.Registry, streams), ctx)
 	srv.AddReadinessCheck("postgres", notices.Ping)
 	srv.AddReadinessCheck("nats", lifecycle.NATSReady(w.NC))
 	// Run stops the consumers (the event in hand finishes) and the fan-out, then drains NATS,

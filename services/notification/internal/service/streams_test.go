@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -48,6 +49,37 @@ func TestStreamsAreServedOverHTTP2WithoutTLS(t *testing.T) {
 	}
 	// HTTP/1.1 still works, for probes and tools.
 	openStream(t, svc.base, "kid", streamOpts{}).hello(t, 0)
+}
+
+// An HTTP/1.1 stream (the gateway's) is taken over from net/http: its answer is closed-delimited,
+// it carries notices like any other, and when the gateway closes it the stream ends at once,
+// without waiting for a heartbeat to fail.
+func TestHTTP1StreamsAreHandedOverAndEndWhenTheirConnectionCloses(t *testing.T) {
+	_, dbURL := testenv.Postgres(t)
+	nats := testenv.StartNATS(t)
+	b := newBroker(t, nats.URL())
+	svc := start(t, dbURL, nats.URL())
+	s := openStream(t, svc.base, "kid", streamOpts{})
+	if s.Proto != "HTTP/1.1" || !s.UntilClose {
+		t.Fatalf("not a closed-delimited HTTP/1.1 stream: %s %v", s.Proto, s.Header)
+	}
+	s.hello(t, 0)
+	b.publish(santaEvent(t, "kid", "Kite"))
+	if e := s.next(t); e.Event != "santa" || e.ID == "" {
+		t.Fatalf("got %+v", e)
+	}
+	if got := metric(t, svc.base, "live_streams_open"); got != 1 {
+		t.Fatalf("live_streams_open %v", got)
+	}
+	s.Close()
+	testenv.Eventually(t, 2*time.Second, func() error {
+		for _, m := range []string{"live_streams_open", "notification_streams_open"} {
+			if got := metric(t, svc.base, m); got != 0 {
+				return fmt.Errorf("%s %v after the connection closed", m, got)
+			}
+		}
+		return nil
+	})
 }
 
 func TestStreamsPastThePodsCeilingAre503WithRetryAfter(t *testing.T) {
