@@ -29,9 +29,9 @@ var sharedTransport = &http.Transport{
 	IdleConnTimeout:     90 * time.Second,
 }
 
-// streamTransport carries live streams to the notification service as HTTP/2 without TLS
-// (the service accepts it next to HTTP/1.1): thousands of streams share a few connections,
-// where HTTP/1.1 held one connection, two goroutines and 8 KB of buffers per stream. A
+// streamTransport carries the live streams of HTTP/2 devices to the notification service as
+// HTTP/2 without TLS (the service accepts it next to HTTP/1.1), on a few shared connections
+// (an HTTP/1.1 device's stream has a connection of its own instead, see relayStream). A
 // connection that stops answering is found by a ping and closed, so its streams end and their
 // devices reconnect instead of waiting on a dead socket.
 var streamTransport = func() *http.Transport {

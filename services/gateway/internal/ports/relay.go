@@ -2,10 +2,12 @@ package ports
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -21,17 +23,28 @@ import (
 // relayWriteTimeout drops a device that stopped reading (its socket buffer full).
 const relayWriteTimeout = 15 * time.Second
 
+// upstreamIdleTimeout ends a stream whose upstream connection went silent: the notification
+// service sends a heartbeat every 15 s, so a connection quiet for longer is dead (its pod gone
+// without a word), and the device reconnects to a live one.
+const upstreamIdleTimeout = 45 * time.Second
+
+// streamDial opens a stream's own connection to the notification service.
+var streamDial = dialRetrying(&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 30 * time.Second})
+
 // relayStream forwards the live stream of Server-Sent Events. Thousands stay open for hours
 // and each is almost always idle, so what one holds is what a pod's memory is sized by. The
-// handler does the costly part (the token, the upstream request) and then hands the client's
-// connection to one small goroutine that copies events from the upstream HTTP/2 stream:
-// the request's goroutine with its deep stack, the server's reader goroutine and its 8 KB of
-// connection buffers all go away (92 KB per stream became what docs/capacity.md measures).
-// The response is closed-delimited (Connection: close), which EventSource reads like any
-// other; a device that went away is noticed at the next heartbeat (every 15 s), or at once
-// when the notification service ends the stream.
+// handler does the costly part (the token, the upstream request) and then hands the device's
+// connection, and a connection of its own to the notification service (which takes its end
+// over likewise), to one small goroutine that copies events from one to the other: the
+// request's goroutine with its deep stack, the server's reader goroutine and its 8 KB of
+// connection buffers, and any HTTP client's goroutines and buffers all go away (92 KB per
+// stream became what docs/capacity.md measures). Both answers are closed-delimited
+// (Connection: close), which EventSource reads like any other; a device that went away is
+// noticed at the next heartbeat (every 15 s), and its upstream connection closed then, which
+// the notification service notices at once.
 //
-// A client on HTTP/2 cannot be handed over; its stream is copied in the handler instead.
+// A device on HTTP/2 cannot be handed over; its stream goes over the shared HTTP/2 connections
+// (streamTransport) and is copied in the handler instead.
 func relayStream(lifetime context.Context, target string, identity *auth.IdentitySigner) gin.HandlerFunc {
 	if target == "" {
 		return forward(target, "notification", identity, true)
@@ -64,67 +77,142 @@ func relayStream(lifetime context.Context, target string, identity *auth.Identit
 			cancel()
 			return
 		}
+		if c.Request.ProtoMajor == 1 {
+			cancel() // the stream's own connection carries it; it ends with the connection
+			relayOwnConnection(c, lifetime, out)
+			return
+		}
 
 		resp, err := streamTransport.RoundTrip(out)
 		if err != nil {
 			cancel()
-			if c.Request.Context().Err() != nil {
-				return // the device went away
-			}
-			c.Header("Retry-After", strconv.Itoa(2+rand.IntN(3)))
-			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are restarting. Trying again shortly.")
+			unavailable(c)
 			return
 		}
+		defer cancel()
+		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
-			// A refusal (429, 503 with Retry-After, 400): a small JSON answer, passed on.
-			defer cancel()
-			defer resp.Body.Close()
-			copyHeader(c.Writer.Header(), resp.Header)
-			c.Status(resp.StatusCode)
-			_, _ = io.Copy(c.Writer, io.LimitReader(resp.Body, 64<<10))
+			passOn(c, resp)
 			return
 		}
-		end := httpserver.KeepStreamOpen(c)
-		conn, rw, err := http.NewResponseController(c.Writer).Hijack()
-		if err != nil {
-			// HTTP/2 from the client: copy here, flushing every event.
-			defer end()
-			defer cancel()
-			defer resp.Body.Close()
-			copyHeader(c.Writer.Header(), resp.Header)
-			c.Status(http.StatusOK)
-			c.Writer.Flush()
-			_ = relay(resp.Body, func(b []byte) error {
-				if _, err := c.Writer.Write(b); err != nil {
-					return err
-				}
-				c.Writer.Flush()
-				return nil
-			})
-			return
-		}
-		h := c.Writer.Header().Clone() // security headers and the request id
-		copyHeader(h, resp.Header)
-		h.Set("Connection", "close")
-		if err := writeHead(rw.Writer, h); err != nil {
-			end()
-			cancel()
-			resp.Body.Close()
-			conn.Close()
-			return
-		}
-		go func() {
-			defer end()
-			defer conn.Close()
-			defer cancel()
-			defer resp.Body.Close()
-			_ = relay(resp.Body, func(b []byte) error {
-				_ = conn.SetWriteDeadline(time.Now().Add(relayWriteTimeout))
-				_, err := conn.Write(b)
+		defer httpserver.KeepStreamOpen(c)()
+		copyHeader(c.Writer.Header(), resp.Header)
+		c.Status(http.StatusOK)
+		c.Writer.Flush()
+		_ = relay(resp.Body, func(b []byte) error {
+			if _, err := c.Writer.Write(b); err != nil {
 				return err
-			})
-		}()
+			}
+			c.Writer.Flush()
+			return nil
+		})
 	}
+}
+
+// relayOwnConnection sends out on a connection of its own and, once the notification service
+// answers 200, hands both connections to the relay goroutine (see relayStream).
+func relayOwnConnection(c *gin.Context, lifetime context.Context, out *http.Request) {
+	up, err := streamDial(c.Request.Context(), "tcp", hostPort(out.URL))
+	if err != nil {
+		unavailable(c)
+		return
+	}
+	// The request and the answer's head must come promptly; the stream itself has no end.
+	_ = up.SetDeadline(time.Now().Add(10 * time.Second))
+	out = out.WithContext(context.Background())
+	out.Close = true // one stream, one connection
+	br := bufio.NewReaderSize(up, 1<<10)
+	var resp *http.Response
+	if err = out.Write(up); err == nil {
+		resp, err = http.ReadResponse(br, out)
+	}
+	if err != nil {
+		up.Close()
+		unavailable(c)
+		return
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer up.Close()
+		passOn(c, resp)
+		return
+	}
+	_ = up.SetDeadline(time.Time{})
+	// What follows the head: a closed-delimited answer (the notification service's) is read
+	// from the connection itself, so the head's buffer is let go; a chunked one (another
+	// server) keeps it, for the chunks' framing.
+	var body io.Reader
+	var pending []byte
+	if resp.ContentLength < 0 && len(resp.TransferEncoding) == 0 {
+		pending, _ = br.Peek(br.Buffered())
+		pending = bytes.Clone(pending)
+		body = idleReader{up}
+	} else {
+		body = resp.Body
+	}
+	end := httpserver.KeepStreamOpen(c)
+	device, rw, err := http.NewResponseController(c.Writer).Hijack()
+	if err != nil {
+		end()
+		up.Close()
+		unavailable(c)
+		return
+	}
+	h := c.Writer.Header().Clone() // security headers and the request id
+	copyHeader(h, resp.Header)
+	write := func(b []byte) error {
+		_ = device.SetWriteDeadline(time.Now().Add(relayWriteTimeout))
+		_, err := device.Write(b)
+		return err
+	}
+	if httpserver.WriteStreamHead(rw.Writer, h) != nil || (len(pending) > 0 && write(pending) != nil) {
+		end()
+		up.Close()
+		device.Close()
+		return
+	}
+	// The gateway shutting down ends the stream (its device reconnects to another pod).
+	stop := context.AfterFunc(lifetime, func() { up.Close() })
+	go func() {
+		defer end()
+		defer device.Close()
+		defer up.Close()
+		defer stop()
+		_ = relay(body, write)
+	}()
+}
+
+// idleReader reads an upstream stream connection, giving up when it stays silent for longer
+// than upstreamIdleTimeout.
+type idleReader struct{ conn net.Conn }
+
+func (r idleReader) Read(b []byte) (int, error) {
+	_ = r.conn.SetReadDeadline(time.Now().Add(upstreamIdleTimeout))
+	return r.conn.Read(b)
+}
+
+func hostPort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return u.Host
+	}
+	return net.JoinHostPort(u.Hostname(), "80")
+}
+
+// unavailable answers a stream that could not reach the notification service; the device
+// comes back later, as it does for the service's own 503s.
+func unavailable(c *gin.Context) {
+	if c.Request.Context().Err() != nil {
+		return // the device went away
+	}
+	c.Header("Retry-After", strconv.Itoa(2+rand.IntN(3)))
+	apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are restarting. Trying again shortly.")
+}
+
+// passOn passes on a refusal (429, 503 with Retry-After, 400): a small JSON answer.
+func passOn(c *gin.Context, resp *http.Response) {
+	defer resp.Body.Close()
+	copyHeader(c.Writer.Header(), resp.Header)
+	c.Status(resp.StatusCode)
+	_, _ = io.Copy(c.Writer, io.LimitReader(resp.Body, 64<<10))
 }
 
 // relay copies body to write until either fails. While idle (nearly always) it waits in a read
@@ -178,18 +266,4 @@ func copyHeader(dst, src http.Header) {
 			dst[k] = append([]string(nil), vs...)
 		}
 	}
-}
-
-// writeHead writes a 200 response head on a hijacked connection.
-func writeHead(w *bufio.Writer, h http.Header) error {
-	if _, err := w.WriteString("HTTP/1.1 200 OK\r\n"); err != nil {
-		return err
-	}
-	if err := h.Write(w); err != nil {
-		return err
-	}
-	if _, err := w.WriteString("\r\n"); err != nil {
-		return err
-	}
-	return w.Flush()
 }

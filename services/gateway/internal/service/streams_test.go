@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"net"
@@ -16,8 +17,9 @@ import (
 )
 
 // liveUpstream stands in for the notification service: it speaks HTTP/2 without TLS next to
-// HTTP/1.1, as the real one does, holds every stream open until its client leaves, and
-// counts the connections the gateway opened to it.
+// HTTP/1.1, as the real one does (but answers HTTP/1.1 chunked, as a server that does not take
+// its connections over would), holds every stream open until its client leaves, and counts the
+// connections the gateway opened to it.
 type liveUpstream struct {
 	mu     sync.Mutex
 	protos []int
@@ -94,7 +96,10 @@ func signedUp(t *testing.T, prefix string) (uid, token string) {
 	return s.UID, s.IDToken
 }
 
-func TestStreamsShareOneHTTP2ConnectionAndStopAtThePodsCeiling(t *testing.T) {
+// Each device's stream gets a connection of its own to the notification service, over
+// HTTP/1.1 (both ends then hand the connection over: no HTTP client or server state stays per
+// stream), carrying that device's identity.
+func TestEachStreamHasItsOwnUpstreamConnectionAndStopsAtThePodsCeiling(t *testing.T) {
 	live := newLiveUpstream(t)
 	t.Setenv("NOTIFICATION_URL", live.server.URL)
 	t.Setenv("MAX_STREAMS", "4")
@@ -104,18 +109,19 @@ func TestStreamsShareOneHTTP2ConnectionAndStopAtThePodsCeiling(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		uid, token := signedUp(t, "streamer")
 		uids = append(uids, uid)
-		if resp := g.openStream(token); resp.Status != http.StatusOK {
-			t.Fatalf("stream %d: %d %s", i, resp.Status, rest(resp))
+		resp := g.openStream(token)
+		if resp.Status != http.StatusOK || !resp.UntilClose {
+			t.Fatalf("stream %d: %d (closed-delimited %v) %s", i, resp.Status, resp.UntilClose, rest(resp))
 		}
 	}
 	live.mu.Lock()
 	protos, users, conns := live.protos, live.users, live.conns
 	live.mu.Unlock()
-	if conns != 1 || len(protos) != 4 || fmt.Sprint(users) != fmt.Sprint(uids) {
-		t.Fatalf("%d connections for %d streams (users %v)", conns, len(protos), users)
+	if conns != 4 || len(protos) != 4 || fmt.Sprint(users) != fmt.Sprint(uids) {
+		t.Fatalf("%d connections for %d streams (users %v, want %v)", conns, len(protos), users, uids)
 	}
 	for _, p := range protos {
-		if p != 2 {
+		if p != 1 {
 			t.Fatalf("a stream reached notification over HTTP/%d", p)
 		}
 	}
@@ -224,5 +230,99 @@ func TestStreamsWhileNotificationIsDownAre503WithRetryAfter(t *testing.T) {
 	resp := g.openStream(token)
 	if resp.Status != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("notification away: %d %q %s", resp.Status, resp.Header.Get("Retry-After"), rest(resp))
+	}
+}
+
+// A notification service that takes its connections over answers closed-delimited, often with
+// the head and the first events in one packet. The device gets every byte in order, the end of
+// the upstream connection ends the device's stream (it reconnects), and a device that leaves
+// has its upstream connection closed at the stream's next heartbeat.
+func TestAClosedDelimitedUpstreamIsRelayedWholeAndEndsWithItsConnection(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	accepted := make(chan net.Conn, 2)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	t.Setenv("NOTIFICATION_URL", "http://"+ln.Addr().String())
+	g := startGateway(t, newUpstream(t), roomy, "")
+	_, token := signedUp(t, "closed-delimited")
+
+	// The upstream answers once the gateway's request has arrived whole.
+	head := "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+	hello := "event: hello\ndata: {\"count\":0}\n\n"
+	event := "id: 7\nevent: wishlist-count\ndata: {\"count\":1}\n\n"
+	served := make(chan net.Conn, 1)
+	go func() {
+		up := <-accepted
+		req, err := http.ReadRequest(bufio.NewReader(up))
+		if err != nil || req.URL.Path != "/api/notifications/stream" || req.Header.Get("Authorization") != "" {
+			t.Errorf("upstream request: %v %+v", err, req)
+			up.Close()
+			return
+		}
+		_, _ = up.Write([]byte(head + hello))
+		served <- up
+	}()
+	s := g.openStream(token) // reads up to the hello
+	if s.Status != http.StatusOK || !s.UntilClose {
+		t.Fatalf("stream: %d (closed-delimited %v)", s.Status, s.UntilClose)
+	}
+	up := <-served
+	if _, err := up.Write([]byte(event)); err != nil {
+		t.Fatal(err)
+	}
+	up.Close()
+	rest, err := io.ReadAll(s.Body)
+	if err != nil || string(rest) != event {
+		t.Fatalf("after the hello the device got %q (%v), want the event and the end", rest, err)
+	}
+	testenv.Eventually(t, 2*time.Second, func() error {
+		if got := g.metric("live_streams_open"); got != "0" {
+			return fmt.Errorf("live_streams_open %s", got)
+		}
+		return nil
+	})
+
+	// Another device leaves; the upstream's next heartbeats find its connection closed.
+	go func() {
+		up := <-accepted
+		if _, err := http.ReadRequest(bufio.NewReader(up)); err != nil {
+			t.Errorf("upstream request: %v", err)
+		}
+		_, _ = up.Write([]byte(head + hello))
+		served <- up
+	}()
+	s = g.openStream(token)
+	up = <-served
+	s.Close()
+	closed := make(chan error, 1)
+	go func() {
+		_, err := up.Read(make([]byte, 1)) // the gateway sends nothing more: this waits for the end
+		closed <- err
+	}()
+	for i := 0; ; i++ {
+		_, _ = up.Write([]byte(": ping\n\n"))
+		select {
+		case err := <-closed:
+			if err != io.EOF {
+				t.Fatalf("upstream connection ended with %v", err)
+			}
+			up.Close()
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		if i == 10 {
+			t.Fatal("the upstream connection outlived its device")
+		}
 	}
 }
