@@ -298,37 +298,24 @@ func runStreams(cfg config) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var refused atomic.Int64
-	open := make(chan *liveStream)
-	var wg sync.WaitGroup
-	for w := 0; w < 64; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for s := range open {
-				started := make(chan struct{})
-				go func(s *liveStream) {
-					_ = openLive(ctx, cfg.URL, f.users[s.user].Token, s, func(status int, _ string) {
-						if status != http.StatusOK {
-							refused.Add(1)
-						}
-						close(started)
-					})
-				}(s)
-				<-started
-			}
-		}()
-	}
+	// Every device opens as the web client does: one the server sheds (503, or 429 past the
+	// address's allowance) comes back after Retry-After, with jitter.
+	seen := &answers{codes: map[int]int{}}
+	ups := make([]atomic.Int64, n)
 	t0 := time.Now()
-	for _, s := range f.streams {
-		open <- s
+	for i, s := range f.streams {
+		go keepLive(ctx, cfg.URL, f.users[s.user].Token, s, seen, &ups[i])
+		if i%64 == 63 {
+			time.Sleep(20 * time.Millisecond) // phones opening the app over a few seconds
+		}
 	}
-	close(open)
-	wg.Wait()
-	_, all := f.waitUp(60 * time.Second)
-	log.Printf("streams: %d of %d open after %s (%d refused)", f.upCount(), n, time.Since(t0).Round(time.Millisecond), refused.Load())
+	_, all := f.waitUp(120 * time.Second)
+	seen.mu.Lock()
+	codes := seen.codes
+	seen.mu.Unlock()
+	log.Printf("streams: %d of %d open after %s (opens answered %v)", f.upCount(), n, time.Since(t0).Round(time.Millisecond), codes)
 	if !all {
-		fmt.Printf("streams: only %d of %d opened (%d refused)\n", f.upCount(), n, refused.Load())
+		fmt.Printf("streams: only %d of %d opened (opens answered %v)\n", f.upCount(), n, codes)
 	}
 	// Each service hands back what the burst of opens left behind once requests pause
 	// (IDLE_MEMORY_RELEASE); what stays is what the open streams hold.
@@ -378,6 +365,16 @@ func runStreams(cfg config) {
 		streamsPerUser, rate, seconds, f.upCount())
 	fmt.Printf("  complete %d of %d, deliveries missing %d, twice %d, create errors %d\n", len(res.latencies), rate*seconds, missing, dupes, errs)
 	fmt.Printf("  p50 %.1f ms, p99 %.1f ms, max %.1f ms\n", ms(res.percentile(50)), ms(res.percentile(99)), ms(res.percentile(100)))
+
+	// The devices leave. The gateway notices a device that left at its stream's next heartbeat
+	// (every 15 s); the next scenario starts once it has let go of them, so that it does not
+	// count their sockets against the process's open-files limit.
+	cancel()
+	for deadline := time.Now().Add(45 * time.Second); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+		if gauge(cfg, "gateway", "live_streams_open") == "0" {
+			break
+		}
+	}
 }
 
 // runtimeGauges reads a service's goroutines, stack in use and heap in use (bytes), or nil.
