@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test: installs what is missing, starts the dependencies (reusing those that answer), runs
 # the Go unit and integration tests, then starts the whole stack on the test ports and runs the
-# end-to-end, web and chart tests against it. It stops what it started.
+# end-to-end, web and chart tests against it, and last installs the chart on a local Kubernetes
+# cluster built from source (deploy/cluster/k8s-test.sh). It stops what it started.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -95,6 +96,14 @@ if $STACK_SH start; then
 else
   record stack-start FAILED
 fi
+
+# The chart on a real Kubernetes (deploy/cluster): built from source once and cached, started
+# for this run and stopped after it. The test stack goes first, to leave the machine to it.
+$STACK_SH stop >/dev/null 2>&1
+step "Kubernetes: the chart on a local cluster, end-to-end suite and drills (make k8s-test)"
+deploy/cluster/k8s-test.sh 2>&1 | tee "$RESULTS/k8s.log"
+if [ "${PIPESTATUS[0]}" = 0 ]; then record k8s-test ok; else record k8s-test FAILED; fi
+deploy/cluster/cluster.sh down 2>&1 | tail -1
 
 step "summary"
 cat "$RESULTS/summary"
