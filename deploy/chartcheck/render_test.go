@@ -431,6 +431,29 @@ func TestNetworkPolicies(t *testing.T) {
 			}
 		}
 	}
+	// The local cluster's extraEgress lets vision, and only vision, reach the in-cluster fakes.
+	cluster := rendered(t, "cluster")
+	for _, svc := range services(t) {
+		np, _ := cluster.Get("NetworkPolicy", svc).(*networkingv1.NetworkPolicy)
+		if np == nil {
+			t.Fatalf("cluster: no NetworkPolicy %s", svc)
+		}
+		fakes := ""
+		for _, rule := range np.Spec.Egress {
+			if names := peerNames(rule.To); len(names) == 1 && names[0] == "fake-internet" {
+				for _, p := range rule.Ports {
+					fakes += fmt.Sprint(p.Port.IntValue(), " ")
+				}
+			}
+		}
+		want := ""
+		if svc == "vision" {
+			want = "8095 8096 "
+		}
+		if fakes != want {
+			t.Errorf("cluster: %s reaches the fakes on %q, want %q", svc, fakes, want)
+		}
+	}
 	// In production the dependencies are outside the chart: egress goes to the peers given.
 	m := rendered(t, "prod")
 	np, _ := m.Get("NetworkPolicy", "wishlist").(*networkingv1.NetworkPolicy)

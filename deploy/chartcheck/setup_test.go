@@ -10,11 +10,12 @@ import (
 	"testing"
 )
 
-// valuesSets are the ways the chart is installed: its defaults, the two environments, and
-// the example that swaps in an external PostgreSQL.
+// valuesSets are the ways the chart is installed: its defaults, the two environments, the
+// example that swaps in an external PostgreSQL, and the local cluster of make k8s-test.
 var valuesSets = map[string][]string{
 	"default":           nil,
 	"dev":               {"deploy/values/dev.yaml"},
+	"cluster":           {"deploy/values/dev.yaml", "deploy/cluster/values.yaml"},
 	"prod":              {"deploy/values/prod.yaml"},
 	"external-postgres": {"deploy/values/external-postgres-example.yaml"},
 }

@@ -259,6 +259,9 @@ from secrets.existingSecret or the Secret made from secrets.*.
   ports:
     - {protocol: TCP, port: 9099}
 {{- end }}
+{{- range $name, $rule := .svc.extraEgress }}
+- {{ toYaml $rule | nindent 2 | trim }}
+{{- end }}
 {{- end -}}
 
 {{/* Who may reach a service: the ingress controller (gateway), the services that call it, and
