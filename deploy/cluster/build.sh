@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Kubernetes components of the local cluster from the Go module proxy, once per
 # version: kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy and
-# kubectl from k8s.io/kubernetes, CoreDNS and metrics-server from their own modules.
+# kubectl from k8s.io/kubernetes, CoreDNS and metrics-server from their own modules, skaffold,
+# crane (its `registry serve` is the cluster's registry for skaffold's images) and kube-router
+# (its network policy controller enforces the NetworkPolicies).
 # Binaries land in ~/.cache/santa/k8s/<component>-<version>/ and are reused after that.
 # (`go install k8s.io/kubernetes/cmd/...@v` is refused because kubernetes' go.mod has replace
 # directives, so a throwaway module requires it and points each staging module at its release.)
@@ -63,9 +65,39 @@ go_install() { # name module version
   rm -rf "$dir"; mv "$dir.tmp" "$dir"
 }
 
+# skaffold, likewise from a throwaway module: `go install .../cmd/skaffold@v` is refused (the
+# proxy answers 403, not 404, for the module path it tries first), and skaffold's go.mod has
+# replace and exclude directives that only count in a main module.
+build_skaffold() {
+  local dir=$CACHE/skaffold-$SKAFFOLD_VERSION
+  [ -x "$dir/skaffold" ] && return 0
+  log "building skaffold $SKAFFOLD_VERSION from the Go module proxy (once)"
+  local src=$CACHE/src/skaffold-$SKAFFOLD_VERSION mod=github.com/GoogleContainerTools/skaffold/v2
+  mkdir -p "$src" "$dir.tmp"
+  (
+    cd "$src"
+    gomod=$(go mod download -json "$mod@$SKAFFOLD_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",/\1/p')
+    {
+      echo "module santa.local/skaffoldbuild"
+      echo "go 1.24.1"
+      echo "require $mod $SKAFFOLD_VERSION"
+      grep -E '^(replace|exclude) ' "$gomod"
+    } > go.mod
+    printf '//go:build tools\npackage tools\nimport _ "%s/cmd/skaffold"\n' "$mod" > tools.go
+    GOFLAGS=-mod=mod go mod tidy
+    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
+      -ldflags "-s -w -X $mod/pkg/skaffold/version.version=$SKAFFOLD_VERSION" -o "$dir.tmp/skaffold" "$mod/cmd/skaffold"
+  )
+  rm -rf "$dir"; mv "$dir.tmp" "$dir"
+}
+
 build_kubernetes
+build_skaffold
+# crane's registry: where skaffold's `cluster` profile pushes and the node pulls from.
+go_install crane github.com/google/go-containerregistry/cmd/crane "$CRANE_VERSION"
 go_install coredns github.com/coredns/coredns "$COREDNS_VERSION"
 go_install metrics-server sigs.k8s.io/metrics-server/cmd/metrics-server "$METRICS_SERVER_VERSION"
+go_install kube-router github.com/cloudnativelabs/kube-router/v2/cmd/kube-router "$KUBE_ROUTER_VERSION"
 # The in-cluster NATS image, at the local stack's version (this machine's own may differ).
 go_install nats-server github.com/nats-io/nats-server/v2 "$NATS_PIN"
 # Static builds for the images (the local stack's copies in ~/.cache/santa/bin link libc).

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# A single-node Kubernetes on this machine, without Docker or a registry (make cluster):
-#   cluster.sh up       build what is missing (build.sh), start etcd, the control plane,
-#                       containerd, the kubelet and kube-proxy, then CoreDNS, metrics-server
-#                       and the storage class; reuses a cluster that is already up
+# A single-node Kubernetes on this machine, without Docker (make cluster):
+#   cluster.sh up       build what is missing (build.sh), start etcd, the control plane, an
+#                       image registry on localhost:5000 (for skaffold's images), containerd,
+#                       the kubelet, kube-proxy and kube-router's network policy controller,
+#                       then CoreDNS, metrics-server and the storage class; reuses a cluster
+#                       that is already up
 #   cluster.sh down     stop everything it started (by pid) and remove what it left: the
 #                       bridge, the kubelet's mounts, the pods' cgroups, the iptables chains
+#                       and ipsets
 #   cluster.sh env      prints `export KUBECONFIG=...` for a shell
 #   cluster.sh kubectl  runs the cluster's kubectl
 # Kubernetes, CoreDNS and metrics-server are built from the Go module proxy at the versions in
@@ -23,6 +26,7 @@ HOST_IP=${K8S_HOST_IP:-$(ip -4 route get 1.1.1.1 2>/dev/null | sed -n 's/.* src 
 HOST_IP=${HOST_IP:-$(hostname -I | awk '{print $1}')}
 SERVICE_CIDR=10.96.0.0/16 POD_CIDR=10.244.0.0/16 DNS_IP=10.96.0.10
 CONTAINERD_SOCK=$RUN/containerd/containerd.sock
+REGISTRY=localhost:5000
 export KUBECONFIG=$RUN/admin.kubeconfig
 log() { printf '\033[1;36m[cluster]\033[0m %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -129,6 +133,14 @@ start_controllers() {
     --bind-address 127.0.0.1 --leader-elect=false --profiling=false
 }
 
+# An image registry on the node for what skaffold builds (`make skaffold-test`): crane's, its
+# blobs kept in the cache so a later cluster pulls what an earlier one pushed.
+start_registry() {
+  mkdir -p "$CACHE/registry"
+  start registry "$CACHE/crane-$CRANE_VERSION/crane" registry serve --address "$REGISTRY" --disk "$CACHE/registry"
+  wait_for registry 30 curl -fsS "http://$REGISTRY/v2/"
+}
+
 start_containerd() {
   mkdir -p "$CACHE/containerd" "$RUN/containerd"
   cat > "$RUN/containerd/config.toml" <<EOF
@@ -152,6 +164,9 @@ state = "$RUN/containerd/state"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "$RUN/cni"
+  # The cluster's own registry (start_registry), plain HTTP on the node.
+  [plugins."io.containerd.grpc.v1.cri".registry.mirrors."$REGISTRY"]
+    endpoint = ["http://$REGISTRY"]
 EOF
   start containerd containerd --config "$RUN/containerd/config.toml"
   wait_for containerd 30 ctr --address "$CONTAINERD_SOCK" version
@@ -201,6 +216,43 @@ conntrack: {maxPerCore: 0}
 EOF
   start kube-proxy "$BIN/kube-proxy" --config "$RUN/kube-proxy.yaml"
   wait_for "the node" 120 bash -c "'$BIN/kubectl' get node $NODE -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -q True"
+  # kube-router finds its node by name, so it starts once the kubelet has registered it.
+  start_network_policies
+}
+
+# NetworkPolicies are enforced by kube-router's network policy controller alone (no routing,
+# no service proxy: the bridge and kube-proxy do those), on the node, with iptables and ipsets.
+# It lets the node itself reach every pod (the kubelet's probes, and NodePorts opened from this
+# machine), as kube-router does on any cluster. Its own client certificate, read-only RBAC.
+start_network_policies() {
+  kubeconfig "$RUN/kube-router.kubeconfig" kube-router
+  kubectl apply -f - >/dev/null <<EOF
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: "santa:kube-router"}
+rules:
+- apiGroups: [""]
+  resources: [pods, namespaces, nodes, services, endpoints]
+  verbs: [get, list, watch]
+- apiGroups: [discovery.k8s.io]
+  resources: [endpointslices]
+  verbs: [get, list, watch]
+- apiGroups: [networking.k8s.io]
+  resources: [networkpolicies]
+  verbs: [get, list, watch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: "santa:kube-router"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: "santa:kube-router"}
+subjects: [{kind: User, name: "santa:kube-router", apiGroup: rbac.authorization.k8s.io}]
+EOF
+  start kube-router "$CACHE/kube-router-$KUBE_ROUTER_VERSION/kube-router" \
+    --kubeconfig "$RUN/kube-router.kubeconfig" --hostname-override "$NODE" \
+    --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false \
+    --service-cluster-ip-range "$SERVICE_CIDR" --service-node-port-range 30000-32767 \
+    --health-port 20244 --metrics-port 0 --v 1
+  wait_for kube-router 60 curl -fsS http://127.0.0.1:20244/healthz
 }
 
 # The cluster's own add-ons: CoreDNS, metrics-server and the storage class, from addons.yaml.
@@ -251,14 +303,16 @@ EOF
 up() {
   if alive kube-apiserver && alive kubelet && kubectl get --raw /readyz >/dev/null 2>&1; then
     log "reusing the running cluster ($KUBECONFIG)"
+    "$HERE/build.sh"
+    start_registry # a cluster started before the registry was part of it
     return 0
   fi
   [ "$(id -u)" = 0 ] || die "needs root (containerd, the kubelet and iptables)"
-  for c in etcd containerd runc buildah; do command -v $c >/dev/null || missing="${missing:-} $c"; done
+  for c in etcd containerd runc buildah ipset; do command -v $c >/dev/null || missing="${missing:-} $c"; done
   if [ -n "${missing:-}" ]; then
     log "installing from Debian:$missing"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-      etcd-server containerd runc containernetworking-plugins buildah iptables >/dev/null
+      etcd-server containerd runc containernetworking-plugins buildah iptables ipset >/dev/null
   fi
   "$HERE/build.sh"
   local t0=$SECONDS
@@ -269,6 +323,7 @@ up() {
   start_etcd
   start_apiserver
   start_controllers
+  start_registry
   start_containerd
   "$HERE/images.sh" pause
   start_node
@@ -279,7 +334,7 @@ up() {
 down() {
   # Pods first, while the kubelet still runs, so their containers stop cleanly.
   local p
-  for p in kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver etcd; do
+  for p in kube-router kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver etcd registry; do
     if alive "$p"; then kill "$(cat "$PIDS/$p")" 2>/dev/null || true; fi
   done
   # containerd's shims outlive it: stop the containers through them, then containerd.
@@ -291,7 +346,7 @@ down() {
     kill "$(cat "$PIDS/containerd")" 2>/dev/null || true
   fi
   pkill -f "containerd-shim-runc-v2 .*-address $CONTAINERD_SOCK" 2>/dev/null || true
-  for p in kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver etcd containerd; do
+  for p in kube-router kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver etcd registry containerd; do
     if [ -f "$PIDS/$p" ]; then
       for _ in $(seq 20); do kill -0 "$(cat "$PIDS/$p")" 2>/dev/null || break; sleep 0.5; done
       kill -9 "$(cat "$PIDS/$p")" 2>/dev/null || true
@@ -318,6 +373,8 @@ down() {
       for ch in $chains; do $ipt -t $table -X "$ch" 2>/dev/null || true; done
     done
   done
+  # kube-router's ipsets, once no rule refers to them.
+  { ipset list -n 2>/dev/null | grep '^KUBE-' || true; } | while read -r set; do ipset destroy "$set" 2>/dev/null || true; done
   if [ -f "$RUN/ip_forward.before" ]; then cat "$RUN/ip_forward.before" > /proc/sys/net/ipv4/ip_forward; fi
   # The shims' sockets go under /run/containerd whatever the configuration says.
   if ! pgrep -x containerd >/dev/null; then rm -rf /run/containerd/s; rmdir /run/containerd 2>/dev/null || true; fi
@@ -331,5 +388,5 @@ case "${1:-}" in
   volumes) volumes ;;
   env) echo "export KUBECONFIG=$KUBECONFIG PATH=$BIN:\$PATH" ;;
   kubectl) shift; kubectl "$@" ;;
-  *) sed -n '2,10p' "$0"; exit 2 ;;
+  *) sed -n '2,13p' "$0"; exit 2 ;;
 esac

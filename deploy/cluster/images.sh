@@ -8,6 +8,8 @@
 #                        NATS, MinIO and Mailpit (static builds of their Go modules, build.sh),
 #                        the Auth emulator (Node and firebase-tools on the Debian rootfs)
 #   images.sh tag        the tag the services' images get for this tree
+#   images.sh skaffold S skaffold's custom build of service S: $IMAGE, pushed to the cluster's
+#                        registry (the `cluster` profile of skaffold.yaml)
 # Static images are `FROM scratch` plus CA certificates, tzdata and the nonroot user (65532),
 # the same files distroless/static gives the Dockerfile's images. Each image is rebuilt only
 # when what it is made of changed (a stamp per image).
@@ -25,6 +27,7 @@ STAMPS=$CACHE/image-stamps
 WORK=$CACHE/image-work
 mkdir -p "$STAMPS" "$WORK"
 log() { printf '\033[1;36m[images]\033[0m %s\n' "$*" >&2; }
+die() { log "$*"; exit 1; }
 
 # The tag of the services' images: the commit, plus a hash of uncommitted changes.
 tree_tag() {
@@ -41,10 +44,10 @@ in_containerd() { "${CTR[@]}" images ls -q "name==$1" 2>/dev/null | grep -qx "$1
 # fresh ref key: the image is in containerd, built from the same inputs (key).
 fresh() { [ "$(cat "$STAMPS/$(echo "$1" | tr '/:' '__')" 2>/dev/null)" = "$2" ] && in_containerd "$1"; }
 
-# commit ref key rootfs-dir user entrypoint-json [env...]: one layer from a folder, into
-# containerd; key names its inputs, so the next run can tell it is fresh.
-commit() {
-  local ref=$1 key=$2 dir=$3 user=$4 entry=$5; shift 5
+# assemble ref rootfs-dir user entrypoint-json [env...]: one layer from a folder, as an image
+# in buildah's store.
+assemble() {
+  local ref=$1 dir=$2 user=$3 entry=$4; shift 4
   log "building $ref"
   local c; c=$("${BUILDAH[@]}" from scratch)
   "${BUILDAH[@]}" copy --quiet "$c" "$dir" / >/dev/null
@@ -52,6 +55,13 @@ commit() {
   for e in "$@"; do envs+=(--env "$e"); done
   "${BUILDAH[@]}" config --user "$user" --entrypoint "$entry" --cmd '' "${envs[@]}" "$c"
   "${BUILDAH[@]}" commit --quiet --rm "$c" "$ref" >/dev/null
+}
+
+# commit ref key rootfs-dir user entrypoint-json [env...]: assembled, then imported into
+# containerd; key names its inputs, so the next run can tell it is fresh.
+commit() {
+  local ref=$1 key=$2; shift 2
+  assemble "$ref" "$@"
   rm -f "$WORK/image.tar"
   "${BUILDAH[@]}" push --quiet "$ref" "docker-archive:$WORK/image.tar:$ref" >/dev/null
   "${CTR[@]}" images import "$WORK/image.tar" >/dev/null
@@ -91,18 +101,45 @@ addons() {
   done
 }
 
-# The services: the Dockerfile's build stage (flags and tags) and its runtime stage.
+# service_root name dir: one service's image contents, as the Dockerfile's build stage (flags
+# and tags) and runtime stage make them, and the image's environment in dir.env.
+service_root() {
+  local s=$1 d=$2
+  static_root "$d"
+  (cd "$ROOT" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -ldflags="-s -w" \
+    -tags "disable_grpc_modules nomsgpack" -o "$d/app/service" "./services/$s/cmd/$s")
+  echo GODEBUG=memprofilerate=0 > "$d.env"
+  if [ "$s" = gateway ]; then
+    [ -f "$ROOT/web/dist/index.html" ] || (cd "$ROOT/web" && npm run build >/dev/null)
+    cp -r "$ROOT/web/dist" "$d/app/web"
+    echo WEB_DIR=/app/web >> "$d.env"
+  fi
+}
+
+# skaffold's custom build step for one service (the `cluster` profile of skaffold.yaml): the
+# image skaffold names in $IMAGE, pushed to the cluster's registry, which the node pulls from.
+skaffold_build() {
+  local s=${1:?service} d env
+  : "${IMAGE:?set by skaffold}"
+  d=$WORK/skaffold-$s
+  service_root "$s" "$d"
+  mapfile -t env < "$d.env"
+  assemble "$IMAGE" "$d" 65532 '["/app/service"]' "${env[@]}"
+  if [ "${PUSH_IMAGE:-false}" != true ]; then
+    die "skaffold must push to the cluster's registry here (build.local.push: true)"
+  fi
+  "${BUILDAH[@]}" push --quiet --tls-verify=false "$IMAGE" "docker://$IMAGE" >/dev/null
+  "${BUILDAH[@]}" rmi --quiet "$IMAGE" >/dev/null 2>&1 || true
+}
+
+# The services, imported into containerd under the tree's tag.
 services() {
-  local tag s d; tag=$(tree_tag)
-  [ -f "$ROOT/web/dist/index.html" ] || (cd "$ROOT/web" && npm run build >/dev/null)
+  local tag s d env; tag=$(tree_tag)
   for s in gateway wishlist vision media notification family; do
     fresh "docker.io/santa-wishlist/$s:$tag" "$tag" && continue
     d=$WORK/svc-$s
-    static_root "$d"
-    (cd "$ROOT" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -ldflags="-s -w" \
-      -tags "disable_grpc_modules nomsgpack" -o "$d/app/service" "./services/$s/cmd/$s")
-    local env=(GODEBUG=memprofilerate=0)
-    if [ $s = gateway ]; then cp -r "$ROOT/web/dist" "$d/app/web"; env+=(WEB_DIR=/app/web); fi
+    service_root "$s" "$d"
+    mapfile -t env < "$d.env"
     commit "docker.io/santa-wishlist/$s:$tag" "$tag" "$d" 65532 '["/app/service"]' "${env[@]}"
   done
   # The fakes of Gemini and the product databases (fakes.yaml), as the local stack runs them.
@@ -187,5 +224,6 @@ case "${1:-}" in
   deps) deps ;;
   debian) debian_root ;;
   tag) tree_tag ;;
-  *) sed -n '2,12p' "$0"; exit 2 ;;
+  skaffold) skaffold_build "${2:-}" ;;
+  *) sed -n '2,14p' "$0"; exit 2 ;;
 esac

@@ -45,8 +45,11 @@ log "helm install (dev profile + deploy/cluster/values.yaml)"
 t2=$SECONDS
 FAKES_IP=10.96.0.96
 sed "s|@TAG@|$TAG|g; s|@FAKES_IP@|$FAKES_IP|g" "$HERE/fakes.yaml" | kubectl -n "$NS" apply -f - >/dev/null
+# vision's egress (the NetworkPolicies are enforced): the suite's "shop" on this machine's address.
+SHOP_EGRESS="{\"to\": [{\"ipBlock\": {\"cidr\": \"$NODE_IP/32\"}}], \"ports\": [{\"protocol\": \"TCP\", \"port\": 18089}]}"
 "$HELM" upgrade --install "$RELEASE" charts/santa-wishlist -n "$NS" \
-  -f deploy/values/dev.yaml -f "$HERE/values.yaml" --set image.tag="$TAG" 2>&1 | tee "$RESULTS/helm.log" | sed 's/^/  /'
+  -f deploy/values/dev.yaml -f "$HERE/values.yaml" --set image.tag="$TAG" \
+  --set-json "services.vision.extraEgress.shop=$SHOP_EGRESS" 2>&1 | tee "$RESULTS/helm.log" | sed 's/^/  /'
 [ "${PIPESTATUS[0]}" = 0 ] || { fail "helm install"; exit 1; }
 # The suite's local "shop" (on this machine's address) and the fake product databases' picture
 # host (fakes.yaml pins its address) are private addresses vision's SSRF guard refuses. The

@@ -36,6 +36,7 @@ cert apiserver-kubelet-client ca "/O=system:masters/CN=kube-apiserver-kubelet-cl
 cert controller-manager ca "/CN=system:kube-controller-manager"
 cert scheduler ca "/CN=system:kube-scheduler"
 cert kube-proxy ca "/CN=system:kube-proxy"
+cert kube-router ca "/CN=santa:kube-router"
 cert kubelet ca "/O=system:nodes/CN=system:node:$NODE"
 cert kubelet-serving ca "/CN=$NODE" "DNS:$NODE,IP:$HOST_IP,IP:127.0.0.1"
 cert front-proxy-client front-proxy-ca "/CN=front-proxy-client"
