@@ -2,8 +2,9 @@
 # Builds the Kubernetes components of the local cluster from the Go module proxy, once per
 # version: kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy and
 # kubectl from k8s.io/kubernetes, CoreDNS and metrics-server from their own modules, skaffold,
-# crane (its `registry serve` is the cluster's registry for skaffold's images) and kube-router
-# (its network policy controller enforces the NetworkPolicies).
+# crane (its `registry serve` is the cluster's registry for skaffold's images), kube-router
+# (its network policy controller enforces the NetworkPolicies) and local-path-provisioner (the
+# storage class's volumes).
 # Binaries land in ~/.cache/santa/k8s/<component>-<version>/ and are reused after that.
 # (`go install k8s.io/kubernetes/cmd/...@v` is refused because kubernetes' go.mod has replace
 # directives, so a throwaway module requires it and points each staging module at its release.)
@@ -98,6 +99,7 @@ go_install crane github.com/google/go-containerregistry/cmd/crane "$CRANE_VERSIO
 go_install coredns github.com/coredns/coredns "$COREDNS_VERSION"
 go_install metrics-server sigs.k8s.io/metrics-server/cmd/metrics-server "$METRICS_SERVER_VERSION"
 go_install kube-router github.com/cloudnativelabs/kube-router/v2/cmd/kube-router "$KUBE_ROUTER_VERSION"
+go_install local-path-provisioner github.com/rancher/local-path-provisioner "$LOCAL_PATH_PROVISIONER_VERSION"
 # The in-cluster NATS image, at the local stack's version (this machine's own may differ).
 go_install nats-server github.com/nats-io/nats-server/v2 "$NATS_PIN"
 # Static builds for the images (the local stack's copies in ~/.cache/santa/bin link libc).

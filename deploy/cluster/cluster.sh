@@ -255,49 +255,17 @@ EOF
   wait_for kube-router 60 curl -fsS http://127.0.0.1:20244/healthz
 }
 
-# The cluster's own add-ons: CoreDNS, metrics-server and the storage class, from addons.yaml.
+# The cluster's own add-ons: CoreDNS, metrics-server and the storage class with its
+# provisioner, from addons.yaml.
 install_addons() {
   "$HERE/images.sh" addons
+  mkdir -p "$RUN/volumes"
   sed -e "s|@DNS_IP@|$DNS_IP|g; s|@COREDNS_VERSION@|$COREDNS_VERSION|g; s|@METRICS_SERVER_VERSION@|$METRICS_SERVER_VERSION|g" \
+    -e "s|@LOCAL_PATH_PROVISIONER_VERSION@|$LOCAL_PATH_PROVISIONER_VERSION|g; s|@VOLUMES_DIR@|$RUN/volumes|g" \
     "$HERE/addons.yaml" | kubectl apply --server-side -f - >/dev/null
-  volumes
   kubectl -n kube-system rollout status deployment/coredns --timeout 180s >/dev/null
   kubectl -n kube-system rollout status deployment/metrics-server --timeout 180s >/dev/null
-}
-
-# volumes: keeps $VOLUMES free local volumes of the storage class "local" on the node: one that
-# a deleted claim released is wiped and offered again (the chart's StatefulSets keep their
-# claims after an uninstall; k8s-test deletes them with the namespace).
-VOLUMES=10
-volumes() {
-  local i pv phase
-  for i in $(seq "$VOLUMES"); do
-    pv=santa-local-$i
-    phase=$(kubectl get pv "$pv" -o jsonpath='{.status.phase}' 2>/dev/null || true)
-    case "$phase" in
-      Available|Bound) continue ;;
-      "") ;;
-      *) kubectl delete pv "$pv" --wait=true >/dev/null ;;
-    esac
-    rm -rf "$RUN/volumes/$pv"; mkdir -p "$RUN/volumes/$pv"
-    # The pods run as their own non-root users; a local volume is not chowned for fsGroup.
-    chmod 0777 "$RUN/volumes/$pv"
-    kubectl apply -f - >/dev/null <<EOF
-apiVersion: v1
-kind: PersistentVolume
-metadata: {name: $pv}
-spec:
-  capacity: {storage: 10Gi}
-  accessModes: [ReadWriteOnce]
-  persistentVolumeReclaimPolicy: Retain
-  storageClassName: local
-  local: {path: $RUN/volumes/$pv}
-  nodeAffinity:
-    required:
-      nodeSelectorTerms:
-      - matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [$NODE]}]
-EOF
-  done
+  kubectl -n local-path-storage rollout status deployment/local-path-provisioner --timeout 180s >/dev/null
 }
 
 up() {
@@ -385,7 +353,6 @@ down() {
 case "${1:-}" in
   up) up ;;
   down) down ;;
-  volumes) volumes ;;
   env) echo "export KUBECONFIG=$KUBECONFIG PATH=$BIN:\$PATH" ;;
   kubectl) shift; kubectl "$@" ;;
   *) sed -n '2,13p' "$0"; exit 2 ;;

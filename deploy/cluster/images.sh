@@ -92,13 +92,26 @@ pause() {
 
 addons() {
   local name version d
-  for name in coredns metrics-server; do
-    version=$COREDNS_VERSION; [ $name = coredns ] || version=$METRICS_SERVER_VERSION
+  for name in coredns metrics-server local-path-provisioner; do
+    case $name in
+      coredns) version=$COREDNS_VERSION ;;
+      metrics-server) version=$METRICS_SERVER_VERSION ;;
+      local-path-provisioner) version=$LOCAL_PATH_PROVISIONER_VERSION ;;
+    esac
     fresh "santa.local/$name:$version" "$version" && continue
     d=$WORK/$name
     static_root "$d"; cp "$CACHE/$name-$version/$name" "$d/$name"
     commit "santa.local/$name:$version" "$version" "$d" 65532 "[\"/$name\"]"
   done
+  # The provisioner's helper pods make and remove the volumes' folders with a shell script:
+  # Debian's static busybox, each applet a link, on the same scratch base.
+  dpkg -s busybox-static >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq busybox-static >/dev/null
+  version=$(/bin/busybox | sed -n '1s/^BusyBox \(v[^ ]*\).*/\1/p')
+  fresh santa.local/busybox:static "$version" && return 0
+  d=$WORK/busybox
+  static_root "$d"; mkdir -p "$d/bin"; cp /bin/busybox "$d/bin/busybox"
+  for a in $(/bin/busybox --list); do [ "$a" = busybox ] || ln -s busybox "$d/bin/$a"; done
+  commit santa.local/busybox:static "$version" "$d" 0 '["/bin/sh"]' PATH=/bin
 }
 
 # service_root name dir: one service's image contents, as the Dockerfile's build stage (flags

@@ -13,16 +13,8 @@ cd "$ROOT"
 HELM=${HELM:-$HOME/.cache/santa/bin/helm}
 NS=santa-k8s-test
 RELEASE=santa
-RESULTS=$ROOT/.dev/k8s-test
-mkdir -p "$RESULTS"
-log() { printf '\n\033[1;35m[k8s-test]\033[0m %s\n' "$*"; }
-failed=0
-fail() { log "FAILED: $*"; failed=1; }
-
-deploy/chartcheck/install-helm.sh >/dev/null || exit 1
-t0=$SECONDS
-"$HERE/cluster.sh" up || exit 1
-eval "$("$HERE/cluster.sh" env)"
+SUITE=k8s-test
+. "$HERE/suite.sh"
 NODE_IP=$(kubectl get node -o jsonpath='{.items[0].status.addresses[?(@.type=="InternalIP")].address}')
 log "cluster ready after $((SECONDS - t0))s"
 kubectl version 2>/dev/null | sed 's/^/  /'
@@ -36,7 +28,6 @@ log "images ready after $((SECONDS - t1))s (services tagged $TAG)"
 
 # A clean namespace each run, under Pod Security "restricted".
 kubectl delete namespace "$NS" --ignore-not-found --wait=true >/dev/null
-"$HERE/cluster.sh" volumes
 kubectl create namespace "$NS" >/dev/null
 kubectl label namespace "$NS" pod-security.kubernetes.io/enforce=restricted \
   pod-security.kubernetes.io/warn=restricted >/dev/null
@@ -77,6 +68,8 @@ rollout_all() {
 rollout_all || { kubectl -n "$NS" get events --sort-by=.lastTimestamp | tail -40; exit 1; }
 log "installed and ready after $((SECONDS - t2))s"
 kubectl -n "$NS" get pods -o wide | sed 's/^/  /'
+# The StatefulSets' volumes, made on demand by the storage class's provisioner.
+kubectl -n "$NS" get pvc -o custom-columns=CLAIM:.metadata.name,STATUS:.status.phase,VOLUME:.spec.volumeName,CLASS:.spec.storageClassName | sed 's/^/  /'
 
 # The ways in from this machine, as skaffold's port-forwards would be, but through Services
 # (NodePorts) so traffic follows the pods through rollouts.
@@ -149,6 +142,11 @@ if [ "${K8S_KEEP:-}" != 1 ]; then
   log "uninstall"
   "$HELM" uninstall "$RELEASE" -n "$NS" --wait >/dev/null || fail "helm uninstall"
   kubectl delete namespace "$NS" --wait=true >/dev/null || fail "namespace delete"
+  # The claims went with the namespace; the provisioner removes their volumes and folders.
+  for _ in $(seq 60); do [ -z "$(kubectl get pv -o name)" ] && break; sleep 1; done
+  left=$(kubectl get pv -o name | wc -l)
+  [ "$left" = 0 ] || fail "$left volumes were left behind after the namespace was deleted"
+  log "volumes removed with their claims: $left left"
 fi
 log "k8s-test took $((SECONDS - t0))s; $([ $failed = 0 ] && echo passed || echo FAILED)"
 exit $failed

@@ -11,17 +11,9 @@ ROOT=$(cd "$HERE/../.." && pwd)
 cd "$ROOT"
 . "$HERE/versions.env"
 NS=santa-skaffold
-RESULTS=$ROOT/.dev/skaffold-test
 PROBE=services/family/internal/ports/zz_skaffold_probe.go
-mkdir -p "$RESULTS"
-log() { printf '\n\033[1;35m[skaffold-test]\033[0m %s\n' "$*"; }
-failed=0
-fail() { log "FAILED: $*"; failed=1; }
-
-deploy/chartcheck/install-helm.sh >/dev/null || exit 1
-t0=$SECONDS
-"$HERE/cluster.sh" up || exit 1
-eval "$("$HERE/cluster.sh" env)"
+SUITE=skaffold-test
+. "$HERE/suite.sh"
 export PATH=$HOME/.cache/santa/k8s/skaffold-$SKAFFOLD_VERSION:$HOME/.cache/santa/bin:$PATH
 # No update check or usage data: there is no internet here, and CI is not a user.
 export SKAFFOLD_UPDATE_CHECK=false
@@ -31,7 +23,6 @@ log "$(skaffold version)"
 # The in-chart dependencies' images, as make k8s-test imports them (fresh ones are skipped).
 "$HERE/images.sh" deps || exit 1
 kubectl delete namespace "$NS" --ignore-not-found --wait=true >/dev/null
-"$HERE/cluster.sh" volumes
 
 # deployed: the image of each Deployment of the release, one per line.
 deployed() {
