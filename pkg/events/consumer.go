@@ -80,7 +80,7 @@ func Consume(ctx context.Context, js jetstream.JetStream, cfg ConsumerConfig, ha
 	if cfg.AckWait == 0 {
 		cfg.AckWait = 30 * time.Second
 	}
-	if _, err := EnsureStream(ctx, js); err != nil {
+	if err := EnsureStreamAtStartup(ctx, js); err != nil {
 		return nil, err
 	}
 	consumerCfg := jetstream.ConsumerConfig{

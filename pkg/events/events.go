@@ -15,6 +15,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/santa-wishlist/santa/pkg/startup"
 )
 
 // StreamName is the stream holding every product event of the default namespace; see
@@ -135,6 +137,19 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream
 		return nil, fmt.Errorf("ensure stream %s: %w", ns.Stream(), err)
 	}
 	return s, nil
+}
+
+// EnsureStreamAtStartup is EnsureStream for a service that is starting: while NATS does not
+// answer (the connection is still being made, the NATS pod is restarting) it tries again for
+// up to startup.Wait; an answer of JetStream's that refuses the stream fails at once.
+func EnsureStreamAtStartup(ctx context.Context, js jetstream.JetStream) error {
+	return startup.Retry(ctx, func() error {
+		_, err := EnsureStream(ctx, js)
+		return err
+	}, func(err error) bool {
+		var refused *jetstream.APIError
+		return errors.As(err, &refused)
+	})
 }
 
 // Publish sends an envelope on its type's subject in js's namespace, with its id as

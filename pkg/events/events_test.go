@@ -133,3 +133,31 @@ func TestEnvelopeValidate(t *testing.T) {
 		t.Fatal("missing user accepted")
 	}
 }
+
+// A service that starts while NATS is still away (installed at the same time, restarting)
+// waits for it instead of exiting. NATS comes back after JetStream's own request timeout
+// (5 s), which a single EnsureStream does not outlast.
+func TestEnsureStreamAtStartupWaitsForNATS(t *testing.T) {
+	srv := testenv.StartNATS(t)
+	srv.Stop()
+	nc, js, err := events.Connect(srv.URL(), "test", quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx := testenv.Context(t)
+	started := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- events.EnsureStreamAtStartup(ctx, js) }()
+	time.Sleep(6 * time.Second)
+	srv.Start()
+	if err := <-done; err != nil {
+		t.Fatalf("gave up on a NATS that came up after 6 s: %v", err)
+	}
+	if took := time.Since(started); took < 6*time.Second {
+		t.Fatalf("the stream was ensured after %s, before NATS was up", took)
+	}
+	if _, err := js.Stream(ctx, events.StreamName); err != nil {
+		t.Fatalf("no stream after EnsureStreamAtStartup: %v", err)
+	}
+}

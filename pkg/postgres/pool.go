@@ -8,25 +8,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cenkalti/backoff/v5"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/santa-wishlist/santa/pkg/startup"
 )
 
 // DefaultMaxConns replaces pgxpool's default of max(4, CPUs): on a 2-core pod that default
 // makes requests queue for a connection while PostgreSQL sits idle.
 const DefaultMaxConns = 16
 
-// StartupWait is how long Connect keeps trying to reach a PostgreSQL that does not answer.
-// A starting pod's first connections can be refused for a moment (a NetworkPolicy enforcer
-// has not yet added the new pod's address; the database pod is restarting): waiting is
-// better than exiting into CrashLoopBackOff, and it stays inside the startup probe's 60 s.
-var StartupWait = 30 * time.Second
-
-// Connect opens a pool once PostgreSQL answers, waiting up to StartupWait (less when ctx ends
-// sooner) while it cannot be reached. A refusal by the server itself (a wrong password, a
-// missing database) fails at once. Settings in the URL (pool_max_conns=...) win over the
+// Connect opens a pool once PostgreSQL answers, waiting up to startup.Wait (less when ctx
+// ends sooner) while it cannot be reached. A refusal by the server itself (a wrong password,
+// a missing database) fails at once. Settings in the URL (pool_max_conns=...) win over the
 // defaults.
 func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	cfg, err := poolConfig(url)
@@ -37,27 +32,15 @@ func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = backoff.Retry(ctx, func() (struct{}, error) {
-		err := pool.Ping(ctx)
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) {
-			return struct{}{}, backoff.Permanent(err)
-		}
-		return struct{}{}, err
-	}, backoff.WithBackOff(startupBackOff()), backoff.WithMaxElapsedTime(StartupWait))
+	err = startup.Retry(ctx, func() error { return pool.Ping(ctx) }, func(err error) bool {
+		var answered *pgconn.PgError
+		return errors.As(err, &answered)
+	})
 	if err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("database: %w", err)
 	}
 	return pool, nil
-}
-
-// startupBackOff tries again after about 100 ms, then less often, at most every 2 s.
-func startupBackOff() backoff.BackOff {
-	b := backoff.NewExponentialBackOff()
-	b.InitialInterval = 100 * time.Millisecond
-	b.MaxInterval = 2 * time.Second
-	return b
 }
 
 func poolConfig(url string) (*pgxpool.Config, error) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/santa-wishlist/santa/pkg/startup"
 )
 
 // databaseURL is the test PostgreSQL (make test sets TEST_DATABASE_URL).
@@ -87,9 +89,9 @@ func TestConnectWaitsForADatabaseThatAnswersLater(t *testing.T) {
 func TestConnectGivesUpAfterStartupWait(t *testing.T) {
 	u := databaseURL(t)
 	u.Host = closedPort(t)
-	saved := StartupWait
-	StartupWait = time.Second
-	defer func() { StartupWait = saved }()
+	saved := startup.Wait
+	startup.Wait = time.Second
+	defer func() { startup.Wait = saved }()
 
 	started := time.Now()
 	pool, err := Connect(context.Background(), u.String())
@@ -98,7 +100,7 @@ func TestConnectGivesUpAfterStartupWait(t *testing.T) {
 		t.Fatal("Connect succeeded with nothing listening")
 	}
 	if took := time.Since(started); took > 10*time.Second {
-		t.Fatalf("gave up after %s, with StartupWait 1 s", took)
+		t.Fatalf("gave up after %s, with startup.Wait 1 s", took)
 	}
 	if !strings.Contains(err.Error(), "refused") {
 		t.Errorf("the error does not say why: %v", err)
