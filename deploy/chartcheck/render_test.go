@@ -111,6 +111,34 @@ func TestEveryServiceIsDeployed(t *testing.T) {
 		if d, ok := m.Get("Deployment", svc).(*appsv1.Deployment); ok && d.Spec.Replicas != nil {
 			t.Errorf("prod: Deployment %s sets replicas although its HPA owns them", svc)
 		}
+		if hpa != nil && (len(hpa.Spec.Metrics) != 1 || hpa.Spec.Metrics[0].Type != autoscalingv2.ResourceMetricSourceType) {
+			t.Errorf("prod without a custom metrics API: HPA of %s should scale on CPU alone, has %d metrics", svc, len(hpa.Spec.Metrics))
+		}
+	}
+	// Where the cluster serves the custom metrics API, the gateway and notification also scale
+	// on their open live streams.
+	out, err := Template(repoRoot(t), valuesSets["prod"], "--api-versions", "custom.metrics.k8s.io/v1beta1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withAdapter, err := Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, svc := range services(t) {
+		hpa, _ := withAdapter.Get("HorizontalPodAutoscaler", svc).(*autoscalingv2.HorizontalPodAutoscaler)
+		if hpa == nil {
+			t.Fatalf("prod with the adapter: no HorizontalPodAutoscaler for %s", svc)
+		}
+		streams := ""
+		for _, metric := range hpa.Spec.Metrics {
+			if metric.Type == autoscalingv2.PodsMetricSourceType && metric.Pods.Metric.Name == "live_streams_open" {
+				streams = metric.Pods.Target.AverageValue.String()
+			}
+		}
+		if want := map[string]string{"gateway": "6k", "notification": "6k"}[svc]; streams != want {
+			t.Errorf("prod with the adapter: HPA of %s scales on %q open streams per pod, want %q", svc, streams, want)
+		}
 		pdb, _ := m.Get("PodDisruptionBudget", svc).(*policyv1.PodDisruptionBudget)
 		if pdb == nil {
 			t.Errorf("prod: no PodDisruptionBudget for %s", svc)

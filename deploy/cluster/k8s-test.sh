@@ -134,6 +134,21 @@ go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | gr
 printf '  e2e through the cluster: %s passed, %s failed, %s skipped\n' \
   "$(grep -cE '^\s*--- PASS' "$RESULTS/e2e.log")" "$(grep -cE '^\s*--- FAIL' "$RESULTS/e2e.log")" "$(grep -cE '^\s*--- SKIP' "$RESULTS/e2e.log")"
 
+log "autoscaling: the gateway's HorizontalPodAutoscaler reads its metrics"
+# metrics-server scrapes every 15 s and the HPA looks every 15 s: CPU should be there within a
+# minute. live_streams_open needs a custom metrics adapter this cluster does not run.
+hpa_cpu() { kubectl -n "$NS" get hpa gateway -o jsonpath='{.status.currentMetrics[?(@.type=="Resource")].resource.current.averageUtilization}'; }
+for _ in $(seq 120); do [ -n "$(hpa_cpu)" ] && break; sleep 1; done
+if [ -n "$(hpa_cpu)" ]; then
+  kubectl -n "$NS" get hpa gateway | sed 's/^/  /'
+  kubectl -n "$NS" get hpa gateway -o jsonpath='{range .status.conditions[*]}  {.type}={.status} ({.reason}): {.message}{"\n"}{end}'
+  [ "$(kubectl -n "$NS" get hpa gateway -o jsonpath='{.status.conditions[?(@.type=="ScalingActive")].status}')" = True ] ||
+    fail "the gateway's HPA is not active"
+else
+  fail "the gateway's HPA got no CPU figure from metrics-server in 120 s"
+  kubectl -n "$NS" describe hpa gateway | tail -20
+fi
+
 log "drills"
 go test -count=1 -v -timeout 20m -tags e2e,cluster -run 'TestDrill' ./tests/e2e/... 2>&1 | tee "$RESULTS/drills.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- |drill:|_test\.go:[0-9]+:'
 [ "${PIPESTATUS[0]}" = 0 ] || fail "drills"
