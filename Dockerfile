@@ -41,7 +41,8 @@ RUN --mount=type=cache,target=/root/.cache/go-build \
 # What every service image shares.
 FROM gcr.io/distroless/static-debian12:nonroot AS runtime
 # No heap-profile sampling unless PPROF_ADDR asks for a profiler (pkg/httpserver/pprof.go).
-ENV GODEBUG=memprofilerate=0
+# Live streams: goroutines start at 2 KB, not at the last GC's average stack (docs/capacity.md).
+ENV GODEBUG=memprofilerate=0,adaptivestackstart=0
 USER nonroot:nonroot
 EXPOSE 8080
 # Exec form, no shell in distroless; the path is fixed because ENTRYPOINT expands no ARG.

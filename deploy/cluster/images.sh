@@ -121,7 +121,7 @@ service_root() {
   static_root "$d"
   (cd "$ROOT" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -ldflags="-s -w" \
     -tags "disable_grpc_modules nomsgpack" -o "$d/app/service" "./services/$s/cmd/$s")
-  echo GODEBUG=memprofilerate=0 > "$d.env"
+  echo GODEBUG=memprofilerate=0,adaptivestackstart=0 > "$d.env"
   if [ "$s" = gateway ]; then
     [ -f "$ROOT/web/dist/index.html" ] || (cd "$ROOT/web" && npm run build >/dev/null)
     cp -r "$ROOT/web/dist" "$d/app/web"

@@ -287,7 +287,7 @@ LOG_LEVEL=${LOG_LEVEL:-info}
 LISTEN_HOST=127.0.0.1
 GOGC=${GOGC:-100}
 GOMEMLIMIT=${GOMEMLIMIT:-off}
-GODEBUG=${GODEBUG:-memprofilerate=0}
+GODEBUG=${GODEBUG:-memprofilerate=0,adaptivestackstart=0}
 DATABASE_URL=$db_url
 REDIS_URL=$(services_redis_url)
 NATS_URL=$NATS_URL
