@@ -15,6 +15,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
+	"github.com/santa-wishlist/santa/pkg/startup"
 	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
@@ -154,27 +155,21 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	return srv, nil
 }
 
-// ensureBucket waits up to half a minute for MinIO, which may start after us in a local
-// stack or a fresh cluster, then gives up with the last error.
+// ensureBucket waits for MinIO, which may start after us in a local stack or a fresh cluster
+// (pkg/startup: up to half a minute), then gives up with the last error; a refusal of our
+// credentials fails at once.
 func ensureBucket(ctx context.Context, store *adapters.MinIOStore, logger *slog.Logger) error {
-	deadline := time.Now().Add(30 * time.Second)
-	wait := 250 * time.Millisecond
-	for {
+	err := startup.Retry(ctx, func() error {
 		attempt, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
 		err := store.EnsureBucket(attempt)
-		cancel()
-		if err == nil {
-			return nil
+		if err != nil {
+			logger.Warn("object storage not ready; retrying", "err", err)
 		}
-		if time.Now().After(deadline) || errors.Is(err, adapters.ErrAccessDenied) {
-			return fmt.Errorf("object storage: %w", err)
-		}
-		logger.Warn("object storage not ready; retrying", "err", err)
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("object storage: %w", err)
-		case <-time.After(wait):
-		}
-		wait = min(wait*2, 4*time.Second)
+		return err
+	}, func(err error) bool { return errors.Is(err, adapters.ErrAccessDenied) })
+	if err != nil {
+		return fmt.Errorf("object storage: %w", err)
 	}
+	return nil
 }

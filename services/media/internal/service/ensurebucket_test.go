@@ -1,0 +1,61 @@
+package service
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santa-wishlist/santa/pkg/startup"
+	"github.com/santa-wishlist/santa/services/media/internal/adapters"
+	"github.com/santa-wishlist/santa/services/media/internal/testminio"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func TestEnsureBucketGivesUpOnAnAbsentMinIOAfterTheStartupWait(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testminio.Config()
+	cfg.Endpoint = l.Addr().String()
+	l.Close() // nothing listens there now
+	store, err := adapters.NewMinIOStore(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := startup.Wait
+	startup.Wait = time.Second
+	defer func() { startup.Wait = saved }()
+
+	started := time.Now()
+	err = ensureBucket(context.Background(), store, quiet)
+	if err == nil || !strings.Contains(err.Error(), "object storage") {
+		t.Fatalf("ensureBucket = %v, want an object storage error", err)
+	}
+	// It tried more than once (the first wait is at least 50 ms) and stopped near startup.Wait.
+	if took := time.Since(started); took < 40*time.Millisecond || took > 10*time.Second {
+		t.Fatalf("gave up after %s, with a 1 s startup wait", took)
+	}
+}
+
+func TestEnsureBucketFailsAtOnceOnRefusedCredentials(t *testing.T) {
+	cfg := testminio.Config()
+	cfg.SecretKey = "not-the-secret-key"
+	store, err := adapters.NewMinIOStore(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := time.Now()
+	err = ensureBucket(context.Background(), store, quiet)
+	if err == nil || !strings.Contains(err.Error(), "refused the credentials") {
+		t.Fatalf("ensureBucket = %v, want the credentials refused", err)
+	}
+	if took := time.Since(started); took > 5*time.Second {
+		t.Fatalf("took %s to report refused credentials; waiting cannot help", took)
+	}
+}
