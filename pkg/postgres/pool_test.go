@@ -2,77 +2,45 @@ package postgres
 
 import (
 	"context"
-	"io"
-	"net"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/startup"
+	"github.com/santa-wishlist/santa/pkg/testenv"
 )
 
-// databaseURL is the test PostgreSQL (make test sets TEST_DATABASE_URL).
-func databaseURL(t *testing.T) *url.URL {
+// through is the test PostgreSQL's URL with its address replaced by addr.
+func through(t *testing.T, addr string) *url.URL {
 	t.Helper()
-	raw := os.Getenv("TEST_DATABASE_URL")
-	if raw == "" {
-		t.Skip("TEST_DATABASE_URL is not set (make test sets it)")
-	}
-	u, err := url.Parse(raw)
+	u, err := url.Parse(testenv.PostgresAdminURL())
 	if err != nil {
 		t.Fatal(err)
 	}
+	u.Host = addr
 	return u
 }
 
-// closedPort is a loopback address nothing listens on: connections to it are refused.
-func closedPort(t *testing.T) string {
+// cutLine is a proxy to the test PostgreSQL that does not answer yet: connections to its
+// address are refused until Restore.
+func cutLine(t *testing.T) *testenv.TCPProxy {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	u, err := url.Parse(testenv.PostgresAdminURL())
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
-}
-
-// forward accepts on addr and relays each connection to target: PostgreSQL appearing at addr.
-func forward(t *testing.T, addr, target string) {
-	t.Helper()
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			in, err := l.Accept()
-			if err != nil {
-				return
-			}
-			out, err := net.Dial("tcp", target)
-			if err != nil {
-				in.Close()
-				continue
-			}
-			go func() { _, _ = io.Copy(out, in); out.Close() }()
-			go func() { _, _ = io.Copy(in, out); in.Close() }()
-		}
-	}()
+	line := testenv.StartTCPProxy(t, u.Host)
+	line.Cut()
+	return line
 }
 
 func TestConnectWaitsForADatabaseThatAnswersLater(t *testing.T) {
-	u := databaseURL(t)
-	target := u.Host
-	addr := closedPort(t)
-	u.Host = addr
-	time.AfterFunc(800*time.Millisecond, func() { forward(t, addr, target) })
+	line := cutLine(t)
+	time.AfterFunc(800*time.Millisecond, line.Restore)
 
 	started := time.Now()
-	pool, err := Connect(context.Background(), u.String())
+	pool, err := Connect(context.Background(), through(t, line.Addr()).String())
 	if err != nil {
 		t.Fatalf("Connect gave up on a database that answered after 0.8 s: %v", err)
 	}
@@ -87,14 +55,13 @@ func TestConnectWaitsForADatabaseThatAnswersLater(t *testing.T) {
 }
 
 func TestConnectGivesUpAfterStartupWait(t *testing.T) {
-	u := databaseURL(t)
-	u.Host = closedPort(t)
+	line := cutLine(t)
 	saved := startup.Wait
 	startup.Wait = time.Second
 	defer func() { startup.Wait = saved }()
 
 	started := time.Now()
-	pool, err := Connect(context.Background(), u.String())
+	pool, err := Connect(context.Background(), through(t, line.Addr()).String())
 	if err == nil {
 		pool.Close()
 		t.Fatal("Connect succeeded with nothing listening")
@@ -108,7 +75,10 @@ func TestConnectGivesUpAfterStartupWait(t *testing.T) {
 }
 
 func TestConnectFailsAtOnceWhenTheServerRefuses(t *testing.T) {
-	u := databaseURL(t)
+	u, err := url.Parse(testenv.PostgresAdminURL())
+	if err != nil {
+		t.Fatal(err)
+	}
 	u.Path = "/santa_no_such_database"
 
 	started := time.Now()

@@ -4,12 +4,12 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/startup"
+	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/testminio"
 )
@@ -17,13 +17,10 @@ import (
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 func TestEnsureBucketGivesUpOnAnAbsentMinIOAfterTheStartupWait(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := testminio.Config()
-	cfg.Endpoint = l.Addr().String()
-	l.Close() // nothing listens there now
+	line := testenv.StartTCPProxy(t, cfg.Endpoint)
+	line.Cut() // MinIO's address refuses every connection
+	cfg.Endpoint = line.Addr()
 	store, err := adapters.NewMinIOStore(cfg)
 	if err != nil {
 		t.Fatal(err)
