@@ -37,17 +37,6 @@ type probe struct {
 	reaches         []string
 }
 
-func kubectlIn(t *testing.T, namespace string, stdin string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(os.Getenv("KUBECTL"), append([]string{"-n", namespace}, args...)...)
-	cmd.Stdin = strings.NewReader(stdin)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("kubectl -n %s %s: %v\n%s", namespace, strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
 // probePod is a pod that waits, under Pod Security "restricted", never Ready: a probe that
 // wears a service's labels must not become an endpoint of that service's Service.
 func probePod(p probe) string {
@@ -94,9 +83,6 @@ func reachable(t *testing.T, p probe, release string) map[string]bool {
 }
 
 func TestDrillNetworkPoliciesLetOnlyTheGatewayIn(t *testing.T) {
-	if !onCluster() {
-		t.Skip("a drill of make k8s-test (deploy/cluster/k8s-test.sh)")
-	}
 	release := os.Getenv("K8S_NAMESPACE")
 	service := func(name string) map[string]string {
 		return map[string]string{"app.kubernetes.io/name": name, "app.kubernetes.io/instance": "santa"}
