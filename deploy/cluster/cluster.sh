@@ -271,8 +271,6 @@ install_addons() {
 up() {
   if alive kube-apiserver && alive kubelet && kubectl get --raw /readyz >/dev/null 2>&1; then
     log "reusing the running cluster ($KUBECONFIG)"
-    "$HERE/build.sh"
-    start_registry # a cluster started before the registry was part of it
     return 0
   fi
   [ "$(id -u)" = 0 ] || die "needs root (containerd, the kubelet and iptables)"

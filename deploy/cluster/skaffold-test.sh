@@ -38,7 +38,6 @@ t1=$SECONDS
 log "skaffold run took $((SECONDS - t1))s; deployed:"
 deployed | sed 's/^/  /'
 gateway_ready || fail "the gateway does not answer /readyz through the cluster"
-before=$(deployed | awk '$1 == "family" {print $2}')
 
 log "skaffold dev: one change and its reload"
 t2=$SECONDS
@@ -52,6 +51,8 @@ watching() { grep -c 'Watching for changes' "$RESULTS/dev.log"; }
 for _ in $(seq 600); do [ "$(watching)" -ge 1 ] && break; kill -0 $dev_pid 2>/dev/null || break; sleep 1; done
 if [ "$(watching)" -ge 1 ]; then
   log "skaffold dev is watching after $((SECONDS - t2))s; changing the family service's source"
+  # The image skaffold dev deployed before the change, which the change must replace.
+  before=$(deployed | awk '$1 == "family" {print $2}')
   t3=$SECONDS
   printf 'package ports\n\n// A change skaffold dev must rebuild and roll out (deploy/cluster/skaffold-test.sh).\nconst skaffoldProbe = "%s"\n' "$(date +%s)" > "$ROOT/$PROBE"
   for _ in $(seq 600); do [ "$(watching)" -ge 2 ] && break; kill -0 $dev_pid 2>/dev/null || break; sleep 1; done
