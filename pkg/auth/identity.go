@@ -34,12 +34,16 @@ const (
 )
 
 // identityClaims are the assertion's claims: the registered ones (iss = the signing service,
-// sub = the user's uid or empty for a visitor, aud = the called service, iat, exp) and the
-// user's email and display name.
+// sub = the user's uid or empty for a visitor, aud = the called service, iat, exp), the
+// user's email and display name, and the one request it was made for: its method and path,
+// named as DPoP names them (RFC 9449: htm, htu). An assertion captured inside the cluster
+// therefore cannot be replayed to another route, or with another method, while it lives.
 type identityClaims struct {
 	jwt.RegisteredClaims
-	Email string `json:"email,omitempty"`
-	Name  string `json:"name,omitempty"`
+	Email  string `json:"email,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Method string `json:"htm"`
+	Path   string `json:"htu"`
 }
 
 // IdentitySigner mints assertions as one issuer (IDENTITY_SIGNING_KEY).
@@ -90,15 +94,16 @@ func (s *IdentitySigner) WithTTL(ttl time.Duration) *IdentitySigner {
 	return &cp
 }
 
-// Assert signs an assertion of u (a visitor when ok is false) for the audience.
-func (s *IdentitySigner) Assert(u User, ok bool, audience string) (string, error) {
+// Assert signs an assertion of u (a visitor when ok is false) for the audience, for one
+// request: method and path (the URL's path, without the query).
+func (s *IdentitySigner) Assert(u User, ok bool, audience, method, path string) (string, error) {
 	now := s.now()
 	claims := identityClaims{RegisteredClaims: jwt.RegisteredClaims{
 		Issuer:    s.issuer,
 		Audience:  jwt.ClaimStrings{audience},
 		IssuedAt:  jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(s.ttl)),
-	}}
+	}, Method: method, Path: path}
 	if ok {
 		claims.Subject, claims.Email, claims.Name = u.UID, u.Email, u.Name
 	}
@@ -106,13 +111,15 @@ func (s *IdentitySigner) Assert(u User, ok bool, audience string) (string, error
 }
 
 // SetHeaders prepares an internal call to audience: any identity headers the client sent are
-// removed, and the assertion of u (a visitor when ok is false) is set.
-func (s *IdentitySigner) SetHeaders(h http.Header, u User, ok bool, audience string) error {
+// removed, and the assertion of u (a visitor when ok is false), bound to req's method and
+// path, is set. Call it once req's method and URL are final.
+func (s *IdentitySigner) SetHeaders(req *http.Request, u User, ok bool, audience string) error {
+	h := req.Header
 	h.Del(HeaderIdentity)
 	h.Del(HeaderUserID)
 	h.Del(HeaderUserEmail)
 	h.Del(HeaderUserName)
-	token, err := s.Assert(u, ok, audience)
+	token, err := s.Assert(u, ok, audience, req.Method, req.URL.Path)
 	if err != nil {
 		return err
 	}
@@ -183,9 +190,10 @@ func (v *IdentityVerifier) Issuers() []string {
 	return names
 }
 
-// Verify checks an assertion: signature by a trusted issuer, audience, expiry. It returns the
-// user it asserts (ok false for a visitor) and the issuer.
-func (v *IdentityVerifier) Verify(token string) (u User, ok bool, issuer string, err error) {
+// Verify checks an assertion: signature by a trusted issuer, audience, expiry, and that it was
+// made for this request (method and path). It returns the user it asserts (ok false for a
+// visitor) and the issuer.
+func (v *IdentityVerifier) Verify(token, method, path string) (u User, ok bool, issuer string, err error) {
 	var claims identityClaims
 	_, err = v.parser.ParseWithClaims(token, &claims, func(t *jwt.Token) (any, error) {
 		iss, _ := t.Claims.GetIssuer()
@@ -200,6 +208,9 @@ func (v *IdentityVerifier) Verify(token string) (u User, ok bool, issuer string,
 	}
 	if claims.IssuedAt == nil || claims.ExpiresAt.Sub(claims.IssuedAt.Time) > MaxAssertionTTL {
 		return User{}, false, "", errors.New("assertion lives longer than allowed")
+	}
+	if claims.Method != method || claims.Path != path {
+		return User{}, false, "", fmt.Errorf("assertion was made for %s %s, not %s %s", claims.Method, claims.Path, method, path)
 	}
 	if claims.Subject == "" {
 		return User{}, false, claims.Issuer, nil
@@ -219,7 +230,7 @@ func RequireIdentity(v *IdentityVerifier) gin.HandlerFunc {
 			apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "This service answers only calls from inside Santa Wishlist.")
 			return
 		}
-		u, ok, iss, err := v.Verify(token)
+		u, ok, iss, err := v.Verify(token, c.Request.Method, c.Request.URL.Path)
 		if err != nil {
 			apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "This service answers only calls from inside Santa Wishlist.")
 			return

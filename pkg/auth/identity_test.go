@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,8 +49,13 @@ func TestInternalServicesRefuseRequestsWithoutAValidAssertion(t *testing.T) {
 		_, ok := auth.UserFrom(c)
 		c.JSON(http.StatusOK, ok)
 	})
+	r.DELETE("/api/me", auth.Caller(true), func(c *gin.Context) { c.Status(http.StatusNoContent) })
 	call := func(path string, header ...string) (int, string) {
-		req := httptest.NewRequest(http.MethodGet, path, nil)
+		method := http.MethodGet
+		if m, p, found := strings.Cut(path, " "); found {
+			method, path = m, p
+		}
+		req := httptest.NewRequest(method, path, nil)
 		for i := 0; i+1 < len(header); i += 2 {
 			req.Header.Set(header[i], header[i+1])
 		}
@@ -57,8 +63,15 @@ func TestInternalServicesRefuseRequestsWithoutAValidAssertion(t *testing.T) {
 		r.ServeHTTP(w, req)
 		return w.Code, w.Body.String()
 	}
+	assertFor := func(s *auth.IdentitySigner, aud, method, path string) string {
+		tok, err := s.Assert(auth.User{UID: "alice", Name: "Alice"}, true, aud, method, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
 	assert := func(s *auth.IdentitySigner, aud string) string {
-		tok, err := s.Assert(auth.User{UID: "alice", Name: "Alice"}, true, aud)
+		tok, err := s.Assert(auth.User{UID: "alice", Name: "Alice"}, true, aud, http.MethodGet, "/api/me")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,6 +86,10 @@ func TestInternalServicesRefuseRequestsWithoutAValidAssertion(t *testing.T) {
 		"expired":                        {auth.HeaderIdentity, expired},
 		"too long-lived":                 {auth.HeaderIdentity, assert(gateway.WithTTL(time.Hour), "family")},
 		"alg none with the right claims": {auth.HeaderIdentity, "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJpc3MiOiJnYXRld2F5Iiwic3ViIjoiYWxpY2UiLCJhdWQiOlsiZmFtaWx5Il0sImV4cCI6NDEwMjQ0NDgwMH0."},
+		// Captured on its way to another route of the same service, or unbound (no htm/htu).
+		"made for another route":  {auth.HeaderIdentity, assertFor(gateway, "family", http.MethodGet, "/api/open")},
+		"made for another method": {auth.HeaderIdentity, assertFor(gateway, "family", http.MethodDelete, "/api/me")},
+		"made for no request":     {auth.HeaderIdentity, assertFor(gateway, "family", "", "")},
 	} {
 		if code, body := call("/api/me", header...); code != http.StatusUnauthorized {
 			t.Errorf("%s: %d %s, want 401", name, code, body)
@@ -81,12 +98,23 @@ func TestInternalServicesRefuseRequestsWithoutAValidAssertion(t *testing.T) {
 	if code, body := call("/api/me", auth.HeaderIdentity, assert(gateway, "family"), auth.HeaderUserID, "mallory"); code != http.StatusOK || body != "alice|Alice" {
 		t.Errorf("valid assertion: %d %q, want alice (the header is ignored)", code, body)
 	}
-	visitor, err := gateway.Assert(auth.User{}, false, "family")
+	// The GET's assertion replayed as a DELETE of the same path is refused; its own works.
+	if code, _ := call("DELETE /api/me", auth.HeaderIdentity, assert(gateway, "family")); code != http.StatusUnauthorized {
+		t.Errorf("a GET's assertion replayed on DELETE: %d, want 401", code)
+	}
+	if code, _ := call("DELETE /api/me", auth.HeaderIdentity, assertFor(gateway, "family", http.MethodDelete, "/api/me")); code != http.StatusNoContent {
+		t.Errorf("DELETE with its own assertion: %d, want 204", code)
+	}
+	visitor, err := gateway.Assert(auth.User{}, false, "family", http.MethodGet, "/api/me")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if code, _ := call("/api/me", auth.HeaderIdentity, visitor); code != http.StatusUnauthorized {
 		t.Errorf("visitor on a signed-in route: %d, want 401", code)
+	}
+	visitor, err = gateway.Assert(auth.User{}, false, "family", http.MethodGet, "/api/open")
+	if err != nil {
+		t.Fatal(err)
 	}
 	if code, body := call("/api/open", auth.HeaderIdentity, visitor); code != http.StatusOK || body != "false" {
 		t.Errorf("visitor on an open route: %d %s", code, body)
@@ -133,8 +161,8 @@ func TestKeysAreReadAsSeedsOrPKCS8AndCertificates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, _ := signer.Assert(auth.User{UID: "u"}, true, "media")
-	if u, ok, _, err := auth.NewIdentityVerifier("media", keys).Verify(tok); err != nil || !ok || u.UID != "u" {
+	tok, _ := signer.Assert(auth.User{UID: "u"}, true, "media", http.MethodPost, "/internal/uploads")
+	if u, ok, _, err := auth.NewIdentityVerifier("media", keys).Verify(tok, http.MethodPost, "/internal/uploads"); err != nil || !ok || u.UID != "u" {
 		t.Fatalf("PKCS #8 key and certificate: %v %v %v", u, ok, err)
 	}
 }

@@ -23,6 +23,9 @@ type Client struct {
 	// HTTP sends the requests (nil: http.DefaultClient): a transport of its own is a device
 	// of its own, an HTTP/2-only one is the gateway's.
 	HTTP *http.Client
+	// Sign, when set, finishes each request before it is sent: an identity assertion is bound
+	// to one request's method and path, so it is made per request (AsUser).
+	Sign func(*http.Request)
 }
 
 // NewClient calls baseURL on behalf of t.
@@ -89,6 +92,9 @@ func (c *Client) send(ctx context.Context, method, path string, body io.Reader, 
 	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
+	}
+	if c.Sign != nil {
+		c.Sign(req)
 	}
 	client := c.HTTP
 	if client == nil {

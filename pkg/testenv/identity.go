@@ -53,20 +53,26 @@ func IdentityVerifier(audience string) *auth.IdentityVerifier {
 }
 
 // Assertion is the header value the gateway would send to audience for uid ("" for a
-// signed-out visitor).
-func Assertion(t testing.TB, audience, uid string) string {
+// signed-out visitor), for the request method path.
+func Assertion(t testing.TB, audience, uid, method, path string) string {
 	t.Helper()
-	token, err := IdentitySigner("gateway").Assert(auth.User{UID: uid}, uid != "", audience)
+	token, err := IdentitySigner("gateway").Assert(auth.User{UID: uid}, uid != "", audience, method, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return token
 }
 
-// AsUser sets on h the assertion the gateway would send to audience for u.
-func AsUser(t testing.TB, h http.Header, audience string, u auth.User) {
+// AsUser makes c send each request with the assertion the gateway would send to audience
+// for u, made for that request.
+func AsUser(t testing.TB, c *Client, audience string, u auth.User) {
+	c.Sign = func(req *http.Request) { SignRequest(t, req, audience, u) }
+}
+
+// SignRequest sets on req the assertion the gateway would send to audience for u.
+func SignRequest(t testing.TB, req *http.Request, audience string, u auth.User) {
 	t.Helper()
-	if err := IdentitySigner("gateway").SetHeaders(h, u, u.UID != "", audience); err != nil {
+	if err := IdentitySigner("gateway").SetHeaders(req, u, u.UID != "", audience); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -89,6 +95,6 @@ func IdentityPublicKeys(issuers ...string) string {
 // AssertedUser verifies the assertion a request to audience carries (as that service would)
 // and returns its user ("" for a visitor) and issuer.
 func AssertedUser(r *http.Request, audience string) (auth.User, string, error) {
-	u, _, issuer, err := IdentityVerifier(audience).Verify(r.Header.Get(auth.HeaderIdentity))
+	u, _, issuer, err := IdentityVerifier(audience).Verify(r.Header.Get(auth.HeaderIdentity), r.Method, r.URL.Path)
 	return u, issuer, err
 }

@@ -66,8 +66,8 @@ func TestForgedInternalRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	victim := auth.User{UID: "victim-" + testenv.RandomHex(4)}
-	sign := func(s *auth.IdentitySigner, aud string) string {
-		tok, err := s.Assert(victim, true, aud)
+	sign := func(s *auth.IdentitySigner, aud, method, path string) string {
+		tok, err := s.Assert(victim, true, aud, method, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,17 +105,19 @@ func TestForgedInternalRequests(t *testing.T) {
 			a    answer
 		}{
 			{"forged X-User-Id, no assertion", call()},
-			{"assertion signed by an attacker's key", call(auth.HeaderIdentity, sign(attacker, svc.name))},
-			{"attacker's key claiming to be the gateway", call(auth.HeaderIdentity, sign(forgedAsGateway, svc.name))},
-			{"the gateway's assertion for " + other, call(auth.HeaderIdentity, sign(gateway, other))},
-			{"the gateway's assertion, expired", call(auth.HeaderIdentity, sign(gateway.WithTTL(-time.Minute), svc.name))},
+			{"assertion signed by an attacker's key", call(auth.HeaderIdentity, sign(attacker, svc.name, svc.method, svc.path))},
+			{"attacker's key claiming to be the gateway", call(auth.HeaderIdentity, sign(forgedAsGateway, svc.name, svc.method, svc.path))},
+			{"the gateway's assertion for " + other, call(auth.HeaderIdentity, sign(gateway, other, svc.method, svc.path))},
+			{"the gateway's assertion, expired", call(auth.HeaderIdentity, sign(gateway.WithTTL(-time.Minute), svc.name, svc.method, svc.path))},
+			// Captured inside the cluster on its way to another route (DELETE /api/account).
+			{"the gateway's assertion for DELETE /api/account, replayed", call(auth.HeaderIdentity, sign(gateway, svc.name, http.MethodDelete, "/api/account"))},
 		} {
 			say("%s %s %s%s with %s -> %d %s", svc.name, svc.method, addr, svc.path, tc.what, tc.a.status, tc.a.code)
 			if tc.a.status != http.StatusUnauthorized {
 				t.Errorf("%s: %s answered %d, want 401", svc.name, tc.what, tc.a.status)
 			}
 		}
-		valid := call(auth.HeaderIdentity, sign(gateway, svc.name))
+		valid := call(auth.HeaderIdentity, sign(gateway, svc.name, svc.method, svc.path))
 		say("%s %s %s%s with the gateway's valid assertion -> %d %s", svc.name, svc.method, addr, svc.path, valid.status, valid.code)
 		if valid.status == http.StatusUnauthorized || valid.status >= 500 {
 			t.Errorf("%s: a valid assertion answered %d", svc.name, valid.status)

@@ -128,7 +128,7 @@ func listDirect(base, uid string) error {
 	if gatewayIdentity == nil {
 		return fmt.Errorf("direct list: no gateway identity key (BENCH_PID_DIR/identity.env)")
 	}
-	if err := gatewayIdentity.SetHeaders(req.Header, auth.User{UID: uid}, true, "wishlist"); err != nil {
+	if err := gatewayIdentity.SetHeaders(req, auth.User{UID: uid}, true, "wishlist"); err != nil {
 		return err
 	}
 	resp, err := httpClient.Do(req)

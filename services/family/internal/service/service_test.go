@@ -63,7 +63,7 @@ func (e *env) call(method, path, uid string, body any) (int, []byte) {
 		u.Name = strings.ToUpper(uid[:1]) + uid[1:]
 	}
 	c := testenv.NewClient(e.t, e.base)
-	testenv.AsUser(e.t, c.Header, "family", u)
+	testenv.AsUser(e.t, c, "family", u)
 	r := c.Send(method, path, body)
 	return r.Status, r.Body
 }

@@ -121,7 +121,7 @@ func copyPhoto(ctx context.Context, zw *zip.Writer, mediaBase string, identity *
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, mediaBase+mediaPath, nil)
-	if err := identity.SetHeaders(req.Header, u, true, "media"); err != nil {
+	if err := identity.SetHeaders(req, u, true, "media"); err != nil {
 		return err
 	}
 	resp, err := exportClient.Do(req)
@@ -154,7 +154,7 @@ func internalGet(ctx context.Context, target string, identity *auth.IdentitySign
 	if err != nil {
 		return nil, err
 	}
-	if err := identity.SetHeaders(req.Header, u, true, audience); err != nil {
+	if err := identity.SetHeaders(req, u, true, audience); err != nil {
 		return nil, err
 	}
 	resp, err := exportClient.Do(req)

@@ -106,7 +106,7 @@ func forward(target, audience string, identity *auth.IdentitySigner, streaming b
 			pr.SetXForwarded()
 			pr.Out.Header.Set("X-Real-IP", clientIPOf(pr.In))
 			u, ok := userOf(pr.In)
-			if err := identity.SetHeaders(pr.Out.Header, u, ok, audience); err != nil {
+			if err := identity.SetHeaders(pr.Out, u, ok, audience); err != nil {
 				// Never forward without one: the service would refuse it anyway.
 				pr.Out.Header.Del(auth.HeaderIdentity)
 			}

@@ -71,7 +71,7 @@ func relayStream(lifetime context.Context, target string, identity *auth.Identit
 		out.Header.Set("X-Forwarded-For", c.ClientIP())
 		out.Header.Set("X-Real-IP", c.ClientIP())
 		u, ok := auth.UserFrom(c)
-		if err := identity.SetHeaders(out.Header, u, ok, "notification"); err != nil {
+		if err := identity.SetHeaders(out, u, ok, "notification"); err != nil {
 			httpserver.Logger(c).Error("could not sign the identity assertion", "err", err)
 			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are restarting. Trying again shortly.")
 			cancel()

@@ -169,7 +169,12 @@ func (h *harness) do(method, path string, body io.Reader, header map[string]stri
 			issuer = "wishlist"
 		}
 		uid := header["X-User-Id"]
-		token, err := testenv.IdentitySigner(issuer).Assert(auth.User{UID: uid}, uid != "", "media")
+		target, err := url.Parse(path)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		// Bound to the path as the service reads it (decoded), as SetHeaders binds a request.
+		token, err := testenv.IdentitySigner(issuer).Assert(auth.User{UID: uid}, uid != "", "media", method, target.Path)
 		if err != nil {
 			h.t.Fatal(err)
 		}
@@ -560,8 +565,15 @@ func metricValue(t *testing.T, h *harness, series string) float64 {
 func TestForgedInternalRequestsAreRefused(t *testing.T) {
 	h := start(t)
 	photo := testimages.PhotoJPEG(64, 48, 1)
+	assertOn := func(s *auth.IdentitySigner, aud, path string) string {
+		tok, err := s.Assert(auth.User{UID: "victim"}, true, aud, http.MethodPost, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
 	assert := func(s *auth.IdentitySigner, aud string) string {
-		tok, err := s.Assert(auth.User{UID: "victim"}, true, aud)
+		tok, err := s.Assert(auth.User{UID: "victim"}, true, aud, http.MethodPost, "/api/media")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -586,7 +598,8 @@ func TestForgedInternalRequestsAreRefused(t *testing.T) {
 		"signed by an unknown key":      upload("/api/media", auth.HeaderIdentity, assert(testenv.IdentitySigner("attacker"), "media")),
 		"for another service":           upload("/api/media", auth.HeaderIdentity, assert(gateway, "wishlist")),
 		"expired":                       upload("/api/media", auth.HeaderIdentity, assert(gateway.WithTTL(-time.Minute), "media")),
-		"gateway's on /internal/media":  upload("/internal/media", auth.HeaderIdentity, assert(gateway, "media")),
+		"gateway's on /internal/media":  upload("/internal/media", auth.HeaderIdentity, assertOn(gateway, "media", "/internal/media")),
+		"made for another route":        upload("/api/media", auth.HeaderIdentity, assertOn(gateway, "media", "/api/media/elsewhere")),
 		"download without an assertion": h.do(http.MethodGet, "/media/items/unattached/00000000000000000000000000000000.jpg", nil, map[string]string{"raw": ""}),
 	} {
 		if r.status != http.StatusUnauthorized {
@@ -709,7 +722,7 @@ func TestDiscardIsTheWishlistsAndTheOwnersOnly(t *testing.T) {
 	if r := h.do(http.MethodHead, photo.URL, nil, nil); r.status != http.StatusOK {
 		t.Fatalf("alice's photo after mallory's discard: %d", r.status)
 	}
-	token, _ := testenv.IdentitySigner("gateway").Assert(auth.User{UID: "alice"}, true, "media")
+	token, _ := testenv.IdentitySigner("gateway").Assert(auth.User{UID: "alice"}, true, "media", http.MethodPost, "/internal/media/discard")
 	if r := h.do(http.MethodPost, "/internal/media/discard", strings.NewReader(body),
 		map[string]string{"raw": "", "Content-Type": "application/json", auth.HeaderIdentity: token}); r.status != http.StatusUnauthorized {
 		t.Fatalf("the gateway's assertion on /internal/media/discard: %d, want 401", r.status)

@@ -85,7 +85,7 @@ func as(t *testing.T, base, uid string, opts streamOpts) *testenv.Client {
 	t.Helper()
 	c := testenv.NewClient(t, base)
 	c.HTTP = opts.client
-	testenv.AsUser(t, c.Header, "notification", auth.User{UID: uid})
+	testenv.AsUser(t, c, "notification", auth.User{UID: uid})
 	if opts.lastEventID != "" {
 		c.Header.Set("Last-Event-ID", opts.lastEventID)
 	}

@@ -48,7 +48,7 @@ func (m *Media) Store(ctx context.Context, owner auth.User, data []byte) (string
 		return "", err
 	}
 	req.Header.Set("Content-Type", w.FormDataContentType())
-	if err := m.identity.SetHeaders(req.Header, owner, true, "media"); err != nil {
+	if err := m.identity.SetHeaders(req, owner, true, "media"); err != nil {
 		return "", fmt.Errorf("identity assertion for the media service: %w", err)
 	}
 	resp, err := m.client.Do(req)

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -108,7 +109,7 @@ func (r response) apiError(t *testing.T) apierror.Detail {
 // (none: a visitor) travels in a signed assertion.
 func (h *harness) do(method, path, contentType string, body io.Reader, header map[string]string) response {
 	h.t.Helper()
-	pairs := []string{auth.HeaderIdentity, testenv.Assertion(h.t, "vision", header["X-User-Id"])}
+	pairs := []string{auth.HeaderIdentity, testenv.Assertion(h.t, "vision", header["X-User-Id"], method, urlPath(h.t, path))}
 	if contentType != "" {
 		pairs = append(pairs, "Content-Type", contentType)
 	}
@@ -501,4 +502,13 @@ func TestMetricsAndHealth(t *testing.T) {
 	if r := h.do(http.MethodGet, "/readyz", "", nil, nil); r.status != 200 {
 		t.Fatalf("readyz %d %s", r.status, r.body)
 	}
+}
+
+// urlPath is path's path as the service reads it (decoded, without the query).
+func urlPath(t *testing.T, path string) string {
+	u, err := url.Parse(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Path
 }

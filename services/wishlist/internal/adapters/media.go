@@ -58,7 +58,7 @@ func (m *MediaClient) StoreDataURL(ctx context.Context, userID, itemID, dataURL 
 		return "", err
 	}
 	req.Header.Set("Content-Type", contentType)
-	if err := m.identity.SetHeaders(req.Header, auth.User{UID: userID}, true, "media"); err != nil {
+	if err := m.identity.SetHeaders(req, auth.User{UID: userID}, true, "media"); err != nil {
 		return "", fmt.Errorf("identity assertion for the media service: %w", err)
 	}
 	resp, err := m.http.Do(req)
@@ -113,7 +113,7 @@ func (m *MediaClient) internalCall(ctx context.Context, userID, path string, v m
 		return 0, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	if err := m.identity.SetHeaders(req.Header, auth.User{UID: userID}, true, "media"); err != nil {
+	if err := m.identity.SetHeaders(req, auth.User{UID: userID}, true, "media"); err != nil {
 		return 0, err
 	}
 	resp, err := m.http.Do(req)

@@ -18,7 +18,7 @@ import (
 func (w *wishlist) accountCall(method, uid, email string, body string) (int, string) {
 	w.t.Helper()
 	c := testenv.NewClient(w.t, w.base)
-	testenv.AsUser(w.t, c.Header, "wishlist", auth.User{UID: uid, Email: email})
+	testenv.AsUser(w.t, c, "wishlist", auth.User{UID: uid, Email: email})
 	r := c.Do(method, "/api/account", strings.NewReader(body), "Content-Type", "application/json")
 	return r.Status, string(r.Body)
 }
@@ -85,7 +85,7 @@ func TestDeletingAnAccountErasesTheWishlistsDataAndWaitsForEveryService(t *testi
 		return nil
 	})
 	// Bob keeps everything; the units Anna claimed are his to give again.
-	if n := count(t, pool, "SELECT claimed FROM items WHERE id = $1", bobItem); n != 0 {
+	if n := count(t, pool, "SELECT COALESCE(sum(quantity), 0) FROM claims WHERE item_id = $1", bobItem); n != 0 {
 		t.Fatalf("Bob's item still counts %d claimed units", n)
 	}
 	if n := count(t, pool, "SELECT count(*) FROM lists WHERE user_id = 'bob'"); n != 1 {

@@ -29,7 +29,7 @@ func BenchmarkFamily(b *testing.B) {
 	token := w.share("emma", def.ID)
 	get := func(path, uid string) error {
 		req, _ := http.NewRequest("GET", w.base+path, nil)
-		testenv.AsUser(b, req.Header, "wishlist", auth.User{UID: uid})
+		testenv.SignRequest(b, req, "wishlist", auth.User{UID: uid})
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			return err
@@ -66,7 +66,7 @@ func BenchmarkFamily(b *testing.B) {
 				i := n.Add(1)
 				req, _ := http.NewRequest("PUT", w.base+"/api/shared/"+token+"/items/"+ids[i%50]+"/claim",
 					strings.NewReader(fmt.Sprintf(`{"quantity":%d}`, 1+i%3)))
-				testenv.AsUser(b, req.Header, "wishlist", auth.User{UID: fmt.Sprintf("cousin-%d", i%19)})
+				testenv.SignRequest(b, req, "wishlist", auth.User{UID: fmt.Sprintf("cousin-%d", i%19)})
 				resp, err := http.DefaultClient.Do(req)
 				if err != nil {
 					b.Fatal(err)
@@ -112,7 +112,7 @@ func BenchmarkClaimStorm(b *testing.B) {
 				defer wg.Done()
 				req, _ := http.NewRequest("PUT", w.base+"/api/shared/"+token+"/items/"+ids[i%50]+"/claim",
 					strings.NewReader(fmt.Sprintf(`{"quantity":%d}`, 1+i%3)))
-				testenv.AsUser(b, req.Header, "wishlist", auth.User{UID: fmt.Sprintf("cousin-%d", i%19)})
+				testenv.SignRequest(b, req, "wishlist", auth.User{UID: fmt.Sprintf("cousin-%d", i%19)})
 				resp, err := benchClient.Do(req)
 				if err != nil || resp.StatusCode != 200 {
 					failed.Add(1)

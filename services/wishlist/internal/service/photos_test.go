@@ -118,7 +118,7 @@ type rawAnswer struct {
 func (w *wishlist) raw(method, path, uid, ifNoneMatch string) rawAnswer {
 	w.t.Helper()
 	req, _ := http.NewRequest(method, w.base+path, nil)
-	testenv.AsUser(w.t, req.Header, "wishlist", auth.User{UID: uid})
+	testenv.SignRequest(w.t, req, "wishlist", auth.User{UID: uid})
 	if ifNoneMatch != "" {
 		req.Header.Set("If-None-Match", ifNoneMatch)
 	}

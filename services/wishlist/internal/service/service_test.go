@@ -47,7 +47,7 @@ func (w *wishlist) call(method, path, uid string, body any) (int, []byte) {
 func (w *wishlist) send(method, path string, u auth.User, body any) (int, []byte) {
 	w.t.Helper()
 	c := testenv.NewClient(w.t, w.base)
-	testenv.AsUser(w.t, c.Header, "wishlist", u)
+	testenv.AsUser(w.t, c, "wishlist", u)
 	r := c.Send(method, path, body)
 	return r.Status, r.Body
 }
