@@ -72,7 +72,7 @@ func TestABarcodeBecomesAProductAndTheSecondLookupIsCached(t *testing.T) {
 	var p struct{ Code, Name, Brand, Category, ImageURL, Source string }
 	_ = json.Unmarshal(body, &p)
 	if code != 200 || p.Name != "LEGO City Fire Station" || p.Category != "Toys" || p.Source != "openproductsfacts" ||
-		!strings.HasPrefix(p.ImageURL, fakeProductsInside()+"/images/") || h.Get("X-Lookup-Cache") != "miss" {
+		!strings.HasPrefix(p.ImageURL, fakeProductsInside()+"/images/") || h.Get("X-Lookup-Cache") != "" {
 		t.Fatalf("lookup: %d %s %v", code, body, h)
 	}
 	afterFirst := len(fakeRequests(t)["openproductsfacts"])
@@ -81,7 +81,9 @@ func TestABarcodeBecomesAProductAndTheSecondLookupIsCached(t *testing.T) {
 	}
 	start := time.Now()
 	code, _, h = visitor.do("POST", "/api/lookup/barcode", []byte(`{"code":"`+lego+`"}`))
-	if code != 200 || h.Get("X-Lookup-Cache") != "hit" || len(fakeRequests(t)["openproductsfacts"]) != afterFirst {
+	// Only the upstream's count tells the hit: the answer itself does not say (a shared cache's
+	// hit would tell anyone that somebody looked this code up before).
+	if code != 200 || h.Get("X-Lookup-Cache") != "" || len(fakeRequests(t)["openproductsfacts"]) != afterFirst {
 		t.Fatalf("second lookup: %d %v (upstream calls %d)", code, h, len(fakeRequests(t)["openproductsfacts"])-afterFirst)
 	}
 	t.Logf("cached lookup through the gateway: %s", time.Since(start))

@@ -48,11 +48,11 @@ func (s *Notices) EraseUser(ctx context.Context, userID string) error {
 // Insert stores a notice once per event id and returns it with its seq. fresh is false when
 // the event was stored before (a redelivery): nothing changes and the stored seq is returned.
 //
-// One user's notices are stored one at a time, under a per-user lock held until commit. A
-// bigserial hands out numbers before commit, so without the lock two replicas could commit a
-// user's seq 11 before seq 10, and a stream that had read up to 11 would never send 10. With
-// it, a user's notices become visible in seq order, which is what lets a stream resume from
-// "everything after the last seq I sent" without gaps.
+// Each user's notices are numbered 1, 2, 3 … on their own (a counter shared by all users
+// would let the gaps between one's own numbers count everyone else's notices), and stored
+// one at a time under a per-user lock held until commit: two replicas cannot take the same
+// number, and a user's notices become visible in seq order, which is what lets a stream
+// resume from "everything after the last seq I sent" without gaps.
 func (s *Notices) Insert(ctx context.Context, n domain.Notice) (stored domain.Notice, fresh bool, err error) {
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))", n.UserID, userLockSeed); err != nil {
@@ -78,8 +78,10 @@ func (s *Notices) Insert(ctx context.Context, n domain.Notice) (stored domain.No
 				n = n.WithNewestCount(known, knownAt)
 			}
 		}
-		err = tx.QueryRow(ctx, `INSERT INTO notices (event_id, user_id, event, data, occurred_at)
-			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id) DO NOTHING RETURNING seq`,
+		// The user's next number: the lock above makes it theirs alone until commit.
+		err = tx.QueryRow(ctx, `INSERT INTO notices (seq, event_id, user_id, event, data, occurred_at)
+			VALUES ((SELECT COALESCE(max(seq), 0) + 1 FROM notices WHERE user_id = $2), $1, $2, $3, $4, $5)
+			ON CONFLICT (event_id) DO NOTHING RETURNING seq`,
 			n.EventID, n.UserID, n.Event, n.Data, n.OccurredAt).Scan(&n.Seq)
 		if errors.Is(err, pgx.ErrNoRows) {
 			// Stored meanwhile under another user (that user's lock was not ours).

@@ -186,3 +186,27 @@ func seqOf(list []domain.Notice) []int64 {
 	}
 	return out
 }
+
+// A user's notice numbers say nothing of anyone else's notices: each user counts 1, 2, 3 …
+// however many notices other users got in between (a shared counter's gaps would count them).
+func TestNoticesAreNumberedPerUser(t *testing.T) {
+	notices, _ := store(t)
+	ctx := context.Background()
+	owner, others := "owner-"+uuid.NewString()[:8], "busy-"+uuid.NewString()[:8]
+	var got []int64
+	for i := 1; i <= 4; i++ {
+		n, _, err := notices.Insert(ctx, countNotice(owner, i, time.Now()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, n.Seq)
+		for j := 0; j < i*3; j++ { // someone else's busy day in between
+			if _, _, err := notices.Insert(ctx, countNotice(others, j, time.Now())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if fmt.Sprint(got) != "[1 2 3 4]" {
+		t.Fatalf("the owner's notices are numbered %v, want [1 2 3 4]", got)
+	}
+}

@@ -30,7 +30,8 @@ var ErrProductNotFound = errors.New("We could not find this product. You can sti
 // ErrLookupUnavailable: every database failed, so we cannot say the code is unknown.
 var ErrLookupUnavailable = errors.New("The product databases are not answering right now. Please try again shortly, or add the item by hand.")
 
-// Outcome says how a barcode was answered (X-Lookup-Cache header).
+// Outcome says how a barcode was answered (for the service's own tests and figures; never
+// told to a caller, as the cache is shared).
 type Outcome string
 
 const (

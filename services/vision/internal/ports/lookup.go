@@ -16,10 +16,6 @@ import (
 	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
 )
 
-// LookupCacheHeader says whether a lookup was answered from the cache (hit) or asked of the
-// product databases (miss).
-const LookupCacheHeader = "X-Lookup-Cache"
-
 // Lookups are the product lookups the routes serve.
 type Lookups struct {
 	App      *app.Service
@@ -155,12 +151,11 @@ func (l Lookups) barcode(c *gin.Context) {
 	}
 	var err error
 	who := caller(c)
-	product, outcome, err := l.Barcodes.Lookup(c.Request.Context(), code, func(ctx context.Context) error {
+	// Whether the answer came from the cache is not said: the cache is shared, so a hit would
+	// tell anyone that somebody looked the code up before.
+	product, _, err := l.Barcodes.Lookup(c.Request.Context(), code, func(ctx context.Context) error {
 		return l.App.TakeLookup(ctx, who)
 	})
-	if outcome != "" {
-		c.Header(LookupCacheHeader, string(outcome))
-	}
 	switch {
 	case err == nil:
 		c.JSON(http.StatusOK, product)
