@@ -50,9 +50,9 @@ func (r *Repository) DeletionPending(ctx context.Context, uid string) (bool, err
 func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 	return r.inUserTx(ctx, uid, func(tx pgx.Tx) error {
 		steps := []string{
-			// The units the user held go back to the items' owners' lists.
-			`WITH gone AS (DELETE FROM claims WHERE user_id = $1 RETURNING item_id, quantity)
-			 UPDATE items SET claimed = items.claimed - gone.quantity FROM gone WHERE items.id = gone.item_id`,
+			// The units the user held go back to the items' owners' lists (what is claimed is
+			// the sum of the claims), and their names leave the gift histories.
+			`DELETE FROM claims WHERE user_id = $1`,
 			`DELETE FROM list_viewers WHERE user_id = $1`,
 			// Claims on the user's items and viewers of their lists go with them (ON DELETE CASCADE).
 			`DELETE FROM items WHERE user_id = $1 OR list_id IN (SELECT id FROM lists WHERE user_id = $1)`,

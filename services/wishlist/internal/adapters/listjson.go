@@ -51,25 +51,27 @@ var itemFields = []column{
 	{"items.notes", "notes", writeText, false},
 }
 
-// Projections: the columns one kind of reader is answered. The owner's projection before the
-// reveal date is itemFields alone; its SQL never reads the claims table, so no claim can
-// change a byte of it. Claim columns exist only in the projections built for other readers.
+// Projections: the columns one kind of reader is answered. Claim columns exist only in the
+// projections built for readers who may see them, and each filters claims by their own reveal
+// date in SQL (reveal_at > now(): this season's, secret from the owner; reveal_at <= now():
+// revealed, the gift history), so no claim made this season can change a byte of what the
+// owner or an anonymous visitor is answered.
 var (
-	// ownerProjection: the owner, before the reveal date.
-	ownerProjection = newProjection(itemFields)
-	// revealedProjection: the owner, after the reveal date: who gave what.
-	revealedProjection = newProjection(append(append([]column{}, itemFields...), column{
+	// itemProjection: the item alone (recent items, anonymous visitors, the item reads).
+	itemProjection = newProjection(itemFields)
+	// ownerProjection: the owner's lists, with the revealed claims only (the gift history).
+	ownerProjection = newProjection(append(append([]column{}, itemFields...), column{
 		`(SELECT COALESCE(jsonb_agg(jsonb_build_object('displayName', c.display_name, 'quantity', c.quantity,
-			'purchased', c.purchased) ORDER BY c.created_at, c.user_id), '[]'::jsonb) FROM claims c WHERE c.item_id = items.id)`,
+			'purchased', c.purchased, 'revealedAt', c.reveal_at) ORDER BY c.reveal_at DESC, c.created_at, c.user_id), '[]'::jsonb)
+			FROM claims c WHERE c.item_id = items.id AND c.reveal_at <= now())`,
 		"claims", writeJSONB, false}))
-	// memberProjection: a signed-in viewer who is not the owner; $2 of its query is the uid.
+	// memberProjection: a signed-in viewer who is not the owner, who sees this season's claims;
+	// $2 of its query is the uid.
 	memberProjection = newProjection(append(append([]column{}, itemFields...),
-		column{"items.claimed::int4", "claimed", writeInt4, false},
-		column{"COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2), 0)::int4", "mine", writeInt4, false}))
-	// visitorProjection: an anonymous visitor, who holds no claim.
-	visitorProjection = newProjection(append(append([]column{}, itemFields...),
-		column{"items.claimed::int4", "claimed", writeInt4, false},
-		column{"0::int4", "mine", writeInt4, false}))
+		column{"(SELECT COALESCE(sum(c.quantity), 0) FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())::int4",
+			"claimed", writeInt4, false},
+		column{"COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2 AND c.reveal_at > now()), 0)::int4",
+			"mine", writeInt4, false}))
 )
 
 type projection struct {

@@ -118,7 +118,13 @@ func TestListJSONIsTheItemsAsEncodingJSONWritesThem(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := listJSON(t, r, owner, limit)
-		if !reflect.DeepEqual(decode(t, got), decode(t, wantJSON)) {
+		wantItems := decode(t, wantJSON)
+		if limit == 0 { // a list as its owner reads it: each item with its revealed claims (none here)
+			for _, it := range wantItems.([]any) {
+				it.(map[string]any)["claims"] = []any{}
+			}
+		}
+		if !reflect.DeepEqual(decode(t, got), wantItems) {
 			t.Errorf("limit %d:\n got %s\nwant %s", limit, got, wantJSON)
 		}
 	}

@@ -22,55 +22,40 @@ func newID() string { return uuid.NewString() }
 // now is the database-independent clock for defaults made in Go (reveal dates).
 var now = time.Now
 
-// ListJSON writes one of the user's lists (listID empty: the default list), newest first.
-// Before the list's reveal date the owner's projection is used: its SQL never reads claims.
+// ListJSON writes one of the user's lists (listID empty: the default list), newest first,
+// each item with its revealed claims only (ownerProjection).
 func (r *Repository) ListJSON(ctx context.Context, userID, listID string, write func(json.RawMessage)) error {
-	// Most of the year the list is not revealed: one round trip answers it, with the owner's
-	// projection. An empty answer (an empty list, a revealed one, a missing one) takes the
-	// long way below.
+	// One round trip answers a list with items; an empty answer (an empty list, a missing
+	// one) takes the long way below.
 	which, args := "l.user_id = $1 AND l.is_default", []any{userID}
 	if listID != "" {
 		which, args = "l.user_id = $1 AND l.id = $2", []any{userID, listID}
 	}
 	n, err := r.writeSomeRows(ctx, ownerProjection, nil, nil, true, write, "SELECT "+ownerProjection.sql+
-		" FROM items JOIN lists l ON l.id = items.list_id WHERE "+which+
-		" AND l.reveal_at > now() ORDER BY items.created_at DESC, items.id DESC", args...)
+		" FROM items JOIN lists l ON l.id = items.list_id WHERE "+which+" ORDER BY items.created_at DESC, items.id DESC", args...)
 	if err != nil || n > 0 {
 		return err
 	}
-
-	var id string
-	var revealed bool
-	if listID == "" {
-		err = r.pool.QueryRow(ctx, "SELECT id, reveal_at <= now() FROM lists WHERE user_id = $1 AND is_default", userID).Scan(&id, &revealed)
-		if errors.Is(err, pgx.ErrNoRows) { // nothing saved yet: no default list either
-			write(json.RawMessage("[]"))
-			return nil
-		}
-	} else {
-		err = r.pool.QueryRow(ctx, "SELECT id, reveal_at <= now() FROM lists WHERE id = $1 AND user_id = $2", listID, userID).Scan(&id, &revealed)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return domain.ErrListNotFound
-		}
-	}
-	if err != nil {
+	var found bool
+	if err := r.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM lists l WHERE "+which+")", args...).Scan(&found); err != nil {
 		return fmt.Errorf("find list: %w", err)
 	}
-	p := ownerProjection
-	if revealed {
-		p = revealedProjection
+	if !found && listID != "" {
+		return domain.ErrListNotFound
 	}
-	return r.writeRows(ctx, p, nil, nil, write,
-		"SELECT "+p.sql+" FROM items WHERE list_id = $1 ORDER BY created_at DESC, id DESC", id)
+	write(json.RawMessage("[]")) // an empty list, or nothing saved yet (no default list either)
+	return nil
 }
 
 // RecentJSON writes the user's newest items across lists (never with claims).
 func (r *Repository) RecentJSON(ctx context.Context, userID string, limit int, write func(json.RawMessage)) error {
-	return r.writeRows(ctx, ownerProjection, nil, nil, write,
-		"SELECT "+ownerProjection.sql+" FROM items WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", userID, limit)
+	return r.writeRows(ctx, itemProjection, nil, nil, write,
+		"SELECT "+itemProjection.sql+" FROM items WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", userID, limit)
 }
 
-const listSelect = `SELECT l.id, l.user_id, l.name, l.is_default, l.reveal_at, l.share_token, l.owner_name,
+// listSelect reads a list with the reveal date of its current season (reveal_in_force: a
+// stored date that has passed counts as the same day a year later).
+const listSelect = `SELECT l.id, l.user_id, l.name, l.is_default, reveal_in_force(l.reveal_at), l.share_token, l.owner_name,
 	(SELECT count(*) FROM items WHERE items.list_id = l.id)::int, l.family_ids::text[] FROM lists l `
 
 func scanList(row pgx.CollectableRow) (domain.List, error) {
@@ -185,6 +170,15 @@ func (r *Repository) UpdateList(ctx context.Context, owner app.Caller, id string
 			WHERE id = $1 AND user_id = $2`, id, owner.UID, name, revealAt, familyIDs, token, owner.Name); err != nil {
 			return fmt.Errorf("update list: %w", err)
 		}
+		if revealAt != nil {
+			// A later date delays this season's claims on the list's items with it; an earlier
+			// one applies only to claims made from now on (each keeps the date it was made under).
+			if _, err := tx.Exec(ctx, `UPDATE claims SET reveal_at = $2
+				WHERE item_id IN (SELECT id FROM items WHERE list_id = $1) AND reveal_at > now() AND reveal_at < $2`,
+				id, *revealAt); err != nil {
+				return fmt.Errorf("delay claims: %w", err)
+			}
+		}
 		if len(before) > 0 || len(familyIDs) > 0 {
 			if err := announceFamilies(ctx, tx, id); err != nil {
 				return err
@@ -289,10 +283,11 @@ func (r *Repository) DeleteShare(ctx context.Context, userID, listID string) err
 	})
 }
 
-// sharedList is a list found by its token.
+// sharedList is a list found by its token, with the reveal date of its current season (the
+// date a claim made now takes).
 type sharedList struct {
 	ID, OwnerID, Name, OwnerName string
-	Revealed                     bool
+	RevealAt                     time.Time
 }
 
 // findShared finds a list by its token. A claim does not lock the list's row: a claim that
@@ -301,8 +296,8 @@ func findShared(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
 }, token string) (sharedList, error) {
 	var l sharedList
-	sql := "SELECT id, user_id, name, owner_name, reveal_at <= now() FROM lists WHERE share_token = $1"
-	err := q.QueryRow(ctx, sql, token).Scan(&l.ID, &l.OwnerID, &l.Name, &l.OwnerName, &l.Revealed)
+	sql := "SELECT id, user_id, name, owner_name, reveal_in_force(reveal_at) FROM lists WHERE share_token = $1"
+	err := q.QueryRow(ctx, sql, token).Scan(&l.ID, &l.OwnerID, &l.Name, &l.OwnerName, &l.RevealAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return l, domain.ErrShareNotFound
 	}
@@ -312,9 +307,10 @@ func findShared(ctx context.Context, q interface {
 	return l, nil
 }
 
-// SharedJSON answers GET /api/shared/{token}: most wanted first, then newest. Three
-// projections: the owner's (no claim data before the reveal date), and the viewers' with
-// claimed and mine.
+// SharedJSON answers GET /api/shared/{token}: most wanted first, then newest. Three readers:
+// the owner (their items with the revealed claims, as on their own list), a signed-in member
+// (this season's claimed and mine), and an anonymous visitor (the items alone: whoever opens
+// the link signed out, the owner in a private window included, learns nothing of claims).
 func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, write func(json.RawMessage)) error {
 	if viewerUID == "" {
 		return r.visitorJSON(ctx, token, write)
@@ -323,50 +319,49 @@ func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, wr
 	if err != nil {
 		return err
 	}
-	viewer := "anonymous"
-	switch {
-	case viewerUID == l.OwnerID:
-		viewer = "owner"
-	case viewerUID != "":
+	viewer := "owner"
+	if viewerUID != l.OwnerID {
 		viewer = "member"
 		if _, err := r.pool.Exec(ctx, `INSERT INTO list_viewers (list_id, user_id, seen_at) VALUES ($1, $2, now())
 			ON CONFLICT (list_id, user_id) DO UPDATE SET seen_at = now()`, l.ID, viewerUID); err != nil {
 			return fmt.Errorf("record viewer: %w", err)
 		}
 	}
-	head, err := json.Marshal(struct {
-		Viewer string `json:"viewer"`
-		List   struct {
-			ID        string `json:"id"`
-			Name      string `json:"name"`
-			OwnerName string `json:"ownerName"`
-		} `json:"list"`
-	}{Viewer: viewer, List: struct {
-		ID        string `json:"id"`
-		Name      string `json:"name"`
-		OwnerName string `json:"ownerName"`
-	}{l.ID, l.Name, l.OwnerName}})
+	prefix, err := sharedHead(viewer, l)
 	if err != nil {
 		return err
 	}
-	prefix := append(head[:len(head)-1:len(head)-1], `,"items":`...)
 	if viewer == "owner" {
-		p := ownerProjection
-		if l.Revealed {
-			p = revealedProjection
-		}
-		return r.writeRows(ctx, p, prefix, []byte("}"), write, "SELECT "+p.sql+" FROM items WHERE list_id = $1"+sharedOrder, l.ID)
+		return r.writeRows(ctx, ownerProjection, prefix, []byte("}"), write,
+			"SELECT "+ownerProjection.sql+" FROM items WHERE list_id = $1"+sharedOrder, l.ID)
 	}
 	return r.writeRows(ctx, memberProjection, prefix, []byte("}"), write,
 		"SELECT "+memberProjection.sql+" FROM items WHERE items.list_id = $1"+sharedOrder, l.ID, viewerUID)
+}
+
+// sharedHead is the shared view's opening up to its items: `{"viewer":…,"list":{…},"items":`.
+func sharedHead(viewer string, l sharedList) ([]byte, error) {
+	type list struct {
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		OwnerName string `json:"ownerName"`
+	}
+	head, err := json.Marshal(struct {
+		Viewer string `json:"viewer"`
+		List   list   `json:"list"`
+	}{viewer, list{l.ID, l.Name, l.OwnerName}})
+	if err != nil {
+		return nil, fmt.Errorf("shared list: %w", err)
+	}
+	return append(head[:len(head)-1:len(head)-1], `,"items":`...), nil
 }
 
 // sharedOrder is the shared view's order: most wanted first, then newest.
 const sharedOrder = " ORDER BY items.priority DESC, items.created_at DESC, items.id DESC"
 
 // visitorQuery answers an anonymous visitor in one round trip: the list's id, name and owner
-// on every row, then the visitor's projection (NULLs for a list without items).
-var visitorQuery = "SELECT l.id, l.name, l.owner_name, " + visitorProjection.sql + ` FROM lists l
+// on every row, then the items alone (NULLs for a list without items). It never reads claims.
+var visitorQuery = "SELECT l.id, l.name, l.owner_name, " + itemProjection.sql + ` FROM lists l
 	LEFT JOIN items ON items.list_id = l.id
 	WHERE l.share_token = $1` + sharedOrder
 
@@ -400,7 +395,7 @@ func (r *Repository) visitorJSON(ctx context.Context, token string, write func(j
 		if n > 1 {
 			buf = append(buf, ',')
 		}
-		if buf, err = visitorProjection.appendRow(buf, v[3:], photos); err != nil {
+		if buf, err = itemProjection.appendRow(buf, v[3:], photos); err != nil {
 			return fmt.Errorf("shared list: %w", err)
 		}
 	}
@@ -419,9 +414,17 @@ func (r *Repository) visitorJSON(ctx context.Context, token string, write func(j
 	return nil
 }
 
+// currentClaim is the claimer's claim of this season on an item, if any.
+type currentClaim struct {
+	Quantity  int
+	Purchased bool
+	RevealAt  time.Time
+}
+
 // Claim sets the claimer's units on an item. The item's row lock makes concurrent claims
 // take turns, so "not enough left" is decided on committed numbers: two claims for the last
-// unit cannot both win.
+// unit cannot both win. A new claim takes the list's reveal date in force now, and remembers
+// the list and link it was made through.
 func (r *Repository) Claim(ctx context.Context, token, itemID string, claimer app.Caller, quantity int, purchased bool) (domain.ClaimResult, error) {
 	var res domain.ClaimResult
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
@@ -429,21 +432,22 @@ func (r *Repository) Claim(ctx context.Context, token, itemID string, claimer ap
 		if err != nil {
 			return err
 		}
-		// A separate statement after the lock: it sees what the lock's last holder committed.
-		var mine int
-		err = tx.QueryRow(ctx, "SELECT quantity FROM claims WHERE item_id = $1 AND user_id = $2", itemID, claimer.UID).Scan(&mine)
-		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("read claim: %w", err)
+		mine, held, err := claimOf(ctx, tx, itemID, claimer.UID)
+		if err != nil {
+			return err
 		}
-		others := item.Claimed - mine
-		if quantity > item.Quantity-others {
-			return domain.ErrNotEnoughLeft
+		others, err := domain.Claimable(item.Quantity, item.Claimed, mine.Quantity, quantity)
+		if err != nil {
+			return err
 		}
-		if _, err := tx.Exec(ctx, `WITH saved AS (INSERT INTO claims (item_id, user_id, display_name, quantity, purchased)
-			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (item_id, user_id) DO UPDATE
-			SET display_name = EXCLUDED.display_name, quantity = EXCLUDED.quantity, purchased = EXCLUDED.purchased)
-			UPDATE items SET claimed = $6 WHERE id = $1`,
-			itemID, claimer.UID, claimer.Name, quantity, purchased, others+quantity); err != nil {
+		if held {
+			_, err = tx.Exec(ctx, `UPDATE claims SET display_name = $4, quantity = $5, purchased = $6
+				WHERE item_id = $1 AND user_id = $2 AND reveal_at = $3`, itemID, claimer.UID, mine.RevealAt, claimer.Name, quantity, purchased)
+		} else {
+			_, err = tx.Exec(ctx, `INSERT INTO claims (item_id, user_id, display_name, quantity, purchased, reveal_at, list_id, list_name, via_token)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, itemID, claimer.UID, claimer.Name, quantity, purchased, l.RevealAt, l.ID, l.Name, token)
+		}
+		if err != nil {
 			return fmt.Errorf("save claim: %w", err)
 		}
 		if err := enqueue(ctx, tx, events.TypeItemClaimed, claimer.UID, ClaimEvent{ClaimerID: claimer.UID, ItemID: itemID,
@@ -456,9 +460,24 @@ func (r *Repository) Claim(ctx context.Context, token, itemID string, claimer ap
 	return res, err
 }
 
+// claimOf reads the claimer's claim of this season on the item (a separate statement after
+// the item's lock: it sees what the lock's last holder committed).
+func claimOf(ctx context.Context, tx pgx.Tx, itemID, uid string) (currentClaim, bool, error) {
+	var c currentClaim
+	err := tx.QueryRow(ctx, "SELECT quantity, purchased, reveal_at FROM claims WHERE item_id = $1 AND user_id = $2 AND reveal_at > now()",
+		itemID, uid).Scan(&c.Quantity, &c.Purchased, &c.RevealAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return c, false, nil
+	}
+	if err != nil {
+		return c, false, fmt.Errorf("read claim: %w", err)
+	}
+	return c, true, nil
+}
+
 type lockedItem struct {
 	Name              string
-	Quantity, Claimed int
+	Quantity, Claimed int // Claimed: this season's units, by anyone
 }
 
 // lockSharedItem finds the shared list and locks the item's row. The owner is refused
@@ -472,37 +491,39 @@ func lockSharedItem(ctx context.Context, tx pgx.Tx, token, itemID, uid string) (
 		return l, lockedItem{}, domain.ErrOwnList
 	}
 	var item lockedItem
-	err = tx.QueryRow(ctx, "SELECT name, quantity, claimed FROM items WHERE id = $1 AND list_id = $2 FOR UPDATE", itemID, l.ID).
-		Scan(&item.Name, &item.Quantity, &item.Claimed)
+	err = tx.QueryRow(ctx, "SELECT name, quantity FROM items WHERE id = $1 AND list_id = $2 FOR UPDATE", itemID, l.ID).
+		Scan(&item.Name, &item.Quantity)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return l, item, domain.ErrNotFound
 	}
 	if err != nil {
 		return l, item, fmt.Errorf("lock item: %w", err)
 	}
+	err = tx.QueryRow(ctx, "SELECT COALESCE(sum(quantity), 0) FROM claims WHERE item_id = $1 AND reveal_at > now()", itemID).Scan(&item.Claimed)
+	if err != nil {
+		return l, item, fmt.Errorf("count claims: %w", err)
+	}
 	return l, item, nil
 }
 
-// Release drops the claimer's claim (nothing to drop is fine: releasing is idempotent).
+// Release drops the claimer's claim of this season (nothing to drop is fine: releasing is
+// idempotent). A revealed claim is history and stays.
 func (r *Repository) Release(ctx context.Context, token, itemID, uid string) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		l, item, err := lockSharedItem(ctx, tx, token, itemID, uid)
 		if err != nil {
 			return err
 		}
-		var q int
-		var purchased bool
-		err = tx.QueryRow(ctx, `WITH gone AS (DELETE FROM claims WHERE item_id = $1 AND user_id = $2 RETURNING quantity, purchased),
-			counted AS (UPDATE items SET claimed = claimed - (SELECT quantity FROM gone) WHERE id = $1 AND EXISTS (SELECT 1 FROM gone))
-			SELECT quantity, purchased FROM gone`, itemID, uid).Scan(&q, &purchased)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
+		mine, held, err := claimOf(ctx, tx, itemID, uid)
+		if err != nil || !held {
+			return err
 		}
-		if err != nil {
+		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE item_id = $1 AND user_id = $2 AND reveal_at = $3", itemID, uid, mine.RevealAt); err != nil {
 			return fmt.Errorf("release claim: %w", err)
 		}
 		if err := enqueue(ctx, tx, events.TypeItemUnclaimed, uid, ClaimEvent{ClaimerID: uid, ItemID: itemID, ItemName: item.Name,
-			ListID: l.ID, ListName: l.Name, OwnerName: l.OwnerName, Quantity: q, Purchased: purchased, Reason: ReasonReleased}); err != nil {
+			ListID: l.ID, ListName: l.Name, OwnerName: l.OwnerName, Quantity: mine.Quantity, Purchased: mine.Purchased,
+			Reason: ReasonReleased}); err != nil {
 			return err
 		}
 		return notifyViewers(ctx, tx, l.ID, uid, events.TypeItemUnclaimed)
@@ -516,29 +537,36 @@ type ClaimView struct {
 	List      struct {
 		Name      string  `json:"name"`
 		OwnerName string  `json:"ownerName"`
-		Token     *string `json:"token"` // null once the owner revoked the link
+		Token     *string `json:"token"` // null once the link the claim was made through stops working
 	} `json:"list"`
 	Item domain.Item `json:"item"`
 }
 
-// ClaimsJSON answers the claimer's gift shopping list, grouped by person.
+// ClaimsJSON answers the claimer's gift shopping list of this season, grouped by person. Each
+// entry names the list the claim was made through and gives its link only while that same
+// link works: an item the owner moved elsewhere never hands over another list's name or link.
 func (r *Repository) ClaimsJSON(ctx context.Context, userID string) (json.RawMessage, error) {
-	rows, err := r.pool.Query(ctx, `SELECT c.quantity, c.purchased, l.name, l.owner_name, l.share_token, `+itemColumns+`
+	rows, err := r.pool.Query(ctx, `SELECT c.quantity, c.purchased, COALESCE(via.name, c.list_name), l.owner_name,
+		CASE WHEN via.share_token = c.via_token THEN c.via_token END, c.list_id::text, `+itemColumns+`
 		FROM claims c JOIN items ON items.id = c.item_id JOIN lists l ON l.id = items.list_id
-		WHERE c.user_id = $1 ORDER BY l.owner_name, l.id, c.created_at`, userID)
+		LEFT JOIN lists via ON via.id = c.list_id
+		WHERE c.user_id = $1 AND c.reveal_at > now() ORDER BY l.owner_name, c.list_id, c.created_at`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("read claims: %w", err)
 	}
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (ClaimView, error) {
 		var v ClaimView
 		var features []byte
+		var claimedOn string
 		it := &v.Item
-		err := row.Scan(append([]any{&v.Quantity, &v.Purchased, &v.List.Name, &v.List.OwnerName, &v.List.Token},
+		err := row.Scan(append([]any{&v.Quantity, &v.Purchased, &v.List.Name, &v.List.OwnerName, &v.List.Token, &claimedOn},
 			itemTargets(it, &features)...)...)
 		if err != nil {
 			return v, err
 		}
 		it.CreatedAt = it.CreatedAt.UTC()
+		// The list the claim was made on: the item's own list may be one the claimer was never shown.
+		it.ListID = claimedOn
 		return v, decodeFeatures(it, features)
 	})
 	if err != nil {
@@ -551,7 +579,7 @@ func (r *Repository) ClaimsJSON(ctx context.Context, userID string) (json.RawMes
 	for i := range list {
 		v := &list[i]
 		if v.List.Token == nil && v.Item.ImageURL != nil && strings.HasPrefix(*v.Item.ImageURL, mediaurl.Prefix) {
-			// The owner revoked the link: the claimer keeps the claim, not a way to the photo.
+			// The link no longer works: the claimer keeps the claim, not a way to the photo.
 			v.Item.ImageURL = nil
 		}
 		v.Item.ImageURL = photos.SignPtr(v.Item.ImageURL)

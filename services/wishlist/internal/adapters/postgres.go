@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -42,7 +43,7 @@ func (r *Repository) photoStamp() mediaurl.Stamp { return r.photos.At(now()) }
 
 // itemColumns are what scanItem reads: the owner, then the item's answered fields in
 // itemFields' order.
-var itemColumns = "items.user_id, " + ownerProjection.sql
+var itemColumns = "items.user_id, " + itemProjection.sql
 
 // ItemEvent is the data of item.created and item.deleted: the item and the user's new
 // wishlist count, computed in the same transaction so live badges never drift.
@@ -286,7 +287,7 @@ func (r *Repository) Update(ctx context.Context, userID, id string, edit func(do
 			return err
 		}
 		if next.Quantity < saved.Quantity {
-			if err := dropExcessClaims(ctx, tx, next, saved.ListID); err != nil {
+			if err := dropExcessClaims(ctx, tx, next); err != nil {
 				return err
 			}
 		}
@@ -304,78 +305,80 @@ func (r *Repository) Update(ctx context.Context, userID, id string, edit func(do
 	return result, err
 }
 
-// listInfo is what a claim event says about the list.
-func listInfo(ctx context.Context, tx pgx.Tx, listID string) (name, ownerName string, err error) {
-	err = tx.QueryRow(ctx, "SELECT name, owner_name FROM lists WHERE id = $1", listID).Scan(&name, &ownerName)
+// seasonClaim is a claim of this season as its claimer knows it: on the list it was made through.
+type seasonClaim struct {
+	UserID, ListID, ListName, OwnerName string
+	Quantity                            int
+	Purchased                           bool
+	RevealAt                            time.Time
+}
+
+// seasonClaims reads this season's claims on the items where matches (revealed claims are
+// history: nobody is holding them any more), newest first.
+func seasonClaims(ctx context.Context, tx pgx.Tx, where string, args ...any) ([]seasonClaim, error) {
+	rows, err := tx.Query(ctx, `SELECT c.user_id, c.list_id::text, COALESCE(via.name, c.list_name), l.owner_name,
+			c.quantity, c.purchased, c.reveal_at
+		FROM claims c JOIN items i ON i.id = c.item_id JOIN lists l ON l.id = i.list_id LEFT JOIN lists via ON via.id = c.list_id
+		WHERE c.reveal_at > now() AND `+where+` ORDER BY c.created_at DESC, c.user_id DESC`, args...)
 	if err != nil {
-		err = fmt.Errorf("read list %s: %w", listID, err)
+		return nil, fmt.Errorf("read claims: %w", err)
 	}
-	return name, ownerName, err
+	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[seasonClaim])
+	if err != nil {
+		return nil, fmt.Errorf("read claims: %w", err)
+	}
+	return claims, nil
+}
+
+// claimEnded tells a claimer on their own stream that their claim ended, and why.
+func claimEnded(ctx context.Context, tx pgx.Tx, c seasonClaim, itemID, itemName, reason string) error {
+	return enqueue(ctx, tx, events.TypeItemUnclaimed, c.UserID, ClaimEvent{ClaimerID: c.UserID, ItemID: itemID, ItemName: itemName,
+		ListID: c.ListID, ListName: c.ListName, OwnerName: c.OwnerName, Quantity: c.Quantity, Purchased: c.Purchased, Reason: reason})
 }
 
 // dropExcessClaims releases the newest claims until what is claimed fits the new quantity.
-func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item, listID string) error {
-	type claim struct {
-		UserID   string
-		Quantity int
-	}
-	rows, err := tx.Query(ctx, "SELECT user_id, quantity FROM claims WHERE item_id = $1 ORDER BY created_at DESC, user_id DESC", item.ID)
-	if err != nil {
-		return fmt.Errorf("read claims: %w", err)
-	}
-	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
-	if err != nil {
-		return fmt.Errorf("read claims: %w", err)
-	}
-	total := 0
-	for _, c := range claims {
-		total += c.Quantity
-	}
-	if total <= item.Quantity {
-		return nil
-	}
-	listName, ownerName, err := listInfo(ctx, tx, listID)
+func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
+	claims, err := seasonClaims(ctx, tx, "i.id = $1", item.ID)
 	if err != nil {
 		return err
 	}
-	for _, c := range claims {
-		if total <= item.Quantity {
-			break
-		}
-		total -= c.Quantity
-		if _, err := tx.Exec(ctx, `WITH gone AS (DELETE FROM claims WHERE item_id = $1 AND user_id = $2)
-			UPDATE items SET claimed = $3 WHERE id = $1`, item.ID, c.UserID, total); err != nil {
+	held := make([]int, len(claims))
+	for i, c := range claims {
+		held[i] = c.Quantity
+	}
+	for _, i := range domain.ClaimsToDrop(item.Quantity, held) {
+		c := claims[i]
+		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE item_id = $1 AND user_id = $2 AND reveal_at = $3", item.ID, c.UserID, c.RevealAt); err != nil {
 			return fmt.Errorf("release claim: %w", err)
 		}
-		if err := enqueue(ctx, tx, events.TypeItemUnclaimed, c.UserID, ClaimEvent{ClaimerID: c.UserID, ItemID: item.ID,
-			ItemName: item.Name, ListID: listID, ListName: listName, OwnerName: ownerName, Quantity: c.Quantity,
-			Reason: ReasonQuantityLowered}); err != nil {
+		if err := claimEnded(ctx, tx, c, item.ID, item.Name, ReasonQuantityLowered); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// claimsEnded tells each claimer of the items that their claim ended because the owner
-// removed the item. Call it before deleting the items (their claims go with them).
+// claimsEnded tells each claimer of this season of the items that their claim ended because
+// the owner removed the item. Call it before deleting the items (their claims go with them).
 func claimsEnded(ctx context.Context, tx pgx.Tx, where string, args ...any) error {
-	rows, err := tx.Query(ctx, `SELECT c.user_id, c.quantity, c.purchased, i.id, i.name, l.id, l.name, l.owner_name
-		FROM claims c JOIN items i ON i.id = c.item_id JOIN lists l ON l.id = i.list_id WHERE `+where, args...)
+	rows, err := tx.Query(ctx, "SELECT i.id, i.name FROM items i JOIN lists l ON l.id = i.list_id WHERE "+where, args...)
 	if err != nil {
-		return fmt.Errorf("read claims: %w", err)
+		return fmt.Errorf("read items: %w", err)
 	}
-	ended, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ClaimEvent, error) {
-		var e ClaimEvent
-		err := r.Scan(&e.ClaimerID, &e.Quantity, &e.Purchased, &e.ItemID, &e.ItemName, &e.ListID, &e.ListName, &e.OwnerName)
-		e.Reason = ReasonRemoved
-		return e, err
-	})
+	type gone struct{ ID, Name string }
+	items, err := pgx.CollectRows(rows, pgx.RowToStructByPos[gone])
 	if err != nil {
-		return fmt.Errorf("read claims: %w", err)
+		return fmt.Errorf("read items: %w", err)
 	}
-	for _, e := range ended {
-		if err := enqueue(ctx, tx, events.TypeItemUnclaimed, e.ClaimerID, e); err != nil {
+	for _, it := range items {
+		claims, err := seasonClaims(ctx, tx, "i.id = $1", it.ID)
+		if err != nil {
 			return err
+		}
+		for _, c := range claims {
+			if err := claimEnded(ctx, tx, c, it.ID, it.Name, ReasonRemoved); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -241,7 +241,7 @@ func (w *Wishlist) CreateList(ctx context.Context, caller Caller, d domain.ListD
 		return domain.List{}, err
 	}
 	reveal := domain.DefaultRevealAt(now)
-	if at, err := d.Reveal(); err != nil {
+	if at, err := d.Reveal(now); err != nil {
 		return domain.List{}, err
 	} else if at != nil {
 		reveal = *at
@@ -268,7 +268,7 @@ func (w *Wishlist) UpdateList(ctx context.Context, caller Caller, id string, d d
 	if err != nil {
 		return domain.List{}, err
 	}
-	reveal, err := d.Reveal()
+	reveal, err := d.Reveal(time.Now())
 	if err != nil {
 		return domain.List{}, err
 	}

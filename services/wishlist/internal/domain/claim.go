@@ -33,3 +33,33 @@ type ClaimResult struct {
 	Mine      int  `json:"mine"`
 	Purchased bool `json:"purchased"`
 }
+
+// Claimable decides a claim of want units on an item of quantity units of which claimed are
+// held this season by anyone, mine of them by the claimer: it answers the units the others
+// hold, or ErrNotEnoughLeft.
+func Claimable(quantity, claimed, mine, want int) (others int, err error) {
+	others = claimed - mine
+	if want > quantity-others {
+		return others, ErrNotEnoughLeft
+	}
+	return others, nil
+}
+
+// ClaimsToDrop answers which claims to release, newest first, when an item's quantity is
+// lowered below what is claimed: held lists this season's claims newest first, and the
+// answer their indexes.
+func ClaimsToDrop(quantity int, held []int) []int {
+	total := 0
+	for _, q := range held {
+		total += q
+	}
+	var drop []int
+	for i, q := range held {
+		if total <= quantity {
+			break
+		}
+		total -= q
+		drop = append(drop, i)
+	}
+	return drop
+}

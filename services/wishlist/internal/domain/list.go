@@ -15,6 +15,7 @@ const (
 	MaxListName     = 60
 	MsgListName     = "List name must be 1 to 60 characters."
 	MsgRevealAt     = "Please give the reveal date as a date and time, such as 2026-12-26T00:00:00Z."
+	MsgRevealFuture = "The reveal date must be in the future."
 	// MaxFamilyIDs is the most families a user belongs to (FAMILY.md "Families").
 	MaxFamilyIDs = 10
 	MsgFamilyIDs = "familyIds must be a list of family ids, at most 10."
@@ -80,14 +81,19 @@ func (d ListDraft) Families() ([]string, error) {
 // ErrNotYourFamily refuses sharing a list with a family the owner does not belong to.
 var ErrNotYourFamily = FieldError("familyIds", MsgNotYourFamily)
 
-// Reveal reads the reveal date, if the draft has one.
-func (d ListDraft) Reveal() (*time.Time, error) {
+// Reveal reads the reveal date, if the draft has one. It must lie in the future: a date in
+// the past would only serve to reveal claims early (each claim keeps the date in force when
+// it was made, so it would not even do that).
+func (d ListDraft) Reveal(now time.Time) (*time.Time, error) {
 	if d.RevealAt == nil {
 		return nil, nil
 	}
 	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(*d.RevealAt))
 	if err != nil {
 		return nil, FieldError("revealAt", MsgRevealAt)
+	}
+	if !t.After(now) {
+		return nil, FieldError("revealAt", MsgRevealFuture)
 	}
 	t = t.UTC()
 	return &t, nil

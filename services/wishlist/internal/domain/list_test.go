@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -69,6 +70,35 @@ func TestFamilyIDsAreUUIDsWithoutDuplicatesAtMostTen(t *testing.T) {
 	for _, bad := range [][]string{{"nope"}, {a, ""}, eleven} {
 		if _, err := (domain.ListDraft{FamilyIDs: &bad}).Families(); err == nil || err.Error() != domain.MsgFamilyIDs {
 			t.Errorf("%v: %v, want %q", bad, err, domain.MsgFamilyIDs)
+		}
+	}
+}
+
+func TestARevealDateMustLieInTheFuture(t *testing.T) {
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		in, msg string
+	}{
+		{"2000-01-01T00:00:00Z", domain.MsgRevealFuture},
+		{"2026-11-25T12:00:00Z", domain.MsgRevealFuture}, // now is not the future
+		{"2026-11-25T12:00:01Z", ""},
+		{"2026-12-26T00:00:00+01:00", ""},
+		{"tomorrow", domain.MsgRevealAt},
+	} {
+		in := tc.in
+		at, err := domain.ListDraft{RevealAt: &in}.Reveal(now)
+		msg := ""
+		var fe *domain.ValidationError
+		if errors.As(err, &fe) {
+			msg = fe.Fields["revealAt"]
+		} else if err != nil {
+			msg = err.Error()
+		}
+		if msg != tc.msg {
+			t.Errorf("%s: %q, want %q", tc.in, msg, tc.msg)
+		}
+		if tc.msg == "" && (at == nil || at.Location() != time.UTC) {
+			t.Errorf("%s: %v, want the date in UTC", tc.in, at)
 		}
 	}
 }

@@ -28,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of the caller's lists (the default list without listId), newest first */
+        /**
+         * One of the caller's lists (the default list without listId), newest first
+         * @description Each item carries `claims`, the claims whose own reveal date has passed (the list's gift history, newest season first); a claim not yet revealed changes no byte of the answer or its ETag.
+         */
         get: operations["listItems"];
         put?: never;
         /**
@@ -244,7 +247,7 @@ export interface paths {
          * The product a scanned barcode names
          * @description Checks the check digit (UPC-A, UPC-E, EAN-8, EAN-13), then asks Open Food Facts,
          *     Open Products Facts and UPCitemdb in that order. Found and not-found answers are cached
-         *     (X-Lookup-Cache hit or miss); lookups that reach the databases count against the
+         *     (the answer does not say which: the cache is shared); lookups that reach the databases count against the
          *     caller's daily lookup quota (LOOKUP_DAILY_QUOTA_PER_USER / _PER_IP), cache hits do not.
          */
         post: operations["lookupBarcode"];
@@ -399,7 +402,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a list, move its reveal date or share it with families
-         * @description Before `revealAt` the owner's answers carry no claim data at all; after it, the owner's `GET /api/wishlist` items carry `claims`. `familyIds` replaces the families the list is shared with (`[]` shares it with none; absent leaves them as they are); each must be a family the caller belongs to, otherwise 422 `validation_failed` with `fields.familyIds` "You can only share a list with a family you belong to." (the same for a family that does not exist, so nobody learns which families exist). Sharing with a family makes the list's link if it has none; revoking the link (`DELETE /api/lists/{id}/share`) also stops sharing with families. Memberships reach wishlist as the family service's events, so a family joined a moment ago can take a second to be accepted.
+         * @description `revealAt` must lie in the future (422 `fields.revealAt` "The reveal date must be in the future."). Each claim keeps the reveal date in force when it was made and is shown to the owner (in `claims` of `GET /api/wishlist`) no earlier: moving the date earlier applies to claims made from then on; moving it later delays this season's claims with it. `familyIds` replaces the families the list is shared with (`[]` shares it with none; absent leaves them as they are); each must be a family the caller belongs to, otherwise 422 `validation_failed` with `fields.familyIds` "You can only share a list with a family you belong to." (the same for a family that does not exist, so nobody learns which families exist). Sharing with a family makes the list's link if it has none; revoking the link (`DELETE /api/lists/{id}/share`) also stops sharing with families. Memberships reach wishlist as the family service's events, so a family joined a moment ago can take a second to be accepted.
          */
         patch: operations["updateList"];
         trace?: never;
@@ -438,7 +441,7 @@ export interface paths {
         };
         /**
          * A shared list, for visitors, family and its owner
-         * @description Items most wanted first, then newest. Non-owners see `claimed` and `mine` on each item (`mine` is 0 for visitors). The owner, before the reveal date, gets items without any claim field, built by a projection that never reads claims; after it, with `claims`. Signed-in non-owners are remembered for 24 h to receive `shared-list-changed`. Per-IP rate limit.
+         * @description Items most wanted first, then newest. Signed-in viewers who are not the owner see `claimed` and `mine` (this season's claims) on each item. Anonymous visitors get the items with no claim field at all (the owner in a private window learns nothing). The owner gets the items with `claims`, the revealed ones only, as on their own list. Signed-in non-owners are remembered for 24 h to receive `shared-list-changed`. Per-IP rate limit.
          */
         get: operations["openSharedList"];
         put?: never;
@@ -958,7 +961,7 @@ export interface components {
             itemCount: number;
             /**
              * Format: date-time
-             * @description Default 26 December (UTC) of the coming Christmas.
+             * @description The reveal date of the list's current season. Default 26 December (UTC) of the coming Christmas; when it passes, the list rolls to the same day a year later.
              */
             revealAt: string;
             share: components["schemas"]["Share"] | null;
@@ -968,7 +971,10 @@ export interface components {
         ListDraft: {
             /** @description 1-60 characters: 'List name must be 1 to 60 characters.' */
             name?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Must lie in the future: "The reveal date must be in the future."
+             */
             revealAt?: string;
             /** @description Replaces the families the list is shared with; [] shares it with none. Each must be a family the caller belongs to (422 otherwise). */
             familyIds?: string[];
@@ -991,18 +997,27 @@ export interface components {
                 ownerName: string;
             };
             items: (components["schemas"]["Item"] & {
-                /** @description Units claimed by anyone (non-owners only). */
+                /** @description Units claimed this season by anyone (signed-in non-owners only). */
                 claimed?: number;
-                /** @description Units claimed by the caller (non-owners only; 0 for visitors). */
+                /** @description Units claimed this season by the caller (signed-in non-owners only). */
                 mine?: number;
-                /** @description The owner after the reveal date only. */
+                /** @description The owner only, the revealed claims only. */
                 claims?: components["schemas"]["ClaimBy"][];
             })[];
+        };
+        OwnerItem: components["schemas"]["Item"] & {
+            /** @description The revealed claims (the gift history), newest season first. */
+            claims: components["schemas"]["ClaimBy"][];
         };
         ClaimBy: {
             displayName: string;
             quantity: number;
             purchased: boolean;
+            /**
+             * Format: date-time
+             * @description The claim's own reveal date (the season it belongs to).
+             */
+            revealedAt: string;
         };
         ClaimRequest: {
             /** @default 1 */
@@ -1021,7 +1036,7 @@ export interface components {
             list: {
                 name: string;
                 ownerName: string;
-                /** @description null once the owner revoked the link. */
+                /** @description The link the claim was made through while it works; null once the owner rotated or revoked it. `name` is that list's; an item moved to another list never hands over the other list's link or name (`item.listId` is the list the claim was made on). */
                 token: string | null;
             };
             item: components["schemas"]["Item"];
@@ -1365,7 +1380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Item"][];
+                    "application/json": components["schemas"]["OwnerItem"][];
                 };
             };
             304: components["responses"]["NotModified"];
@@ -1867,7 +1882,6 @@ export interface operations {
             /** @description The product. */
             200: {
                 headers: {
-                    "X-Lookup-Cache"?: "hit" | "miss";
                     [name: string]: unknown;
                 };
                 content: {
