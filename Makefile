@@ -6,7 +6,7 @@ GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
 HELM ?= $(HOME)/.cache/santa/bin/helm
 
-.PHONY: cluster cluster-stop k8s-test skaffold-test dev test security bench bench-streams bench-lookup web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
+.PHONY: alerts-test cluster cluster-stop k8s-test skaffold-test dev test security bench bench-streams bench-lookup web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
 	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it)"
@@ -18,6 +18,7 @@ help:
 	@echo "make web-budget  gzipped JavaScript on / and a Lighthouse run"
 	@echo "make cluster     a single-node Kubernetes on this machine, built from source (make cluster-stop ends it)"
 	@echo "make k8s-test    the chart on that cluster: end-to-end suite through it, rollout and failure drills"
+	@echo "make alerts-test  the alert rules' promtool unit tests (no cluster needed)"
 	@echo "make skaffold-test  skaffold run and one skaffold dev cycle on that cluster (profile cluster)"
 
 dev: web
@@ -73,6 +74,10 @@ k8s-test:
 # skaffold run and one skaffold dev change-and-reload cycle on that cluster.
 skaffold-test:
 	deploy/cluster/skaffold-test.sh
+
+# The alert rules checked and unit-tested by promtool (deploy/observability/alerts_test.yaml).
+alerts-test:
+	deploy/observability/test-rules.sh
 
 # Lint and render the chart with each values file, decode strictly into Kubernetes types, check
 # hardening, network policies, skaffold wiring, static Dockerfile builds and dashboard metrics.

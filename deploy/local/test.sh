@@ -45,6 +45,10 @@ chartcheck() { (cd deploy/chartcheck && GOWORK=off go "$@"); }
 step "go vet"
 if go vet $GO_PACKAGES && chartcheck vet ./...; then record go-vet ok; else record go-vet FAILED; fi
 
+step "alert rules: promtool check and unit tests (make alerts-test)"
+deploy/observability/test-rules.sh 2>&1 | tee "$RESULTS/alerts.log"
+if [ "${PIPESTATUS[0]}" = 0 ]; then record alerts ok; else record alerts FAILED; fi
+
 step "Go unit and integration tests"
 go_tests() {
   go test -count=1 -p 2 -v $GO_PACKAGES; local s=$?

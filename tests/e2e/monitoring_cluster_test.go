@@ -1,0 +1,270 @@
+//go:build e2e && cluster
+
+// What an operator is shown, checked against a live Prometheus that scrapes the running
+// product and evaluates deploy/observability/alerts.yaml, with Alertmanager sending to a
+// receiver in this test:
+//   - every panel of the Grafana dashboard returns data (a panel that shows nothing is a bug);
+//   - an alert drill: a service stopped, SantaServiceDown reaches Alertmanager within the rule's
+//     `for` and a scrape interval, and resolves once the service is back.
+//
+// Environment: SANTA_PROMETHEUS_URL, SANTA_MONITOR_NAMESPACE (the `namespace` label of the
+// series), SANTA_ALERT_WEBHOOK_ADDR (where Alertmanager's webhook sends: this test listens
+// there), SANTA_SCRAPE_INTERVAL (Prometheus's scrape and evaluation interval), and to stop and
+// start a service either the cluster's (KUBECTL, K8S_NAMESPACE) or the local stack's
+// (SANTA_STACK_SH, deploy/observability/monitor.sh runs Prometheus beside it).
+// SANTA_MONITOR_ABSENT lists metric names this environment does not scrape at all
+// (kube-state-metrics' on the local stack): their panels are printed as such, not failed.
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func monitorEnv(t *testing.T, name string) string {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		t.Fatalf("%s is not set: run this beside a Prometheus (deploy/observability/monitor.sh or make k8s-test)", name)
+	}
+	return v
+}
+
+// promQuery runs an instant query and returns the result vector.
+func promQuery(t *testing.T, expr string) []struct {
+	Metric map[string]string `json:"metric"`
+} {
+	t.Helper()
+	u := monitorEnv(t, "SANTA_PROMETHEUS_URL") + "/api/v1/query?query=" + url.QueryEscape(expr)
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatalf("query %s: %v", expr, err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Status string `json:"status"`
+		Error  string `json:"error"`
+		Data   struct {
+			Result []struct {
+				Metric map[string]string `json:"metric"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.Status != "success" {
+		t.Fatalf("query %s: %s %v %s", expr, resp.Status, err, out.Error)
+	}
+	return out.Data.Result
+}
+
+func repoFile(t *testing.T, rel string) string {
+	t.Helper()
+	_, here, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(here), "..", "..", rel)
+}
+
+type dashboardPanel struct {
+	Title   string `json:"title"`
+	Targets []struct {
+		RefID string `json:"refId"`
+		Expr  string `json:"expr"`
+	} `json:"targets"`
+	Panels []dashboardPanel `json:"panels"`
+}
+
+func TestMonitoringDashboardPanelsHaveData(t *testing.T) {
+	raw, err := os.ReadFile(repoFile(t, "deploy/observability/santa-wishlist-dashboard.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Panels []dashboardPanel `json:"panels"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	ns := monitorEnv(t, "SANTA_MONITOR_NAMESPACE")
+	absent := strings.Fields(strings.ReplaceAll(os.Getenv("SANTA_MONITOR_ABSENT"), ",", " "))
+	// Grafana's variables: the namespace, and a rate window of a few scrape intervals.
+	expand := strings.NewReplacer("$namespace", ns, "$__rate_interval", "1m")
+	var walk func([]dashboardPanel)
+	checked := 0
+	walk = func(ps []dashboardPanel) {
+		for _, p := range ps {
+			for _, target := range p.Targets {
+				if target.Expr == "" {
+					continue
+				}
+				checked++
+				n := len(promQuery(t, expand.Replace(target.Expr)))
+				missing := ""
+				for _, a := range absent {
+					if strings.Contains(target.Expr, a) {
+						missing = a
+					}
+				}
+				switch {
+				case n > 0:
+					t.Logf("panel: %-55s %s: %d series", p.Title, target.RefID, n)
+				case missing != "":
+					t.Logf("panel: %-55s %s: no data (%s is not scraped here)", p.Title, target.RefID, missing)
+				default:
+					t.Errorf("panel: %-55s %s: no data: %s", p.Title, target.RefID, target.Expr)
+				}
+			}
+			walk(p.Panels)
+		}
+	}
+	walk(d.Panels)
+	if checked < 15 {
+		t.Fatalf("only %d panel queries found in the dashboard", checked)
+	}
+}
+
+// alertReceiver is Alertmanager's webhook receiver: it records when each alert was first
+// reported firing and resolved.
+type alertReceiver struct {
+	mu       sync.Mutex
+	firing   map[string]time.Time
+	resolved map[string]time.Time
+}
+
+func alertKey(labels map[string]string) string {
+	return labels["alertname"] + "/" + labels["job"]
+}
+
+func startAlertReceiver(t *testing.T) *alertReceiver {
+	t.Helper()
+	r := &alertReceiver{firing: map[string]time.Time{}, resolved: map[string]time.Time{}}
+	ln, err := net.Listen("tcp", monitorEnv(t, "SANTA_ALERT_WEBHOOK_ADDR"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		var msg struct {
+			Alerts []struct {
+				Status string            `json:"status"`
+				Labels map[string]string `json:"labels"`
+			} `json:"alerts"`
+		}
+		if err := json.NewDecoder(req.Body).Decode(&msg); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		now := time.Now()
+		r.mu.Lock()
+		for _, a := range msg.Alerts {
+			k := alertKey(a.Labels)
+			switch a.Status {
+			case "firing":
+				if _, seen := r.firing[k]; !seen {
+					r.firing[k] = now
+				}
+			case "resolved":
+				r.resolved[k] = now
+			}
+		}
+		r.mu.Unlock()
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return r
+}
+
+// wait returns when key was first reported in the given state after since, or fails at deadline.
+func (r *alertReceiver) wait(t *testing.T, key string, resolved bool, since time.Time, deadline time.Duration) time.Time {
+	t.Helper()
+	end := time.Now().Add(deadline)
+	for time.Now().Before(end) {
+		r.mu.Lock()
+		at, ok := r.firing[key]
+		if resolved {
+			at, ok = r.resolved[key]
+		}
+		r.mu.Unlock()
+		if ok && at.After(since) {
+			return at
+		}
+		time.Sleep(time.Second)
+	}
+	state := "firing"
+	if resolved {
+		state = "resolved"
+	}
+	t.Fatalf("%s was not reported %s to Alertmanager's receiver within %s", key, state, deadline)
+	return time.Time{}
+}
+
+// stopService takes every pod of a service away and returns the function that brings it back.
+func stopService(t *testing.T, name string) (restore func()) {
+	t.Helper()
+	if onCluster() {
+		kubectl(t, "scale", "deployment/"+name, "--replicas=0")
+		return func() {
+			kubectl(t, "scale", "deployment/"+name, "--replicas="+clusterReplicas)
+			kubectl(t, "rollout", "status", "deployment/"+name, "--timeout=180s")
+		}
+	}
+	stack := monitorEnv(t, "SANTA_STACK_SH")
+	run := func(verb string) {
+		if out, err := exec.Command(stack, verb, name).CombinedOutput(); err != nil {
+			t.Fatalf("%s %s %s: %v\n%s", stack, verb, name, err, out)
+		}
+	}
+	run("stop-service")
+	return func() { run("start-service") }
+}
+
+func TestMonitoringDrillServiceDown(t *testing.T) {
+	interval, err := time.ParseDuration(monitorEnv(t, "SANTA_SCRAPE_INTERVAL"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	receiver := startAlertReceiver(t)
+	const service, alert, forDuration = "family", "SantaServiceDown", 2 * time.Minute
+	key := alert + "/" + service
+	if n := len(promQuery(t, fmt.Sprintf(`up{job=%q} == 1`, service))); n == 0 {
+		t.Fatalf("no %s target is up before the drill", service)
+	}
+
+	stopped := time.Now()
+	restore := stopService(t, service)
+	restored := false
+	defer func() {
+		if !restored {
+			restore()
+		}
+	}()
+	// The scrape after the stop sees it (one interval), the rule's evaluation after that makes
+	// the alert pending and, `for` later, firing; Prometheus then sends it to Alertmanager,
+	// which sends at once (group_wait 0s). Evaluation runs on the same interval, and the
+	// machine is shared, hence the slack beyond the one scrape interval.
+	bound := forDuration + interval
+	slack := interval + 30*time.Second
+	fired := receiver.wait(t, key, false, stopped, bound+slack+time.Minute)
+	toFire := fired.Sub(stopped)
+
+	back := time.Now()
+	restore()
+	restored = true
+	resolvedAt := receiver.wait(t, key, true, back, 3*time.Minute)
+	toResolve := resolvedAt.Sub(back)
+	t.Logf("drill: %s stopped: %s fired after %s (for %s + scrape interval %s = %s), resolved %s after the service was started again",
+		service, alert, toFire.Round(time.Second), forDuration, interval, bound, toResolve.Round(time.Second))
+	if toFire < forDuration {
+		t.Errorf("%s fired after %s, before its `for` of %s", alert, toFire, forDuration)
+	}
+	if toFire > bound+slack {
+		t.Errorf("%s fired after %s, later than `for` + one scrape interval (%s) + %s", alert, toFire, bound, slack)
+	}
+}
