@@ -12,6 +12,7 @@
 #   stack.sh env             prints the environment the services run with
 #   stack.sh nats-url USER   the URL of a user of the stack's NATS (tests: observer, media)
 #   stack.sh stop-service S… / start-service S…   one service of a started stack down and up again
+#   stack.sh url             the stack's gateway address
 #   stack.sh ports           every profile's listeners, from the port plan (deploy/local/ports.env)
 #
 # STACK=test (the default for start/deps under `make test`) uses its own ports (ports.env), the
@@ -106,31 +107,85 @@ kill_group() {
   kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
 }
 
-install_tools() {
+# First-run steps that need nothing of each other run side by side, each with its output in
+# $STEPS/NAME.log; the terminal gets one line as each starts and ends, with its time.
+STEPS=$ROOT/.dev/steps
+BACKGROUND=()
+exec 3>&2
+in_background() { # NAME CMD...
+  mkdir -p "$STEPS"
+  ("${@:2}") > "$STEPS/$1.log" 2>&1 &
+  BACKGROUND+=("$!:$1")
+}
+wait_background() {
+  local j failed=""
+  for j in "${BACKGROUND[@]}"; do wait "${j%%:*}" || failed+=" ${j#*:}"; done
+  BACKGROUND=()
+  for j in $failed; do printf '\n--- %s\n' "$STEPS/$j.log" >&2; tail -15 "$STEPS/$j.log" >&2; done
+  [ -z "$failed" ] || die "failed:$failed (logs in $STEPS)"
+}
+stop_background() { # up stopped early: the steps still running stop too
+  local j
+  for j in "${BACKGROUND[@]}"; do pkill -TERM -P "${j%%:*}" 2>/dev/null; kill "${j%%:*}" 2>/dev/null; done
+  BACKGROUND=()
+  return 0
+}
+timed() { # NAME CMD...: runs CMD, then tells how long it took
+  local t=$SECONDS
+  log "$1: started" 2>&3
+  "${@:2}"
+  log "$1: $((SECONDS - t)) s" 2>&3
+}
+
+install_minio() {
+  # Static (as the image's Dockerfile builds it), so the local cluster's image reuses it.
+  (cd /tmp && CGO_ENABLED=0 GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install -trimpath -ldflags="-s -w" "github.com/minio/minio@$MINIO_PIN")
+}
+install_mailpit() {
+  (cd /tmp && CGO_ENABLED=0 GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install -trimpath -ldflags="-s -w" "github.com/axllent/mailpit@$MAILPIT_PIN")
+}
+install_firebase() {
+  mkdir -p "$TOOLS/firebase"
+  cd "$TOOLS/firebase"
+  [ -f package.json ] || echo '{"private":true}' > package.json
+  npm install --no-audit --no-fund --loglevel=error "firebase-tools@$FIREBASE_TOOLS_PIN"
+  "$TOOLS/firebase/node_modules/.bin/firebase" --version
+}
+install_web_deps() {
+  cd "$ROOT/web" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+}
+
+# queue_installs: the tools that are missing, each in the background (wait_background).
+queue_installs() {
   command -v go >/dev/null || die "Go is required (https://go.dev/dl)"
   command -v npm >/dev/null || apt_install nodejs npm
-  if [ ! -x "$TOOLS/bin/minio" ]; then
-    log "installing MinIO $MINIO_PIN (takes a few minutes, once)"
-    # Static (as the image's Dockerfile builds it), so the local cluster's image reuses it.
-    (cd /tmp && CGO_ENABLED=0 GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/minio/minio@$MINIO_PIN")
+  [ -x "$TOOLS/bin/minio" ] || in_background minio timed "MinIO $MINIO_PIN build" install_minio
+  [ -x "$TOOLS/bin/mailpit" ] || in_background mailpit timed "Mailpit $MAILPIT_PIN build" install_mailpit
+  [ -x "$TOOLS/firebase/node_modules/.bin/firebase" ] || in_background firebase timed "firebase-tools $FIREBASE_TOOLS_PIN" install_firebase
+  # The web app's build needs its dependencies: one step after the other, beside the rest.
+  if [ -f "$ROOT/web/package.json" ]; then
+    local web=()
+    [ -d "$ROOT/web/node_modules" ] || web=(timed "web npm ci" install_web_deps)
+    if [ "${WITH_WEB_BUILD:-}" = 1 ]; then
+      in_background web web_steps "${web[@]}"
+    elif [ ${#web[@]} -gt 0 ]; then
+      in_background web "${web[@]}"
+    fi
   fi
-  if [ ! -x "$TOOLS/bin/mailpit" ]; then
-    log "installing Mailpit $MAILPIT_PIN (takes a few minutes, once)"
-    (cd /tmp && CGO_ENABLED=0 GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/axllent/mailpit@$MAILPIT_PIN")
+  return 0
+}
+web_steps() { [ $# = 0 ] || "$@"; web_build; }
+
+install_tools() { queue_installs; wait_background; }
+
+# web_build: the app the gateway serves (web/dist), built again only when a source is newer.
+web_build() {
+  cd "$ROOT/web"
+  if [ -f dist/index.html ] && [ -z "$(find src public index.html package.json package-lock.json vite.config.ts tsconfig*.json -newer dist/index.html 2>/dev/null | head -1)" ]; then
+    log "web build: up to date" 2>&3
+    return
   fi
-  if [ ! -x "$TOOLS/firebase/node_modules/.bin/firebase" ]; then
-    log "installing firebase-tools $FIREBASE_TOOLS_PIN (the Auth emulator)"
-    mkdir -p "$TOOLS/firebase"
-    (cd "$TOOLS/firebase" && { [ -f package.json ] || echo '{"private":true}' > package.json; } &&
-      npm install --no-audit --no-fund --loglevel=error "firebase-tools@$FIREBASE_TOOLS_PIN" >/dev/null)
-  fi
-  if ! command -v java >/dev/null && ! "$TOOLS/firebase/node_modules/.bin/firebase" --version >/dev/null 2>&1; then
-    die "firebase-tools does not run"
-  fi
-  if [ -f "$ROOT/web/package.json" ] && [ ! -d "$ROOT/web/node_modules" ]; then
-    log "installing web dependencies"
-    (cd "$ROOT/web" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-  fi
+  timed "web build" npm run build
 }
 
 # --- dependencies --------------------------------------------------------------------------
@@ -418,12 +473,16 @@ build_services() {
   cd "$ROOT"
   identity_keys
   media_url_secret
-  local s
+  local s pkgs=()
   for s in "${SERVICES[@]}"; do
     [ -f "services/$s/cmd/$s/main.go" ] || { log "services/$s has no command yet: skipped"; continue; }
-    # The same flags as the Dockerfiles, so local figures (memory, speed) match the images.
-    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -tags "$GO_BUILD_TAGS" -o "$BIN/$s" "./services/$s/cmd/$s"
+    pkgs+=("./services/$s/cmd/$s")
   done
+  # One go build for all of them (the packages they share compile once, links run side by side);
+  # the same flags as the Dockerfiles, so local figures (memory, speed) match the images.
+  CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -tags "$GO_BUILD_TAGS" -o "$BIN/" "${pkgs[@]}"
+  # The fakes (started by deps) in the same go: later builds of them are cache hits.
+  go build -o "$ROOT/.dev/" ./services/vision/cmd/fakegemini ./services/vision/cmd/fakeproducts
 }
 
 # service_port NAME public|admin: the port the plan gives the stack's service NAME.
@@ -584,10 +643,19 @@ stop_deps() { # stop --all: every dependency this checkout started, whichever ru
 up() {
   FOREGROUND=1 # make dev shows every service's log, prefixed; start only writes the files
   rm -f "$STATE/started"
-  trap 'trap - INT TERM; log "stopping"; stop_services; stop_started; log "stopped"' EXIT
+  trap 'trap - INT TERM; log "stopping"; stop_background; stop_services; stop_started; log "stopped"' EXIT
   trap 'exit 0' INT TERM
-  install_tools; deps; build_services
+  local t=$SECONDS
+  # Everything to install and build at once: the tools, the web app, the services.
+  WITH_WEB_BUILD=1 queue_installs
+  in_background services timed "service builds" build_services
+  wait_background
+  log "installs and builds: $((SECONDS - t)) s"
+  local d=$SECONDS
+  deps
+  log "dependencies: $((SECONDS - d)) s"
   start_services
+  log "ready $((SECONDS - t)) s after make dev started"
   log "Ctrl-C stops everything"
   local s
   while sleep 1; do
@@ -606,11 +674,12 @@ case "${1:-}" in
   deps) install_tools; deps ;;
   env) service_env ;;
   ports) ports ;;
+  url) echo "http://127.0.0.1:$PORT_BASE" ;; # the stack's gateway, for tests
   nats-url) nats_env "${2:?user}" | sed 's/^NATS_URL=//' ;; # a stack NATS user's URL, for tests
   start) install_tools; deps; build_services; start_services ;;
   stop) stop_services; [ "${2:-}" = --all ] && stop_deps; true ;;
   stop-service) shift; stop_named "$@" ;;
   start-service) shift; start_named "$@" ;;
   up) up ;;
-  *) sed -n '2,20p' "$0"; exit 2 ;;
+  *) sed -n '2,21p' "$0"; exit 2 ;;
 esac
