@@ -5,6 +5,7 @@
 # runs the six services.
 #
 #   stack.sh install         install tools into ~/.cache/santa (idempotent)
+#   stack.sh prepare         install, build the web app and the services, side by side (up's first part)
 #   stack.sh up              everything in the foreground with prefixed logs (make dev); Ctrl-C stops it
 #   stack.sh start           everything in the background, waits until ready (tests, benchmarks)
 #   stack.sh stop            stops what `start` started
@@ -130,11 +131,15 @@ stop_background() { # up stopped early: the steps still running stop too
   BACKGROUND=()
   return 0
 }
-timed() { # NAME CMD...: runs CMD, then tells how long it took
-  local t=$SECONDS
+timed() { # NAME CMD...: runs CMD, then tells how long it took, and its CPU time
+  local TIMEFORMAT="%0R %0U %0S" times status=0 f
+  f=$(mktemp)
   log "$1: started" 2>&3
-  "${@:2}"
-  log "$1: $((SECONDS - t)) s" 2>&3
+  { time "${@:2}" 2>&4; } 4>&2 2> "$f" || status=$?
+  read -r -a times < "$f"; rm -f "$f"
+  # CPU time (user + system) tells what a step costs on a quiet machine, whatever else ran.
+  log "$1: $([ "$status" = 0 ] || echo "FAILED after ")${times[0]} s (CPU $((times[1] + times[2])) s)" 2>&3
+  return "$status"
 }
 
 install_minio() {
@@ -637,6 +642,15 @@ stop_deps() { # stop --all: every dependency this checkout started, whichever ru
   rm -f "$STATE/started"
 }
 
+# prepare: everything up installs and builds, side by side: the tools, the web app, the services.
+prepare() {
+  local t=$SECONDS
+  WITH_WEB_BUILD=1 queue_installs
+  in_background services timed "service builds" build_services
+  wait_background
+  log "installs and builds: $((SECONDS - t)) s"
+}
+
 # up (make dev): everything in the foreground. It watches the services: when one exits, the
 # terminal says which and why in one line and everything stops, rather than serving half a
 # product. Ctrl-C (or SIGTERM) stops the services and every dependency this run started.
@@ -645,13 +659,9 @@ up() {
   rm -f "$STATE/started"
   trap 'trap - INT TERM; log "stopping"; stop_background; stop_services; stop_started; log "stopped"' EXIT
   trap 'exit 0' INT TERM
-  local t=$SECONDS
-  # Everything to install and build at once: the tools, the web app, the services.
-  WITH_WEB_BUILD=1 queue_installs
-  in_background services timed "service builds" build_services
-  wait_background
-  log "installs and builds: $((SECONDS - t)) s"
-  local d=$SECONDS
+  local t=$SECONDS d
+  prepare
+  d=$SECONDS
   deps
   log "dependencies: $((SECONDS - d)) s"
   start_services
@@ -680,6 +690,7 @@ case "${1:-}" in
   stop) stop_services; [ "${2:-}" = --all ] && stop_deps; true ;;
   stop-service) shift; stop_named "$@" ;;
   start-service) shift; start_named "$@" ;;
+  prepare) prepare ;;
   up) up ;;
-  *) sed -n '2,21p' "$0"; exit 2 ;;
+  *) sed -n '2,22p' "$0"; exit 2 ;;
 esac
