@@ -54,7 +54,8 @@ say "Ctrl-C"
 kill -INT -- "-$up" 2>/dev/null
 for ((n = 0; n < 600; n++)); do kill -0 "$up" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$up" 2>/dev/null; then fail "stack.sh up still runs 60 s after Ctrl-C"; kill -KILL -- "-$up" 2>/dev/null; fi
-wait "$up" 2>/dev/null
+wait "$up" 2>/dev/null; status=$?
+[ "$status" = 0 ] || fail "stack.sh up ended with status $status after Ctrl-C"
 grep -q '\[stack\].* stopped' "$LOG" || fail "stack.sh up did not say it stopped"
 
 # Nothing left: no process of its group, none with the profile's state in its command line, no

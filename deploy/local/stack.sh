@@ -153,7 +153,10 @@ install_firebase() {
   mkdir -p "$TOOLS/firebase"
   cd "$TOOLS/firebase"
   [ -f package.json ] || echo '{"private":true}' > package.json
-  npm install --no-audit --no-fund --loglevel=error "firebase-tools@$FIREBASE_TOOLS_PIN"
+  # No install scripts: the only ones are protobufjs's (which firebase-tools itself disallows) and
+  # re2's, which finds no prebuilt binary here and compiles RE2 from C++ for minutes; re2 is an
+  # optional dependency of the Hosting emulator, which falls back to JavaScript's RegExp.
+  npm install --no-audit --no-fund --loglevel=error --ignore-scripts "firebase-tools@$FIREBASE_TOOLS_PIN"
   "$TOOLS/firebase/node_modules/.bin/firebase" --version
 }
 install_web_deps() {
@@ -541,6 +544,7 @@ exited() {
   pid=$(cat "$STATE/$1.pid" 2>/dev/null) || return 1
   kill -0 "$pid" 2>/dev/null && return 1
   status=0; wait "$pid" 2>/dev/null || status=$?
+  [ "$status" != 127 ] || status="unknown: not started by this shell"
   rm -f "$STATE/$1.pid"
   printf '\033[1;31m[stack]\033[0m %s exited (status %s): %s (log: %s)\n' "$1" "$status" "$(why_exited "$1")" "$STATE/$1.log" >&2
 }
