@@ -19,6 +19,9 @@ say() { printf '\033[1;36m[smoke]\033[0m %s\n' "$*"; }
 fail() { printf '\033[1;31m[smoke] FAIL\033[0m %s\n' "$*"; failed=1; }
 answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 failed=0
+# Chromium (Debian's) drives the web part, as in make test.
+command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; } || exit 1
+URL=$($STACK_SH url)
 
 # Every port this profile owns, and the shared ones nobody serves yet: after the stop, none of
 # them may answer (what `up` found running it leaves running).
@@ -47,7 +50,7 @@ if [ "$failed" = 0 ]; then
     curl -fsS --max-time 5 "http://127.0.0.1:${l#*:}/readyz" | grep -q "\"service\":\"${l%-admin:*}\"" ||
       fail "${l%-admin:*} does not answer /readyz with its name on ${l#*:}"
   done
-  (cd web && E2E_SMOKE=1 E2E_BASE_URL=$($STACK_SH url) npx playwright test --project smoke --output "$OUT/playwright") || fail "the smoke spec (web/e2e/smoke) failed"
+  (cd web && E2E_SMOKE=1 E2E_BASE_URL=$URL npx playwright test --project smoke --output "$OUT/playwright") || fail "the smoke spec (web/e2e/smoke) failed"
 fi
 
 say "Ctrl-C"

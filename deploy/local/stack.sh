@@ -546,7 +546,13 @@ exited() {
   status=0; wait "$pid" 2>/dev/null || status=$?
   [ "$status" != 127 ] || status="unknown: not started by this shell"
   rm -f "$STATE/$1.pid"
-  printf '\033[1;31m[stack]\033[0m %s exited (status %s): %s (log: %s)\n' "$1" "$status" "$(why_exited "$1")" "$STATE/$1.log" >&2
+  local why
+  why=$(why_exited "$1")
+  # Killed by a signal (137: SIGKILL, the out-of-memory killer's too): that is the reason.
+  if [[ $status =~ ^[0-9]+$ ]] && ((status > 128)) && ! grep -qE '"level":"(ERROR|FATAL)"|panic' <<< "$(tail -5 "$STATE/$1.log" 2>/dev/null)"; then
+    why="killed by SIG$(kill -l $((status - 128)) 2>/dev/null || echo $((status - 128)))"
+  fi
+  printf '\033[1;31m[stack]\033[0m %s exited (status %s): %s (log: %s)\n' "$1" "$status" "$why" "$STATE/$1.log" >&2
 }
 
 # is_ready NAME: the service's admin port answers /readyz as ready, with the service's own name
