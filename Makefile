@@ -6,23 +6,46 @@ GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
 HELM ?= $(HOME)/.cache/santa/bin/helm
 
-.PHONY: alerts-test cluster cluster-stop k8s-test skaffold-test dev test security bench bench-streams bench-lookup web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
+.PHONY: alerts-test cluster cluster-stop k8s-test skaffold-test dev test smoke screenshots security bench bench-streams bench-lookup web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
-	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it)"
+	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it); the first run installs and builds"
 	@echo "make test        every test, on real PostgreSQL, Redis, NATS, MinIO and the Auth emulator"
+	@echo "make smoke       make dev's stack on ports of its own: ready, every service, a first gift, Ctrl-C, nothing left"
+	@echo "make screenshots the Playwright suite over a test stack, saving docs/screenshots (test runs do not)"
+	@echo "make go-test     only the Go tests (dependencies started if needed)"
+	@echo "make lint        gofmt, go vet and the web's ESLint"
+	@echo "make fmt         gofmt every Go file"
+	@echo "make web         the web app's build (web/dist)"
+	@echo "make stack-start / stack-stop  the test stack in the background"
 	@echo "make bench       load benchmarks against the running test stack (prints figures)"
 	@echo "make bench-lookup  barcode lookup p50/p99 from the cache and from the fake upstreams"
 	@echo "make bench-streams  8,000 live streams: memory per stream, fan-out, reconnect drill"
 	@echo "make security    the hostile-input suite over a test stack (prints what was tried and what came back)"
 	@echo "make web-budget  gzipped JavaScript on / and a Lighthouse run"
+	@echo "make helm        install the pinned helm into ~/.cache/santa/bin"
+	@echo "make chart-test  lint and render the chart with each values file, and its checks"
+	@echo "make chart-render  the chart rendered with the production values"
 	@echo "make cluster     a single-node Kubernetes on this machine, built from source (make cluster-stop ends it)"
 	@echo "make k8s-test    the chart on that cluster: end-to-end suite through it, rollout and failure drills"
 	@echo "make alerts-test  the alert rules' promtool unit tests (no cluster needed)"
 	@echo "make skaffold-test  skaffold run and one skaffold dev cycle on that cluster (profile cluster)"
 
-dev: web
+# stack.sh up installs what is missing, builds the web app and the services side by side, starts
+# the dependencies and the services, and stops everything (and says why) when one exits.
+dev:
 	STACK=dev $(STACK) up
+
+# make dev's own stack (stack.sh up) on the smoke profile's ports, checked and stopped with
+# Ctrl-C (deploy/local/smoke.sh); make test runs it too.
+smoke:
+	deploy/local/smoke.sh
+
+# The Playwright suite over a test stack, saving every screen to docs/screenshots (a test run
+# saves them under web/test-results, so that make test leaves the tree clean).
+screenshots: web
+	STACK=test $(STACK) start
+	cd web && UPDATE_SCREENSHOTS=1 E2E_BASE_URL=$$(STACK=test ../$(STACK) url) npm run e2e; s=$$?; cd .. && STACK=test $(STACK) stop; exit $$s
 
 web:
 	@$(STACK) install
@@ -54,7 +77,7 @@ bench-streams:
 
 web-budget: web
 	STACK=test $(STACK) start
-	cd web && E2E_BASE_URL=http://127.0.0.1:18080 npm run budget; s=$$?; cd .. && STACK=test $(STACK) stop; exit $$s
+	cd web && E2E_BASE_URL=$$(STACK=test ../$(STACK) url) npm run budget; s=$$?; cd .. && STACK=test $(STACK) stop; exit $$s
 
 helm:
 	deploy/chartcheck/install-helm.sh

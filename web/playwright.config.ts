@@ -44,5 +44,7 @@ export default defineConfig({
   projects: [
     { name: 'setup', testMatch: /.*\.setup\.ts/ },
     { name: 'phone', testMatch: /.*\.spec\.ts/, dependencies: ['setup'] },
+    // deploy/local/smoke.sh only (E2E_SMOKE=1): the dev profile that `stack.sh up` started.
+    ...(process.env.E2E_SMOKE === '1' ? [{ name: 'smoke', testMatch: /.*\.smoke\.ts/ }] : []),
   ],
 });

@@ -5,6 +5,7 @@
 # runs the six services.
 #
 #   stack.sh install         install tools into ~/.cache/santa (idempotent)
+#   stack.sh prepare         install, build the web app and the services, side by side (up's first part)
 #   stack.sh up              everything in the foreground with prefixed logs (make dev); Ctrl-C stops it
 #   stack.sh start           everything in the background, waits until ready (tests, benchmarks)
 #   stack.sh stop            stops what `start` started
@@ -12,10 +13,13 @@
 #   stack.sh env             prints the environment the services run with
 #   stack.sh nats-url USER   the URL of a user of the stack's NATS (tests: observer, media)
 #   stack.sh stop-service S… / start-service S…   one service of a started stack down and up again
+#   stack.sh url             the stack's gateway address
+#   stack.sh ports           every profile's listeners, from the port plan (deploy/local/ports.env)
 #
-# STACK=test (the default for start/deps under `make test`) uses ports 18080-18085 (their
-# /readyz and /metrics on 18090-18095), the database santa_test and the events namespace
-# "test", so tests can run beside a `make dev` (8080-8085, 8090-8095, santa, "dev").
+# STACK=test (the default for start/deps under `make test`) uses its own ports (ports.env), the
+# database santa_test and the events namespace "test", so tests can run beside a `make dev`
+# (database santa, namespace "dev"); STACK=smoke is the dev profile on ports, a database and a
+# namespace of its own, for the smoke test that runs `up` as `make dev` does (smoke.sh).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,16 +37,39 @@ SERVICES=(gateway wishlist vision media notification family)
 # which the Firebase SDK pulls in, and gin's MessagePack binding.
 GO_BUILD_TAGS="disable_grpc_modules nomsgpack"
 
-if [ "$STACK" = test ]; then PORT_BASE=18080; DB_NAME=santa_test; else PORT_BASE=8080; DB_NAME=santa; fi
-PG_URL_ADMIN=${PG_URL_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
-REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
-NATS_URL=${NATS_URL:-nats://127.0.0.1:4222}
-MINIO_ADDR=127.0.0.1:9000
-EMULATOR_HOST=127.0.0.1:9099
-MAILPIT_SMTP=127.0.0.1:1025
-MAILPIT_HTTP=127.0.0.1:8025
-FAKE_GEMINI_ADDR=127.0.0.1:8095
-FAKE_PRODUCTS_ADDR=127.0.0.1:8096
+# The port plan: the only place a port number is written (tests/stackplan checks it).
+. "$ROOT/deploy/local/ports.env"
+PROFILES=($(sed -n 's/^\([a-z]*\)_PUBLIC=.*/\1/p' "$ROOT/deploy/local/ports.env"))
+planned() { local v=$1_$2; echo "${!v:?no $2 for the profile $1 in deploy/local/ports.env}"; } # profile, key
+case " ${PROFILES[*]} " in *" $STACK "*) ;; *) echo "STACK is one of: ${PROFILES[*]}" >&2; exit 2 ;; esac
+PORT_BASE=$(planned "$STACK" PUBLIC)
+ADMIN_BASE=$(planned "$STACK" ADMIN)
+case $STACK in dev) DB_NAME=santa ;; *) DB_NAME=santa_$STACK ;; esac
+PG_URL_ADMIN=${PG_URL_ADMIN:-postgres://postgres@127.0.0.1:$POSTGRES_PORT/postgres?sslmode=disable}
+REDIS_URL=${REDIS_URL:-redis://127.0.0.1:$REDIS_PORT/0}
+NATS_URL=${NATS_URL:-nats://127.0.0.1:$NATS_PORT}
+MINIO_ADDR=127.0.0.1:$MINIO_PORT
+EMULATOR_HOST=127.0.0.1:$AUTH_EMULATOR_PORT
+MAILPIT_SMTP=127.0.0.1:$MAILPIT_SMTP_PORT
+MAILPIT_HTTP=127.0.0.1:$MAILPIT_HTTP_PORT
+FAKE_GEMINI_ADDR=127.0.0.1:$FAKE_GEMINI_PORT
+FAKE_PRODUCTS_ADDR=127.0.0.1:$FAKE_PRODUCTS_PORT
+
+# ports: every listener of every profile, "profile name port", the shared ones once.
+ports() {
+  local v p i
+  for v in $(sed -n 's/^\([A-Z_]*_PORT\)=.*/\1/p' "$ROOT/deploy/local/ports.env"); do
+    echo "shared $(echo "${v%_PORT}" | tr 'A-Z_' 'a-z-') ${!v}"
+  done
+  for p in "${PROFILES[@]}"; do
+    for i in "${!SERVICES[@]}"; do
+      echo "$p ${SERVICES[$i]} $(($(planned "$p" PUBLIC) + i))"
+      echo "$p ${SERVICES[$i]}-admin $(($(planned "$p" ADMIN) + i))"
+    done
+    echo "$p nats $(planned "$p" NATS)"
+    echo "$p shop $(planned "$p" SHOP)"
+  done
+}
 
 log() { printf '\033[1;32m[stack]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[stack]\033[0m %s\n' "$*" >&2; exit 1; }
@@ -58,37 +85,121 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
-install_tools() {
+# started NAME: this run started the shared dependency NAME ($ROOT/.dev/NAME.pid), so `up`
+# stops it when it ends; what another stack or an earlier run started is left alone.
+started() { echo "$ROOT/.dev/$1.pid" >> "$STATE/started"; }
+# spawn NAME CMD...: a dependency in the background, in a session of its own (its pid is its
+# process group), so that stopping it also stops whatever it started (firebase's node
+# children) and a terminal's Ctrl-C reaches it only through `up`'s orderly stop.
+spawn() {
+  local name=$1; shift
+  setsid nohup "$@" > "$ROOT/.dev/$name.log" 2>&1 &
+  echo $! > "$ROOT/.dev/$name.pid"
+  started "$name"
+}
+# kill_group PIDFILE: SIGTERM to the process group, up to 10 s to end, then SIGKILL.
+kill_group() {
+  local pid n
+  pid=$(cat "$1" 2>/dev/null) || return 0
+  rm -f "$1"
+  [ -n "$pid" ] || return 0
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || return 0
+  for ((n = 0; n < 100; n++)); do kill -0 -- "-$pid" 2>/dev/null || kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+}
+
+# First-run steps that need nothing of each other run side by side, each with its output in
+# $STEPS/NAME.log; the terminal gets one line as each starts and ends, with its time.
+STEPS=$ROOT/.dev/steps
+BACKGROUND=()
+exec 3>&2
+in_background() { # NAME CMD...
+  mkdir -p "$STEPS"
+  ("${@:2}") > "$STEPS/$1.log" 2>&1 &
+  BACKGROUND+=("$!:$1")
+}
+wait_background() {
+  local j failed=""
+  for j in "${BACKGROUND[@]}"; do wait "${j%%:*}" || failed+=" ${j#*:}"; done
+  BACKGROUND=()
+  for j in $failed; do printf '\n--- %s\n' "$STEPS/$j.log" >&2; tail -15 "$STEPS/$j.log" >&2; done
+  [ -z "$failed" ] || die "failed:$failed (logs in $STEPS)"
+}
+stop_background() { # up stopped early: the steps still running stop too
+  local j
+  for j in "${BACKGROUND[@]}"; do pkill -TERM -P "${j%%:*}" 2>/dev/null; kill "${j%%:*}" 2>/dev/null; done
+  BACKGROUND=()
+  return 0
+}
+timed() { # NAME CMD...: runs CMD, then tells how long it took, and its CPU time
+  local TIMEFORMAT="%0R %0U %0S" times status=0 f
+  f=$(mktemp)
+  log "$1: started" 2>&3
+  { time "${@:2}" 2>&4; } 4>&2 2> "$f" || status=$?
+  read -r -a times < "$f"; rm -f "$f"
+  # CPU time (user + system) tells what a step costs on a quiet machine, whatever else ran.
+  log "$1: $([ "$status" = 0 ] || echo "FAILED after ")${times[0]} s (CPU $((times[1] + times[2])) s)" 2>&3
+  return "$status"
+}
+
+install_minio() {
+  # Static (as the image's Dockerfile builds it), so the local cluster's image reuses it.
+  (cd /tmp && CGO_ENABLED=0 GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install -trimpath -ldflags="-s -w" "github.com/minio/minio@$MINIO_PIN")
+}
+install_mailpit() {
+  (cd /tmp && CGO_ENABLED=0 GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install -trimpath -ldflags="-s -w" "github.com/axllent/mailpit@$MAILPIT_PIN")
+}
+install_firebase() {
+  mkdir -p "$TOOLS/firebase"
+  cd "$TOOLS/firebase"
+  [ -f package.json ] || echo '{"private":true}' > package.json
+  # No install scripts: the only ones are protobufjs's (which firebase-tools itself disallows) and
+  # re2's, which finds no prebuilt binary here and compiles RE2 from C++ for minutes; re2 is an
+  # optional dependency of the Hosting emulator, which falls back to JavaScript's RegExp.
+  npm install --no-audit --no-fund --loglevel=error --ignore-scripts "firebase-tools@$FIREBASE_TOOLS_PIN"
+  "$TOOLS/firebase/node_modules/.bin/firebase" --version
+}
+install_web_deps() {
+  cd "$ROOT/web" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+}
+
+# queue_installs: the tools that are missing, each in the background (wait_background).
+queue_installs() {
   command -v go >/dev/null || die "Go is required (https://go.dev/dl)"
   command -v npm >/dev/null || apt_install nodejs npm
-  if [ ! -x "$TOOLS/bin/minio" ]; then
-    log "installing MinIO $MINIO_PIN (takes a few minutes, once)"
-    # Static (as the image's Dockerfile builds it), so the local cluster's image reuses it.
-    (cd /tmp && CGO_ENABLED=0 GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/minio/minio@$MINIO_PIN")
+  [ -x "$TOOLS/bin/minio" ] || in_background minio timed "MinIO $MINIO_PIN build" install_minio
+  [ -x "$TOOLS/bin/mailpit" ] || in_background mailpit timed "Mailpit $MAILPIT_PIN build" install_mailpit
+  [ -x "$TOOLS/firebase/node_modules/.bin/firebase" ] || in_background firebase timed "firebase-tools $FIREBASE_TOOLS_PIN" install_firebase
+  # The web app's build needs its dependencies: one step after the other, beside the rest.
+  if [ -f "$ROOT/web/package.json" ]; then
+    local web=()
+    [ -d "$ROOT/web/node_modules" ] || web=(timed "web npm ci" install_web_deps)
+    if [ "${WITH_WEB_BUILD:-}" = 1 ]; then
+      in_background web web_steps "${web[@]}"
+    elif [ ${#web[@]} -gt 0 ]; then
+      in_background web "${web[@]}"
+    fi
   fi
-  if [ ! -x "$TOOLS/bin/mailpit" ]; then
-    log "installing Mailpit $MAILPIT_PIN (takes a few minutes, once)"
-    (cd /tmp && CGO_ENABLED=0 GOBIN=$TOOLS/bin GOFLAGS=-buildvcs=false go install "github.com/axllent/mailpit@$MAILPIT_PIN")
+  return 0
+}
+web_steps() { [ $# = 0 ] || "$@"; web_build; }
+
+install_tools() { queue_installs; wait_background; }
+
+# web_build: the app the gateway serves (web/dist), built again only when a source is newer.
+web_build() {
+  cd "$ROOT/web"
+  if [ -f dist/index.html ] && [ -z "$(find src public index.html package.json package-lock.json vite.config.ts tsconfig*.json -newer dist/index.html 2>/dev/null | head -1)" ]; then
+    log "web build: up to date" 2>&3
+    return
   fi
-  if [ ! -x "$TOOLS/firebase/node_modules/.bin/firebase" ]; then
-    log "installing firebase-tools $FIREBASE_TOOLS_PIN (the Auth emulator)"
-    mkdir -p "$TOOLS/firebase"
-    (cd "$TOOLS/firebase" && { [ -f package.json ] || echo '{"private":true}' > package.json; } &&
-      npm install --no-audit --no-fund --loglevel=error "firebase-tools@$FIREBASE_TOOLS_PIN" >/dev/null)
-  fi
-  if ! command -v java >/dev/null && ! "$TOOLS/firebase/node_modules/.bin/firebase" --version >/dev/null 2>&1; then
-    die "firebase-tools does not run"
-  fi
-  if [ -f "$ROOT/web/package.json" ] && [ ! -d "$ROOT/web/node_modules" ]; then
-    log "installing web dependencies"
-    (cd "$ROOT/web" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-  fi
+  timed "web build" npm run build
 }
 
 # --- dependencies --------------------------------------------------------------------------
 start_postgres() {
-  if answers 127.0.0.1:5432; then return; fi
-  log "PostgreSQL does not answer on 5432: starting a private one"
+  if answers 127.0.0.1:$POSTGRES_PORT; then return; fi
+  log "PostgreSQL does not answer on $POSTGRES_PORT: starting a private one"
   local pgbin
   pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
   [ -n "$pgbin" ] || { apt_install postgresql; pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1); }
@@ -99,17 +210,19 @@ start_postgres() {
     mkdir -p "$data"; [ "$(id -u)" = 0 ] && chown postgres "$data"
     "${runas[@]}" "$pgbin/initdb" -D "$data" -U postgres --auth=trust >/dev/null
   fi
-  "${runas[@]}" "$pgbin/pg_ctl" -D "$data" -l "$ROOT/.dev/postgres.log" -o "-k /tmp -c listen_addresses=127.0.0.1 -p 5432" -w start >/dev/null
+  "${runas[@]}" "$pgbin/pg_ctl" -D "$data" -l "$ROOT/.dev/postgres.log" -o "-k /tmp -c listen_addresses=127.0.0.1 -p $POSTGRES_PORT" -w start >/dev/null
   echo "$pgbin/pg_ctl -D $data stop" > "$ROOT/.dev/private-postgres"
+  started private-postgres
 }
 
 start_redis() {
-  answers 127.0.0.1:6379 && return
-  log "Redis does not answer on 6379: starting a private one"
+  answers 127.0.0.1:$REDIS_PORT && return
+  log "Redis does not answer on $REDIS_PORT: starting a private one"
   command -v redis-server >/dev/null || apt_install redis-server
-  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no \
+  redis-server --daemonize yes --bind 127.0.0.1 --port $REDIS_PORT --save "" --appendonly no \
     --pidfile "$ROOT/.dev/redis.pid" --logfile "$ROOT/.dev/redis.log"
-  wait_port 127.0.0.1:6379 Redis 10
+  started redis
+  wait_port 127.0.0.1:$REDIS_PORT Redis 10
 }
 
 # The services reach Redis as the stack's own ACL user with a password (issue 13, point 9),
@@ -124,22 +237,21 @@ redis_user() {
 services_redis_url() { echo "${REDIS_URL/redis:\/\//redis://santa-$STACK:$(cat "$STATE/redis.pass" 2>/dev/null)@}"; }
 
 start_nats() {
-  answers 127.0.0.1:4222 && return
-  log "NATS does not answer on 4222: starting a private one with JetStream"
+  answers 127.0.0.1:$NATS_PORT && return
+  log "NATS does not answer on $NATS_PORT: starting a private one with JetStream"
   if ! command -v nats-server >/dev/null; then
     (cd /tmp && GOBIN=$TOOLS/bin go install "github.com/nats-io/nats-server/v2@$NATS_PIN")
   fi
-  nohup nats-server -a 127.0.0.1 -p 4222 -js -sd "$ROOT/.dev/nats" > "$ROOT/.dev/nats.log" 2>&1 &
-  echo $! > "$ROOT/.dev/nats.pid"
-  wait_port 127.0.0.1:4222 NATS 10
+  spawn nats nats-server -a 127.0.0.1 -p "$NATS_PORT" -js -sd "$ROOT/.dev/nats"
+  wait_port 127.0.0.1:$NATS_PORT NATS 10
 }
 
 # The services' NATS (issue 13, point 9): the stack's own server, on a port of its own, with a
 # user and password per service and publish/subscribe permissions per subject, so that no
 # service (and nobody without a password) can publish another's events, such as a forged
-# item.deleted. The shared server on 4222 stays for the Go tests (which make their own
+# item.deleted. The shared server (NATS_PORT) stays for the Go tests (which make their own
 # streams). "observer" is for the end-to-end tests that read the stream.
-NATS_STACK_ADDR=127.0.0.1:$([ "$STACK" = test ] && echo 14222 || echo 14223)
+NATS_STACK_ADDR=127.0.0.1:$(planned "$STACK" NATS)
 stack_nats() {
   if ! command -v nats-server >/dev/null; then
     (cd /tmp && GOBIN=$TOOLS/bin go install "github.com/nats-io/nats-server/v2@$NATS_PIN")
@@ -187,8 +299,9 @@ CONF
     for _ in $(seq 50); do answers $NATS_STACK_ADDR || break; sleep 0.1; done
   fi
   log "starting the stack's NATS (users per service) on $NATS_STACK_ADDR"
-  nohup nats-server -c "$STATE/nats.conf" > "$STATE/nats-server.log" 2>&1 &
+  setsid nohup nats-server -c "$STATE/nats.conf" > "$STATE/nats-server.log" 2>&1 &
   echo $! > "$STATE/nats-server.pid"
+  echo "$STATE/nats-server.pid" >> "$STATE/started"
   wait_port $NATS_STACK_ADDR "the stack's NATS" 10
 }
 
@@ -205,29 +318,36 @@ start_minio() {
   answers $MINIO_ADDR && return
   log "starting MinIO on $MINIO_ADDR"
   MINIO_ROOT_USER=santa MINIO_ROOT_PASSWORD=santa-secret-key MINIO_BROWSER=off \
-    nohup minio server "$ROOT/.dev/minio" --address $MINIO_ADDR --console-address 127.0.0.1:9001 --quiet \
-    > "$ROOT/.dev/minio.log" 2>&1 &
-  echo $! > "$ROOT/.dev/minio.pid"
+    spawn minio minio server "$ROOT/.dev/minio" --address $MINIO_ADDR --console-address "127.0.0.1:$MINIO_CONSOLE_PORT" --quiet
   wait_port $MINIO_ADDR MinIO 60
 }
 
-# Mailpit receives every email locally (invitations); its web UI and API are on 8025.
+# Mailpit receives every email locally (invitations); its web UI and API are on MAILPIT_HTTP.
 start_mailpit() {
   answers $MAILPIT_SMTP && return
   log "starting Mailpit on $MAILPIT_SMTP (SMTP) and $MAILPIT_HTTP (API)"
-  nohup mailpit --smtp $MAILPIT_SMTP --listen $MAILPIT_HTTP --database "$ROOT/.dev/mailpit.db" --quiet \
-    > "$ROOT/.dev/mailpit.log" 2>&1 &
-  echo $! > "$ROOT/.dev/mailpit.pid"
+  spawn mailpit mailpit --smtp $MAILPIT_SMTP --listen $MAILPIT_HTTP --database "$ROOT/.dev/mailpit.db" --quiet
   wait_port $MAILPIT_SMTP Mailpit 20
 }
 
 start_emulator() {
   answers $EMULATOR_HOST && return
   log "starting the Firebase Auth emulator on $EMULATOR_HOST"
-  cd "$ROOT/deploy/local" # firebase reads firebase.json from the working directory
-  nohup "$TOOLS/firebase/node_modules/.bin/firebase" emulators:start --only auth --project demo-santa \
-    > "$ROOT/.dev/auth-emulator.log" 2>&1 &
-  echo $! > "$ROOT/.dev/auth-emulator.pid"
+  # firebase reads firebase.json from the working directory: written from the port plan.
+  mkdir -p "$ROOT/.dev/firebase"
+  cat > "$ROOT/.dev/firebase/firebase.json" <<JSON
+{
+  "emulators": {
+    "auth": { "host": "127.0.0.1", "port": $AUTH_EMULATOR_PORT },
+    "hub": { "host": "127.0.0.1", "port": $AUTH_EMULATOR_HUB_PORT },
+    "logging": { "host": "127.0.0.1", "port": $AUTH_EMULATOR_LOGGING_PORT },
+    "ui": { "enabled": false },
+    "singleProjectMode": true
+  }
+}
+JSON
+  cd "$ROOT/.dev/firebase"
+  spawn auth-emulator "$TOOLS/firebase/node_modules/.bin/firebase" emulators:start --only auth --project demo-santa
   cd "$ROOT"
   wait_port $EMULATOR_HOST "Auth emulator" 90
 }
@@ -238,8 +358,7 @@ start_fake_gemini() {
   [ -f "$ROOT/services/vision/cmd/fakegemini/main.go" ] || return 0
   log "starting the fake Gemini on $FAKE_GEMINI_ADDR (no internet here)"
   go build -o "$ROOT/.dev/fakegemini" ./services/vision/cmd/fakegemini
-  FAKE_GEMINI_ADDR=$FAKE_GEMINI_ADDR nohup "$ROOT/.dev/fakegemini" > "$ROOT/.dev/fakegemini.log" 2>&1 &
-  echo $! > "$ROOT/.dev/fakegemini.pid"
+  FAKE_GEMINI_ADDR=$FAKE_GEMINI_ADDR spawn fakegemini "$ROOT/.dev/fakegemini"
   wait_port $FAKE_GEMINI_ADDR "fake Gemini" 20
 }
 
@@ -262,8 +381,7 @@ start_fake_products() {
   [ -f "$ROOT/services/vision/cmd/fakeproducts/main.go" ] || return 0
   log "starting the fake product databases on $FAKE_PRODUCTS_ADDR (no internet here)"
   go build -o "$ROOT/.dev/fakeproducts" ./services/vision/cmd/fakeproducts
-  FAKE_PRODUCTS_ADDR=$FAKE_PRODUCTS_ADDR nohup "$ROOT/.dev/fakeproducts" > "$ROOT/.dev/fakeproducts.log" 2>&1 &
-  echo $! > "$ROOT/.dev/fakeproducts.pid"
+  FAKE_PRODUCTS_ADDR=$FAKE_PRODUCTS_ADDR spawn fakeproducts "$ROOT/.dev/fakeproducts"
   wait_port $FAKE_PRODUCTS_ADDR "fake product databases" 20
 }
 
@@ -310,7 +428,7 @@ LOOKUP_UPCITEMDB_URL=http://$FAKE_PRODUCTS_ADDR/upcitemdb
 # Test-only: the link importer may reach this one local "shop" (the e2e suite's) and the fake
 # product databases' picture host, although loopback is refused everywhere else; the chart has
 # no way to set it.
-LOOKUP_FETCH_TEST_ALLOW=127.0.0.3:$((PORT_BASE + 9)),$FAKE_PRODUCTS_ADDR
+LOOKUP_FETCH_TEST_ALLOW=127.0.0.3:$(planned "$STACK" SHOP),$FAKE_PRODUCTS_ADDR
 MINIO_ENDPOINT=$MINIO_ADDR
 MINIO_ACCESS_KEY=santa
 MINIO_SECRET_KEY=santa-secret-key
@@ -363,51 +481,119 @@ build_services() {
   cd "$ROOT"
   identity_keys
   media_url_secret
-  local s
+  local s pkgs=()
   for s in "${SERVICES[@]}"; do
     [ -f "services/$s/cmd/$s/main.go" ] || { log "services/$s has no command yet: skipped"; continue; }
-    # The same flags as the Dockerfiles, so local figures (memory, speed) match the images.
-    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -tags "$GO_BUILD_TAGS" -o "$BIN/$s" "./services/$s/cmd/$s"
+    pkgs+=("./services/$s/cmd/$s")
   done
+  # One go build for all of them (the packages they share compile once, links run side by side);
+  # the same flags as the Dockerfiles, so local figures (memory, speed) match the images.
+  CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -tags "$GO_BUILD_TAGS" -o "$BIN/" "${pkgs[@]}"
+  # The fakes (started by deps) in the same go: later builds of them are cache hits.
+  go build -o "$ROOT/.dev/" ./services/vision/cmd/fakegemini ./services/vision/cmd/fakeproducts
 }
 
-run_service() { # name port -> runs in background with prefixed log lines
-  local name=$1 port=$2
+# service_port NAME public|admin: the port the plan gives the stack's service NAME.
+service_port() {
+  local i
+  for i in "${!SERVICES[@]}"; do
+    if [ "${SERVICES[$i]}" = "$1" ]; then
+      if [ "$2" = admin ]; then echo $((ADMIN_BASE + i)); else echo $((PORT_BASE + i)); fi
+      return
+    fi
+  done
+  die "no service $1"
+}
+
+run_service() { # name -> runs in background with prefixed log lines
+  local name=$1 port admin
   [ -x "$BIN/$name" ] || return 0
+  port=$(service_port "$name" public) admin=$(service_port "$name" admin)
   (
     set -a; eval "$(service_env)"; eval "$(identity_env "$name")"; eval "$(nats_env "$name")"; set +a
     export PORT=$port
     # /readyz and /metrics are answered only on the admin port, never on the public one.
-    export ADMIN_PORT=$((port + 10))
+    export ADMIN_PORT=$admin
     # Media decodes images: a soft memory limit keeps its garbage collected under load, and
     # sizes its decoding budget (half of it, MEDIA_DECODE_MEMORY) as in the cluster.
     [ "$name" != media ] || [ "${GOMEMLIMIT:-off}" != off ] || export GOMEMLIMIT=100MiB
-    # PPROF_BASE=6060 gives each service a profiler on 6060 + (port - PORT_BASE).
+    # PPROF_BASE=6060 gives each service a profiler on PPROF_BASE + (port - PORT_BASE).
     [ -z "${PPROF_BASE:-}" ] || export PPROF_ADDR=127.0.0.1:$((PPROF_BASE + port - PORT_BASE))
     exec "$BIN/$name"
   ) > >(if [ "${FOREGROUND:-}" = 1 ]; then sed -u "s/^/[$name] /" | tee -a "$STATE/$name.log"; else sed -u "s/^/[$name] /" >> "$STATE/$name.log"; fi) 2>&1 &
   echo $! > "$STATE/$name.pid"
 }
 
+# why_exited NAME: the service's last error in one line (its JSON log's msg and err), else its
+# last log line.
+why_exited() {
+  local line
+  sleep 0.3 # the log pipe may still hold the last lines
+  line=$(grep -E '"level":"(ERROR|FATAL)"|panic|fatal' "$STATE/$1.log" 2>/dev/null | tail -1)
+  [ -n "$line" ] || line=$(tail -1 "$STATE/$1.log" 2>/dev/null)
+  line=${line#\[$1\] }
+  local msg err
+  msg=$(sed -n 's/.*"msg":"\([^"]*\)".*/\1/p' <<< "$line")
+  err=$(sed -n 's/.*"err\(or\)\{0,1\}":"\([^"]*\)".*/\2/p' <<< "$line")
+  if [ -n "$msg$err" ]; then echo "${msg}${msg:+${err:+: }}${err}"; else echo "${line:0:300}"; fi
+}
+
+# exited NAME: when the service's process has ended, says so with why in one line and is true.
+exited() {
+  local pid status
+  pid=$(cat "$STATE/$1.pid" 2>/dev/null) || return 1
+  kill -0 "$pid" 2>/dev/null && return 1
+  status=0; wait "$pid" 2>/dev/null || status=$?
+  [ "$status" != 127 ] || status="unknown: not started by this shell"
+  rm -f "$STATE/$1.pid"
+  local why
+  why=$(why_exited "$1")
+  # Killed by a signal (137: SIGKILL, the out-of-memory killer's too): that is the reason.
+  if [[ $status =~ ^[0-9]+$ ]] && ((status > 128)) && ! grep -qE '"level":"(ERROR|FATAL)"|panic' <<< "$(tail -5 "$STATE/$1.log" 2>/dev/null)"; then
+    why="killed by SIG$(kill -l $((status - 128)) 2>/dev/null || echo $((status - 128)))"
+  fi
+  printf '\033[1;31m[stack]\033[0m %s exited (status %s): %s (log: %s)\n' "$1" "$status" "$why" "$STATE/$1.log" >&2
+}
+
+# is_ready NAME: the service's admin port answers /readyz as ready, with the service's own name
+# (a stranger on the port, such as another stack's program, cannot pass for it).
+is_ready() {
+  curl -fsS --max-time 3 "http://127.0.0.1:$(service_port "$1" admin)/readyz" 2>/dev/null | grep -q "\"service\":\"$1\""
+}
+
+# wait_ready NAME...: each one ready within 30 s; one that exits meanwhile fails at once.
+wait_ready() {
+  local s n
+  for s in "$@"; do
+    [ -x "$BIN/$s" ] || continue
+    for ((n = 0; n < 300; n++)); do
+      is_ready "$s" && continue 2
+      exited "$s" && die "$s did not start"
+      sleep 0.1
+    done
+    tail -20 "$STATE/$s.log" >&2
+    die "$s is not ready on $(service_port "$s" public): its admin port $(service_port "$s" admin) does not answer /readyz as $s (see $STATE/$s.log)"
+  done
+}
+
+# ports_free NAME...: no program holds a port the stack's services are about to listen on.
+ports_free() {
+  local s p who
+  for s in "$@"; do
+    [ -x "$BIN/$s" ] || continue
+    for p in $(service_port "$s" public) $(service_port "$s" admin); do
+      answers "127.0.0.1:$p" || continue
+      who=$(ss -Hltnp "sport = :$p" 2>/dev/null | sed -n 's/.*users:((\("[^"]*"\),pid=\([0-9]*\).*/\1 (pid \2)/p' | head -1)
+      die "port $p, which $s needs (deploy/local/ports.env, STACK=$STACK), is held by ${who:-another program}: stop it, or is this stack already running?"
+    done
+  done
+}
+
 start_services() {
-  : > "$STATE/pids"
-  local i=0 s
-  for s in "${SERVICES[@]}"; do
-    run_service "$s" $((PORT_BASE + i))
-    i=$((i + 1))
-  done
-  i=0
-  for s in "${SERVICES[@]}"; do
-    if [ -x "$BIN/$s" ]; then
-      local port=$((PORT_BASE + i)) n
-      for ((n = 0; n < 300; n++)); do
-        curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 && break
-        sleep 0.1
-      done
-      curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 || { tail -20 "$STATE/$s.log" >&2; die "$s is not ready on $port (see $STATE/$s.log)"; }
-    fi
-    i=$((i + 1))
-  done
+  ports_free "${SERVICES[@]}"
+  local s
+  for s in "${SERVICES[@]}"; do run_service "$s"; done
+  wait_ready "${SERVICES[@]}"
   log "ready: http://localhost:$PORT_BASE (Auth emulator http://$EMULATOR_HOST)"
 }
 
@@ -422,52 +608,99 @@ stop_named() { # SIGTERM, then up to 25 s for the graceful shutdown
     pid=$(cat "$STATE/$s.pid")
     kill -TERM "$pid" 2>/dev/null || true
     for ((n = 0; n < 250; n++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
     rm -f "$STATE/$s.pid"
   done
 }
 start_named() {
-  local name i port n
+  local name
   for name in "$@"; do
-    for i in "${!SERVICES[@]}"; do [ "${SERVICES[$i]}" = "$name" ] && port=$((PORT_BASE + i)); done
-    [ -n "${port:-}" ] || die "no service $name"
-    run_service "$name" "$port"
-    for ((n = 0; n < 300; n++)); do
-      curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 && break
-      sleep 0.1
-    done
-    curl -fsS "http://127.0.0.1:$((port + 10))/readyz" >/dev/null 2>&1 || die "$name is not ready on $port"
-    port=
+    service_port "$name" public >/dev/null
+    run_service "$name"
+    wait_ready "$name"
   done
 }
 
-stop_deps() { # only what this script started
+# stop_started: the dependencies this run started (`up`), none that it found running.
+stop_started() {
   local f
-  for f in "$ROOT"/.dev/{minio,mailpit,auth-emulator,fakegemini,fakeproducts,nats,redis}.pid "$STATE/nats-server.pid"; do
-    [ -f "$f" ] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }
+  [ -f "$STATE/started" ] || return 0
+  while read -r f; do
+    case $f in
+      */private-postgres.pid) stop_private_postgres ;;
+      */redis.pid) [ -f "$f" ] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; } ;;
+      *) kill_group "$f" ;;
+    esac
+  done < "$STATE/started"
+  rm -f "$STATE/started"
+}
+
+stop_private_postgres() {
+  [ -f "$ROOT/.dev/private-postgres" ] || return 0
+  local runas=(); [ "$(id -u)" = 0 ] && runas=(runuser -u postgres --)
+  "${runas[@]}" $(cat "$ROOT/.dev/private-postgres") >/dev/null 2>&1 || true
+  rm -f "$ROOT/.dev/private-postgres"
+}
+
+stop_deps() { # stop --all: every dependency this checkout started, whichever run did
+  local f
+  for f in "$ROOT"/.dev/{minio,mailpit,auth-emulator,fakegemini,fakeproducts,nats}.pid "$STATE/nats-server.pid"; do
+    kill_group "$f"
   done
-  if [ -f "$ROOT/.dev/private-postgres" ]; then
-    local runas=(); [ "$(id -u)" = 0 ] && runas=(runuser -u postgres --)
-    "${runas[@]}" $(cat "$ROOT/.dev/private-postgres") >/dev/null 2>&1 || true
-    rm -f "$ROOT/.dev/private-postgres"
-  fi
+  [ -f "$ROOT/.dev/redis.pid" ] && { kill "$(cat "$ROOT/.dev/redis.pid")" 2>/dev/null || true; rm -f "$ROOT/.dev/redis.pid"; }
+  stop_private_postgres
+  rm -f "$STATE/started"
+}
+
+# prepare: everything up installs and builds, side by side: the tools, the web app, the services.
+prepare() {
+  local t=$SECONDS
+  WITH_WEB_BUILD=1 queue_installs
+  in_background services timed "service builds" build_services
+  wait_background
+  log "installs and builds: $((SECONDS - t)) s"
+}
+
+# up (make dev): everything in the foreground. It watches the services: when one exits, the
+# terminal says which and why in one line and everything stops, rather than serving half a
+# product. Ctrl-C (or SIGTERM) stops the services and every dependency this run started.
+up() {
+  FOREGROUND=1 # make dev shows every service's log, prefixed; start only writes the files
+  rm -f "$STATE/started"
+  trap 'trap - INT TERM; log "stopping"; stop_background; stop_services; stop_started; log "stopped"' EXIT
+  trap 'exit 0' INT TERM
+  local t=$SECONDS d
+  prepare
+  d=$SECONDS
+  deps
+  log "dependencies: $((SECONDS - d)) s"
+  start_services
+  log "ready $((SECONDS - t)) s after make dev started"
+  log "Ctrl-C stops everything"
+  local s
+  while sleep 1; do
+    for s in "${SERVICES[@]}"; do
+      [ -x "$BIN/$s" ] || continue
+      if exited "$s"; then
+        log "$s is down: stopping the stack (make dev again once fixed)"
+        exit 1
+      fi
+    done
+  done
 }
 
 case "${1:-}" in
   install) install_tools ;;
   deps) install_tools; deps ;;
   env) service_env ;;
+  ports) ports ;;
+  url) echo "http://127.0.0.1:$PORT_BASE" ;; # the stack's gateway, for tests
   nats-url) nats_env "${2:?user}" | sed 's/^NATS_URL=//' ;; # a stack NATS user's URL, for tests
   start) install_tools; deps; build_services; start_services ;;
   stop) stop_services; [ "${2:-}" = --all ] && stop_deps; true ;;
   stop-service) shift; stop_named "$@" ;;
   start-service) shift; start_named "$@" ;;
-  up)
-    FOREGROUND=1 # make dev shows every service's log, prefixed; start only writes the files
-    install_tools; deps; build_services
-    trap 'log "stopping"; stop_services; sleep 1; stop_deps; exit 0' INT TERM
-    start_services
-    log "Ctrl-C stops everything"
-    wait
-    ;;
-  *) sed -n '2,17p' "$0"; exit 2 ;;
+  prepare) prepare ;;
+  up) up ;;
+  *) sed -n '2,22p' "$0"; exit 2 ;;
 esac

@@ -12,6 +12,7 @@ STACK_SH=deploy/local/stack.sh
 RESULTS=$ROOT/.dev/test-results
 mkdir -p "$RESULTS"; : > "$RESULTS/summary"
 failed=0
+tree_before=$(git status --porcelain 2>/dev/null)
 
 step() { printf '\n\033[1;34m=== %s\033[0m\n' "$*"; }
 record() { # name status
@@ -25,8 +26,14 @@ step "install and dependencies"
 # of the suite leaves idle, and make k8s-test waits for them; a warm cache returns at once.
 nice -n 19 deploy/cluster/build.sh > "$RESULTS/k8s-build.log" 2>&1 &
 k8s_build=$!
+# Chromium (make dev does not need it) installs beside the stack's tools.
+t=$SECONDS
+if command -v chromium >/dev/null; then chromium=""; else
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; } &
+  chromium=$!
+fi
 $STACK_SH install || exit 1
-command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; } || exit 1
+if [ -n "$chromium" ]; then wait "$chromium" || exit 1; echo "Chromium installed ($((SECONDS - t)) s from the start of the installs)"; fi
 deploy/chartcheck/install-helm.sh || exit 1
 export HELM=$HOME/.cache/santa/bin/helm
 $STACK_SH deps || exit 1
@@ -79,11 +86,11 @@ trap '$STACK_SH stop' EXIT
 export RATE_LIMIT_IP_PER_MINUTE=100000
 if $STACK_SH start; then
   record stack-start ok
-  export SANTA_E2E_URL=http://127.0.0.1:18080
+  export SANTA_E2E_URL=$($STACK_SH url)
   export EVENTS_NAMESPACE=test # the stack's events namespace (stack.sh), for tests that read the stream
   # The services' NATS is the stack's own, with a user each; tests read the stream as "observer".
   export TEST_NATS_URL=$($STACK_SH nats-url observer)
-  export SANTA_METRICS_URLS=$(for p in 18090 18091 18092 18093 18094 18095; do printf 'http://127.0.0.1:%s,' $p; done | sed 's/,$//')
+  export SANTA_METRICS_URLS=$($STACK_SH ports | awk '$1 == "test" && $2 ~ /-admin$/ {printf "%shttp://127.0.0.1:%s", sep, $3; sep = ","}')
   if [ -d tests/e2e ]; then
     step "end-to-end API tests"
     go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | grep -E '^(ok|FAIL|panic:|---)|^\s+--- FAIL|_test\.go:[0-9]+:'
@@ -110,6 +117,11 @@ fi
 # The chart on a real Kubernetes (deploy/cluster): built from source once and cached, started
 # for this run and stopped after it. The test stack goes first, to leave the machine to it.
 $STACK_SH stop >/dev/null 2>&1
+
+step "make dev's stack on the smoke profile: ready, every service through the gateway, a first gift, Ctrl-C, nothing left (make smoke)"
+deploy/local/smoke.sh 2>&1 | tee "$RESULTS/smoke.log"
+if [ "${PIPESTATUS[0]}" = 0 ]; then record dev-smoke ok; else record dev-smoke FAILED; fi
+
 step "Kubernetes: the chart on a local cluster, end-to-end suite and drills (make k8s-test)"
 wait $k8s_build || { echo "the cluster's binaries did not build:"; tail -20 "$RESULTS/k8s-build.log"; }
 deploy/cluster/k8s-test.sh 2>&1 | tee "$RESULTS/k8s.log"
@@ -118,6 +130,11 @@ step "skaffold on that cluster: skaffold run and one skaffold dev cycle (make sk
 deploy/cluster/skaffold-test.sh 2>&1 | tee "$RESULTS/skaffold.log"
 if [ "${PIPESTATUS[0]}" = 0 ]; then record skaffold-test ok; else record skaffold-test FAILED; fi
 deploy/cluster/cluster.sh down 2>&1 | tail -1
+
+step "the tests left the tree as they found it (git status --porcelain)"
+# (Against the tree as it was at the start, so a developer's own edits do not count.)
+if [ "$(git status --porcelain 2>/dev/null)" = "$tree_before" ]; then record tree-clean ok; else
+  diff <(echo "$tree_before") <(git status --porcelain); record tree-clean FAILED; fi
 
 step "summary"
 cat "$RESULTS/summary"

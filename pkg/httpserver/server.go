@@ -144,9 +144,11 @@ func (s *Server) OnShutdown(fn func(context.Context) error) {
 // Draining reports whether shutdown has begun.
 func (s *Server) Draining() bool { return s.draining.Load() }
 
+// ready answers with the service's name beside the status, so that whoever waits for the
+// service (the local stack's start) can tell it from another program that holds the port.
 func (s *Server) ready(c *gin.Context) {
 	if s.draining.Load() {
-		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "draining"})
+		c.JSON(http.StatusServiceUnavailable, gin.H{"service": s.opts.Service, "status": "draining"})
 		return
 	}
 	s.mu.Lock()
@@ -161,10 +163,10 @@ func (s *Server) ready(c *gin.Context) {
 		}
 	}
 	if len(failing) > 0 {
-		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unready", "failing": failing})
+		c.JSON(http.StatusServiceUnavailable, gin.H{"service": s.opts.Service, "status": "unready", "failing": failing})
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"status": "ready"})
+	c.JSON(http.StatusOK, gin.H{"service": s.opts.Service, "status": "ready"})
 }
 
 // Listen binds the address now, so a caller (or a test) knows the port before Serve.

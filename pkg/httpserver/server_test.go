@@ -96,7 +96,7 @@ func TestShutdownFinishesInFlightRequestsAndFailsReadinessFirst(t *testing.T) {
 
 func TestReadinessReflectsChecks(t *testing.T) {
 	var healthy atomic.Bool
-	base, _, _ := startServer(t, Options{Service: "t"}, func(s *Server) {
+	base, _, _ := startServer(t, Options{Service: "family"}, func(s *Server) {
 		s.AddReadinessCheck("db", func(context.Context) error {
 			if healthy.Load() {
 				return nil
@@ -113,15 +113,17 @@ func TestReadinessReflectsChecks(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	if code, body := get("/readyz"); code != 503 || !strings.Contains(body, "connection refused") {
+	if code, body := get("/readyz"); code != 503 || !strings.Contains(body, "connection refused") || !strings.Contains(body, `"service":"family"`) {
 		t.Fatalf("unready: %d %s", code, body)
 	}
 	if code, _ := get("/healthz"); code != 200 {
 		t.Fatalf("healthz = %d", code)
 	}
 	healthy.Store(true)
-	if code, _ := get("/readyz"); code != 200 {
-		t.Fatalf("ready: %d", code)
+	// The service's own name: the local stack waits for it, so another program answering on
+	// the port (once, the fake Gemini on family's admin port) is not taken for the service.
+	if code, body := get("/readyz"); code != 200 || body != `{"service":"family","status":"ready"}` {
+		t.Fatalf("ready: %d %s", code, body)
 	}
 }
 

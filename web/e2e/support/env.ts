@@ -2,8 +2,14 @@ import { fileURLToPath } from 'node:url';
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
 
-/** docs/screenshots/ at the repository root. */
-export const SCREENSHOT_DIR = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
+/**
+ * Where snap() saves its pictures: docs/screenshots/ at the repository root only when asked
+ * (`make screenshots` sets UPDATE_SCREENSHOTS=1), so that a test run leaves the tree as it found
+ * it; otherwise test-results/screenshots/, which git ignores.
+ */
+export const SCREENSHOT_DIR = fileURLToPath(
+  new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../../docs/screenshots/' : '../test-results/screenshots/', import.meta.url),
+);
 /** The signed-in browser state written by auth.setup.ts. */
 export const USER_STATE = fileURLToPath(new URL('../.auth/user.json', import.meta.url));
 export const USER_FILE = fileURLToPath(new URL('../.auth/user-credentials.json', import.meta.url));

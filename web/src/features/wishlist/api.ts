@@ -4,6 +4,9 @@ import type { ItemEdit, NewWishlistItem, WishlistItem } from './types';
 
 const LIST = { type: 'Wishlist' as const, id: 'LIST' };
 const RECENT = { type: 'Wishlist' as const, id: 'RECENT' };
+// The lists (family-lists' list picker) carry each list's item count: adding or deleting an
+// item changes it.
+const LISTS = 'Lists' as const;
 
 export const wishlistApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -23,16 +26,16 @@ export const wishlistApi = api.injectEndpoints({
         body: item,
         headers: { 'Idempotency-Key': idempotencyKey ?? uuid() },
       }),
-      invalidatesTags: (_result, error) => (error ? [] : [LIST, RECENT]),
+      invalidatesTags: (_result, error) => (error ? [] : [LIST, RECENT, LISTS]),
     }),
     updateWishlistItem: build.mutation<WishlistItem, { id: string } & ItemEdit>({
       query: ({ id, ...edit }) => ({ url: `/api/wishlist/${encodeURIComponent(id)}`, method: 'PATCH', body: edit }),
       // Moving an item to another list changes the lists' counts too.
-      invalidatesTags: (_result, error, { id }) => (error ? [] : [LIST, RECENT, { type: 'Wishlist', id }, 'Lists']),
+      invalidatesTags: (_result, error, { id }) => (error ? [] : [LIST, RECENT, { type: 'Wishlist', id }, LISTS]),
     }),
     deleteWishlistItem: build.mutation<void, string>({
       query: (id) => ({ url: `/api/wishlist/${encodeURIComponent(id)}`, method: 'DELETE' }),
-      invalidatesTags: (_result, _error, id) => [LIST, RECENT, { type: 'Wishlist', id }],
+      invalidatesTags: (_result, _error, id) => [LIST, RECENT, { type: 'Wishlist', id }, LISTS],
     }),
   }),
 });
