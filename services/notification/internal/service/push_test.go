@@ -146,3 +146,128 @@ func TestPushServiceAnswers(t *testing.T) {
 		}
 	}
 }
+
+// The subscription routes: bad input is a 400 that says what is wrong, an endpoint must be
+// https to the internet (or the configured local push service), one user never removes
+// another's device, and a device that changes hands is pushed only for its new user.
+func TestPushSubscriptions(t *testing.T) {
+	p := startPushed(t)
+	d := p.ps.subscribe()
+	good := p.ps.subscription(d)
+	keys := good["keys"].(map[string]string)
+	post := func(uid string, body []byte) (int, string) {
+		r := as(t, p.svc.base, uid, streamOpts{}).Do("POST", "/api/push/subscriptions", bytes.NewReader(body))
+		return r.Status, string(r.Body)
+	}
+	with := func(endpoint, p256dh, auth string) []byte {
+		return mustJSON(t, map[string]any{"endpoint": endpoint, "keys": map[string]string{"p256dh": p256dh, "auth": auth}})
+	}
+	for name, body := range map[string][]byte{
+		"plain http":          with("http://push.example.com/x", keys["p256dh"], keys["auth"]),
+		"private address":     with("https://10.0.0.7/x", keys["p256dh"], keys["auth"]),
+		"loopback":            with("https://127.0.0.1/x", keys["p256dh"], keys["auth"]),
+		"a bare name":         with("https://localhost/x", keys["p256dh"], keys["auth"]),
+		"another port":        with("https://push.example.com:8443/x", keys["p256dh"], keys["auth"]),
+		"local, another port": with("http://127.0.0.1:1/x", keys["p256dh"], keys["auth"]),
+		"no endpoint":         with("", keys["p256dh"], keys["auth"]),
+		"short key":           with("https://push.example.com/x", keys["p256dh"][:20], keys["auth"]),
+		"auth not base64":     with("https://push.example.com/x", keys["p256dh"], "!!!!"),
+		"not JSON":            []byte("{"),
+		"wrong type":          []byte(`{"endpoint": 5}`),
+	} {
+		if status, body := post("ann", body); status != 400 || !bytes.Contains([]byte(body), []byte(`"code"`)) {
+			t.Errorf("%s: %d %s", name, status, body)
+		}
+	}
+	if status, body := post("ann", with("https://fcm.googleapis.com/fcm/send/abc", keys["p256dh"], keys["auth"])); status != 201 {
+		t.Fatalf("a public https endpoint: %d %s", status, body)
+	}
+	if status, _ := post("", mustJSON(t, good)); status != 401 {
+		t.Fatalf("without a user: %d", status)
+	}
+	// The same device saved twice is one subscription.
+	_, first := post("ann", mustJSON(t, good))
+	_, again := post("ann", mustJSON(t, good))
+	if first != again {
+		t.Fatalf("saved twice: %s then %s", first, again)
+	}
+	del := func(uid string) int {
+		return as(t, p.svc.base, uid, streamOpts{}).Do("DELETE", "/api/push/subscriptions",
+			bytes.NewReader(mustJSON(t, map[string]string{"endpoint": p.ps.endpoint(d)}))).Status
+	}
+	if status := del("zed"); status != 404 {
+		t.Fatalf("another user's DELETE: %d", status)
+	}
+	// The device changes hands: it is ben's now, and ann's notices no longer reach it.
+	if status, body := post("ben", mustJSON(t, good)); status != 201 {
+		t.Fatalf("ben takes the device: %d %s", status, body)
+	}
+	familyID := uuid.NewString()
+	p.publish(t, events.TypeSecretSantaDrawn, "ann", map[string]any{"familyId": familyID, "familyName": "Smiths",
+		"drawnAt": time.Now().UTC(), "participants": []string{"ann"}})
+	p.settled()
+	if got, posts := p.ps.inbox(d); posts != 0 {
+		t.Fatalf("ann's notice reached the device ben took: %+v", got)
+	}
+	if status := del("ann"); status != 404 {
+		t.Fatalf("ann's DELETE of ben's device: %d", status)
+	}
+	if status := del("ben"); status != 204 {
+		t.Fatalf("ben's DELETE: %d", status)
+	}
+	p.publish(t, events.TypeSecretSantaDrawn, "ben", map[string]any{"familyId": familyID, "familyName": "Smiths",
+		"drawnAt": time.Now().UTC(), "participants": []string{"ben"}})
+	p.settled()
+	if got, posts := p.ps.inbox(d); posts != 0 {
+		t.Fatalf("a signed-out device was pushed: %+v", got)
+	}
+}
+
+// The promise from the attacker's side: the list's owner has devices subscribed and the
+// family claims, marks bought, releases, and is told of removals. Every one of those events
+// reaches the family's devices; not one push reaches the owner's. (A push the owner does get,
+// the draw, proves the owner's devices work.)
+func TestNoPushCausedByAClaimReachesTheOwner(t *testing.T) {
+	p := startPushed(t)
+	ownerPhone, ownerLaptop := p.device(t, "kid"), p.device(t, "kid")
+	aunt, uncle := p.device(t, "aunt"), p.device(t, "uncle")
+	listID, itemID := uuid.NewString(), uuid.NewString()
+	claim := map[string]any{"claimerId": "aunt", "itemId": itemID, "itemName": "Red bicycle", "listId": listID,
+		"listName": "My Wishlist", "ownerName": "Kid", "quantity": 1, "purchased": false}
+	p.publish(t, events.TypeItemClaimed, "aunt", claim)
+	p.publish(t, events.TypeListChanged, "aunt", map[string]any{"listId": listID, "viewers": []string{"aunt", "uncle"}, "cause": "item.claimed"})
+	claim["purchased"] = true
+	p.publish(t, events.TypeItemClaimed, "aunt", claim)
+	p.publish(t, events.TypeListChanged, "aunt", map[string]any{"listId": listID, "viewers": []string{"uncle"}, "cause": "item.claimed"})
+	released := map[string]any{}
+	for k, v := range claim {
+		released[k] = v
+	}
+	released["claimerId"], released["reason"] = "uncle", "released"
+	p.publish(t, events.TypeItemUnclaimed, "uncle", released)
+	p.publish(t, events.TypeListChanged, "uncle", map[string]any{"listId": listID, "viewers": []string{"aunt"}, "cause": "item.unclaimed"})
+	claim["reason"] = "removed"
+	p.publish(t, events.TypeItemUnclaimed, "aunt", claim)
+	p.settled()
+	for name, c := range map[string]struct {
+		d    *device
+		want int
+	}{"aunt": {aunt, 3}, "uncle": {uncle, 2}} {
+		if got, _ := p.ps.inbox(c.d); len(got) != c.want {
+			t.Fatalf("%s received %d pushes, want %d: %+v", name, len(got), c.want, got)
+		}
+	}
+	for _, d := range []*device{ownerPhone, ownerLaptop} {
+		if got, posts := p.ps.inbox(d); posts != 0 {
+			t.Fatalf("the owner's device was pushed %d times: %+v", posts, got)
+		}
+	}
+	p.publish(t, events.TypeSecretSantaDrawn, "kid", map[string]any{"familyId": uuid.NewString(), "familyName": "Smiths",
+		"drawnAt": time.Now().UTC(), "participants": []string{"kid", "aunt"}})
+	p.settled()
+	for _, d := range []*device{ownerPhone, ownerLaptop} {
+		if got, _ := p.ps.inbox(d); len(got) != 1 || got[0].Message["kind"] != "secret-santa" {
+			t.Fatalf("the owner's device after the draw: %+v", got)
+		}
+	}
+}
