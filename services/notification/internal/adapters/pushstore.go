@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -82,17 +83,33 @@ func (s *Subscriptions) OfUser(ctx context.Context, userID string) ([]domain.Sub
 	})
 }
 
-// Delivered reports whether a notice was pushed to a device.
-func (s *Subscriptions) Delivered(ctx context.Context, eventID, subID string) (bool, error) {
-	var done bool
-	err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM push_deliveries WHERE event_id = $1 AND subscription_id = $2)", eventID, subID).Scan(&done)
-	return done, err
+// staleClaim is how long a claimed push that was never marked sent nor released (its replica
+// died mid-push) keeps others from sending it.
+const staleClaim = 5 * time.Minute
+
+// Claim reserves the push of a notice to a device; false when it was sent, or is being sent,
+// already.
+func (s *Subscriptions) Claim(ctx context.Context, eventID, subID string) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `INSERT INTO push_deliveries (event_id, subscription_id)
+		SELECT $1, id FROM push_subscriptions WHERE id = $2
+		ON CONFLICT (event_id, subscription_id) DO UPDATE SET claimed_at = now()
+		WHERE push_deliveries.sent_at IS NULL AND push_deliveries.claimed_at < now() - make_interval(secs => $3)`,
+		eventID, subID, staleClaim.Seconds())
+	if err != nil {
+		return false, fmt.Errorf("claim push: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
 }
 
-// MarkDelivered records that a notice was pushed to a device (nothing if the device is gone).
-func (s *Subscriptions) MarkDelivered(ctx context.Context, eventID, subID string) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO push_deliveries (event_id, subscription_id)
-		SELECT $1, id FROM push_subscriptions WHERE id = $2 ON CONFLICT DO NOTHING`, eventID, subID)
+// MarkSent records that the push went out.
+func (s *Subscriptions) MarkSent(ctx context.Context, eventID, subID string) error {
+	_, err := s.pool.Exec(ctx, "UPDATE push_deliveries SET sent_at = now() WHERE event_id = $1 AND subscription_id = $2", eventID, subID)
+	return err
+}
+
+// Release gives up a claim whose push failed, so a later attempt sends it.
+func (s *Subscriptions) Release(ctx context.Context, eventID, subID string) error {
+	_, err := s.pool.Exec(ctx, "DELETE FROM push_deliveries WHERE event_id = $1 AND subscription_id = $2 AND sent_at IS NULL", eventID, subID)
 	return err
 }
 

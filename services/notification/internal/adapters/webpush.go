@@ -3,12 +3,18 @@ package adapters
 import (
 	"bytes"
 	"context"
+	"crypto/ecdh"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/netip"
+	"regexp"
 	"strings"
 	"time"
 
@@ -25,6 +31,43 @@ import (
 type VAPID struct {
 	PublicKey, PrivateKey, Subject string
 }
+
+// ParseVAPIDKey reads the VAPID private key as it is given (VAPID_PRIVATE_KEY): the raw P-256
+// scalar in base64url (what webpush-go makes), or a DER key in base64, SEC1 or PKCS#8, PEM
+// armour and line breaks allowed (what Helm's genPrivateKey "ecdsa" makes). It returns the
+// VAPID key pair in the raw base64url form browsers and webpush-go use.
+func ParseVAPIDKey(s string) (VAPID, error) {
+	s = pemArmour.ReplaceAllString(s, "")
+	s = strings.Join(strings.Fields(s), "")
+	var d []byte
+	if raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "=")); err == nil && len(raw) == 32 {
+		d = raw
+	} else if der, err := base64.StdEncoding.DecodeString(s); err == nil {
+		var key any
+		if k, err := x509.ParseECPrivateKey(der); err == nil {
+			key = k
+		} else if key, err = x509.ParsePKCS8PrivateKey(der); err != nil {
+			return VAPID{}, errors.New("VAPID_PRIVATE_KEY is neither a raw P-256 key nor a DER EC key")
+		}
+		ec, ok := key.(*ecdsa.PrivateKey)
+		if !ok || ec.Curve != elliptic.P256() {
+			return VAPID{}, errors.New("VAPID_PRIVATE_KEY must be a P-256 key")
+		}
+		if d, err = ec.Bytes(); err != nil {
+			return VAPID{}, err
+		}
+	} else {
+		return VAPID{}, errors.New("VAPID_PRIVATE_KEY is not base64")
+	}
+	priv, err := ecdh.P256().NewPrivateKey(d)
+	if err != nil {
+		return VAPID{}, fmt.Errorf("VAPID_PRIVATE_KEY: %w", err)
+	}
+	return VAPID{PrivateKey: base64.RawURLEncoding.EncodeToString(d),
+		PublicKey: base64.RawURLEncoding.EncodeToString(priv.PublicKey().Bytes())}, nil
+}
+
+var pemArmour = regexp.MustCompile(`-----[A-Z ]+-----`)
 
 // WebPush sends RFC 8291 encrypted pushes through the SSRF-safe dialer.
 type WebPush struct {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/services/notification/internal/domain"
@@ -34,8 +37,9 @@ type PushSender interface {
 // PushStore is what the pusher needs of the subscriptions.
 type PushStore interface {
 	OfUser(ctx context.Context, userID string) ([]domain.Subscription, error)
-	Delivered(ctx context.Context, eventID, subID string) (bool, error)
-	MarkDelivered(ctx context.Context, eventID, subID string) error
+	Claim(ctx context.Context, eventID, subID string) (bool, error)
+	MarkSent(ctx context.Context, eventID, subID string) error
+	Release(ctx context.Context, eventID, subID string) error
 	Drop(ctx context.Context, id string) error
 }
 
@@ -58,16 +62,18 @@ var errPushLater = errors.New("some devices could not be reached; pushing again 
 // (domain.NoticesFromEvent), so the secrecy promise holds here as it does for the live stream:
 // nothing a claim causes is ever addressed to the list's owner.
 //
-// Each device is pushed each notice at most once: a push is recorded per (notice, device)
-// when the push service accepts it, and a redelivered event skips the devices already done.
-// (A crash between the push service's answer and the record pushes once more; the push's
-// Topic and the notification's tag make the device show one notification, not two.)
+// Each device is pushed each notice at most once: the push is claimed before it is sent, so a
+// redelivered event, or one handled by two replicas at once, skips the devices done or in
+// hand; a push that failed for now is released and the event comes back after the back-off.
+// The devices are pushed a few at a time, so a large family stays well within the ack wait.
 func (p *Pusher) Handle(ctx context.Context, env events.Envelope) error {
 	notices, err := domain.NoticesFromEvent(env)
 	if err != nil {
 		return poisonOrRetry(err)
 	}
-	retry := false
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(8)
+	var later atomic.Bool
 	for _, n := range notices {
 		push, ok := domain.PushOf(n)
 		if !ok {
@@ -78,35 +84,45 @@ func (p *Pusher) Handle(ctx context.Context, env events.Envelope) error {
 			return err
 		}
 		for _, sub := range subs {
-			done, err := p.store.Delivered(ctx, n.EventID, sub.ID)
-			if err != nil {
+			g.Go(func() error {
+				retry, err := p.pushOne(gctx, n.EventID, sub, push)
+				if retry {
+					later.Store(true)
+				}
 				return err
-			}
-			if done {
-				continue
-			}
-			res := p.sender.Send(ctx, sub, push)
-			switch res.Outcome {
-			case PushSent:
-				if err := p.store.MarkDelivered(ctx, n.EventID, sub.ID); err != nil {
-					return err
-				}
-			case PushGone:
-				p.logger.Info("push subscription gone; removed", "subscription", sub.ID, "err", res.Err)
-				if err := p.store.Drop(ctx, sub.ID); err != nil {
-					return err
-				}
-			case PushRejected:
-				// The endpoint stays out of the log: it is the device's capability.
-				p.logger.Warn("push refused; not retried", "subscription", sub.ID, "event", n.EventID, "err", res.Err)
-			case PushRetry:
-				p.logger.Warn("push failed; will retry", "subscription", sub.ID, "event", n.EventID, "err", res.Err)
-				retry = true
-			}
+			})
 		}
 	}
-	if retry {
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if later.Load() {
 		return errPushLater
 	}
 	return nil
+}
+
+// pushOne pushes one notice to one device unless it was pushed there before; retry says the
+// push service could not be reached for now.
+func (p *Pusher) pushOne(ctx context.Context, eventID string, sub domain.Subscription, push domain.Push) (retry bool, err error) {
+	mine, err := p.store.Claim(ctx, eventID, sub.ID)
+	if err != nil || !mine {
+		return false, err
+	}
+	res := p.sender.Send(ctx, sub, push)
+	switch res.Outcome {
+	case PushSent:
+		return false, p.store.MarkSent(ctx, eventID, sub.ID)
+	case PushGone:
+		p.logger.Info("push subscription gone; removed", "subscription", sub.ID, "err", res.Err)
+		return false, p.store.Drop(ctx, sub.ID)
+	case PushRejected:
+		// Kept claimed: trying again would be refused the same. The endpoint stays out of the
+		// log: it is the device's capability.
+		p.logger.Warn("push refused; not retried", "subscription", sub.ID, "event", eventID, "err", res.Err)
+		return false, nil
+	default:
+		p.logger.Warn("push failed; will retry", "subscription", sub.ID, "event", eventID, "err", res.Err)
+		return true, p.store.Release(ctx, eventID, sub.ID)
+	}
 }

@@ -34,7 +34,9 @@ func startPushed(t *testing.T) pushed {
 	svc := start(t, dbURL, nats.URL(), func(c *service.Config) {
 		c.VAPID = adapters.VAPID{PublicKey: pub, PrivateKey: priv, Subject: "mailto:elves@santa-wishlist.example"}
 		c.PushAllow = append(c.PushAllow, ps.addr())
-		c.PushBackOff = []time.Duration{50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond}
+		// Each wait is also the server's ack wait for that attempt: long enough that no attempt
+		// is still pushing when the next one starts, however loaded the machine.
+		c.PushBackOff = []time.Duration{time.Second, time.Second, time.Second, time.Second, time.Second}
 	})
 	return pushed{svc: svc, ps: ps, b: newBroker(t, nats.URL())}
 }

@@ -47,8 +47,8 @@ type Config struct {
 	PublicURL string
 	// EmailBackOff are the waits between attempts to send one email.
 	EmailBackOff []time.Duration
-	// VAPID is the Web Push key pair (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY) and contact
-	// (VAPID_SUBJECT); without keys nothing is pushed and the push routes answer 404.
+	// VAPID is the Web Push key pair (from VAPID_PRIVATE_KEY) and contact (VAPID_SUBJECT);
+	// without a key nothing is pushed and the push routes answer 404.
 	VAPID adapters.VAPID
 	// PushAllow are the local push services (PUSH_ALLOW, address:port pairs) that
 	// subscriptions may point to and pushes may reach although they are not on the internet.
@@ -75,12 +75,17 @@ func LoadConfig(env *config.Env) Config {
 		PublicURL:       env.String("PUBLIC_URL", "http://localhost:8080"),
 		EmailBackOff: []time.Duration{5 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute,
 			30 * time.Minute, time.Hour},
-		VAPID: adapters.VAPID{PublicKey: env.String("VAPID_PUBLIC_KEY", ""), PrivateKey: env.String("VAPID_PRIVATE_KEY", ""),
-			Subject: env.String("VAPID_SUBJECT", "mailto:no-reply@santa-wishlist.example")},
-		PushBackOff: []time.Duration{5 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute, 30 * time.Minute},
+		// The first wait is also the server's ack wait for the first attempt: room for a
+		// large family's devices pushed eight at a time with a 10 s timeout each.
+		PushBackOff: []time.Duration{time.Minute, 2 * time.Minute, 5 * time.Minute, 15 * time.Minute, 30 * time.Minute},
 	}
-	if (cfg.VAPID.PublicKey == "") != (cfg.VAPID.PrivateKey == "") {
-		env.Problem("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together")
+	if key := env.String("VAPID_PRIVATE_KEY", ""); key != "" {
+		vapid, err := adapters.ParseVAPIDKey(key)
+		if err != nil {
+			env.Problem("%v", err)
+		}
+		vapid.Subject = env.String("VAPID_SUBJECT", "mailto:no-reply@santa-wishlist.example")
+		cfg.VAPID = vapid
 	}
 	allow, err := safedial.ParseAllow(env.String("PUSH_ALLOW", ""))
 	if err != nil {
