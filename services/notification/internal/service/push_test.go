@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -271,5 +272,33 @@ func TestNoPushCausedByAClaimReachesTheOwner(t *testing.T) {
 		if got, _ := p.ps.inbox(d); len(got) != 1 || got[0].Message["kind"] != "secret-santa" {
 			t.Fatalf("the owner's device after the draw: %+v", got)
 		}
+	}
+}
+
+// A deleted account's devices are forgotten with it: nothing more is pushed to them.
+func TestADeletedAccountsDevicesAreForgotten(t *testing.T) {
+	p := startPushed(t)
+	annDevice, benDevice := p.device(t, "ann"), p.device(t, "ben")
+	deleted, err := events.NewEnvelope(events.TypeUserDeleted, "ann", events.UserDeletedData{RequestedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.b.publish(deleted)
+	testenv.Eventually(t, 15*time.Second, func() error {
+		r := as(t, p.svc.base, "ann", streamOpts{}).Do("DELETE", "/api/push/subscriptions",
+			bytes.NewReader(mustJSON(t, map[string]string{"endpoint": p.ps.endpoint(annDevice)})))
+		if r.Status != 404 {
+			return fmt.Errorf("ann's device is still subscribed: %d", r.Status)
+		}
+		return nil
+	})
+	p.publish(t, events.TypeSecretSantaDrawn, "ben", map[string]any{"familyId": uuid.NewString(), "familyName": "Smiths",
+		"drawnAt": time.Now().UTC(), "participants": []string{"ann", "ben"}})
+	p.settled()
+	if _, posts := p.ps.inbox(annDevice); posts != 0 {
+		t.Fatal("a deleted account's device was pushed")
+	}
+	if got, _ := p.ps.inbox(benDevice); len(got) != 1 {
+		t.Fatalf("ben's device: %+v", got)
 	}
 }
