@@ -102,6 +102,8 @@ export function useAuthActions(): AuthActions {
         dispatch(authActionStarted());
         try {
           await loadFirebase(dispatch);
+          // While still signed in: this device stops being pushed the user's notices.
+          await import('../../lib/push').then((push) => push.disablePush()).catch(() => undefined);
           const [{ firebaseAuth }, { signOut }] = await Promise.all([import('./firebase'), import('firebase/auth')]);
           await signOut(firebaseAuth());
         } catch (err) {
