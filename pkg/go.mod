@@ -3,6 +3,7 @@ module github.com/santa-wishlist/santa/pkg
 go 1.26.0
 
 require (
+	code.dny.dev/ssrf v0.3.0
 	firebase.google.com/go/v4 v4.19.0
 	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/getkin/kin-openapi v0.153.0

@@ -351,7 +351,7 @@ func TestNetworkPolicies(t *testing.T) {
 		"wishlist":     {"media", "postgresql", "nats"},
 		"vision":       {"media", "redis", "nats", "ipBlock:0.0.0.0/0"},
 		"media":        {"nats", "minio"},
-		"notification": {"postgresql", "nats"},
+		"notification": {"postgresql", "nats", "ipBlock:0.0.0.0/0"}, // Web Push: HTTPS to the push services
 		"family":       {"postgresql", "nats"},
 	}
 	for _, svc := range services(t) {
@@ -425,8 +425,8 @@ func TestNetworkPolicies(t *testing.T) {
 			if set == "dev" && svc == "gateway" {
 				wantTo = append(append([]string{}, wantTo...), "firebase-auth-emulator")
 			}
-			if set == "dev" && svc == "notification" { // invitation emails go to Mailpit
-				wantTo = append(append([]string{}, wantTo...), "mailpit")
+			if set == "dev" && svc == "notification" { // invitation emails go to Mailpit (its rule comes before HTTPS out)
+				wantTo = []string{"postgresql", "nats", "mailpit", "ipBlock:0.0.0.0/0"}
 			}
 			if strings.Join(to, ",") != strings.Join(wantTo, ",") {
 				t.Errorf("%s: %s may reach %v, want %v", set, svc, to, wantTo)
@@ -604,7 +604,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"DATABASE_URL": true, "REDIS_URL": true, "NATS_URL": true, "FIREBASE_PROJECT_ID": true,
 		"WISHLIST_URL": true, "VISION_URL": true, "MEDIA_URL": true, "NOTIFICATION_URL": true, "FAMILY_URL": true, "WEB_DIR": true,
 		"MINIO_ENDPOINT": true, "MINIO_ACCESS_KEY": true, "MINIO_SECRET_KEY": true, "MINIO_BUCKET": true, "MINIO_USE_SSL": true,
-		"IDENTITY_SIGNING_KEY": true, "IDENTITY_PUBLIC_KEYS": true, "MEDIA_URL_SECRET": true,
+		"IDENTITY_SIGNING_KEY": true, "IDENTITY_PUBLIC_KEYS": true, "MEDIA_URL_SECRET": true, "VAPID_PRIVATE_KEY": true,
 	}
 	leftOptional := map[string]string{
 		"OUTBOX_RETENTION":              "service default (24h)",
@@ -626,6 +626,8 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"LOOKUP_DAILY_QUOTA_PER_USER":   "service default",
 		"LOOKUP_DAILY_QUOTA_PER_IP":     "service default",
 		"LOOKUP_FETCH_TEST_ALLOW":       "test stacks only: the schema refuses it",
+		"PUSH_ALLOW":                    "test stacks only: the schema refuses it",
+		"VAPID_SUBJECT":                 "service default (a mailto: of the product); services.notification.env may set it",
 		"RATE_LIMIT_IP_PER_MINUTE":      "service default",
 		"RATE_LIMIT_USER_PER_MINUTE":    "service default",
 		"REDIS_KEY_PREFIX":              "service default",

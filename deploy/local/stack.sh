@@ -461,6 +461,14 @@ media_url_secret() {
   (umask 077 && echo "MEDIA_URL_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" > "$STATE/mediaurl.env")
 }
 
+# The Web Push (VAPID) key of notification: made once per stack and kept in $STATE (never
+# committed), so the devices' subscriptions outlive restarts.
+vapid_key() {
+  cd "$ROOT"
+  [ -s "$STATE/vapid.env" ] && return
+  (umask 077 && go run ./services/notification/cmd/vapidkey > "$STATE/vapid.env.tmp") && mv "$STATE/vapid.env.tmp" "$STATE/vapid.env"
+}
+
 # identity_env NAME: the service's own signing key (only its own) and the public keys of the
 # services it accepts calls from: the gateway's everywhere, wishlist's and vision's at media.
 identity_env() {
@@ -475,12 +483,16 @@ identity_env() {
     echo "IDENTITY_PUBLIC_KEYS=gateway=$IDENTITY_PUB_gateway"
   fi
   case $1 in wishlist | vision | media) cat "$STATE/mediaurl.env" ;; esac
+  # Test-only: subscriptions may point at the e2e suite's local push service, and pushes reach
+  # it, although loopback is refused everywhere else; the chart has no way to set it.
+  [ "$1" != notification ] || { cat "$STATE/vapid.env"; echo "PUSH_ALLOW=127.0.0.4:$((PORT_BASE + 8))"; }
 }
 
 build_services() {
   cd "$ROOT"
   identity_keys
   media_url_secret
+  vapid_key
   local s pkgs=()
   for s in "${SERVICES[@]}"; do
     [ -f "services/$s/cmd/$s/main.go" ] || { log "services/$s has no command yet: skipped"; continue; }

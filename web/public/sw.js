@@ -9,6 +9,8 @@
  *   refreshed in the background.
  * - /api/* and /media/* are never cached: wishlist data, sign-in and people's photos always come
  *   from the server.
+ * - Web Push: a push from the notification service ({title, body, url, tag}) is shown as a
+ *   notification; tapping it opens its screen in the app's window, or in a new one.
  */
 const SHELL_CACHE = 'santa-shell-v1';
 const ASSET_CACHE = 'santa-assets-v1';
@@ -129,4 +131,47 @@ self.addEventListener('fetch', (event) => {
   } else if (/\.(png|svg|wav|webmanifest|ico|json)$/.test(url.pathname)) {
     event.respondWith(staleWhileRevalidate(event));
   }
+});
+
+/** Only the app's own screens are opened from a notification. */
+function sameOriginPath(url) {
+  return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') ? url : '/';
+}
+
+self.addEventListener('push', (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = {};
+  }
+  const title = typeof message.title === 'string' && message.title ? message.title : 'Santa Wishlist';
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: typeof message.body === 'string' ? message.body : '',
+      // The same tag replaces a notification instead of adding one (a push sent twice, a list
+      // that changed again).
+      tag: typeof message.tag === 'string' ? message.tag : undefined,
+      icon: '/icons/icon-192.png',
+      data: { url: sameOriginPath(message.url) },
+    }),
+  );
+});
+
+/** Opens a notification's screen: in a window of the app if one is open, else in a new one. */
+async function openNotificationTarget(notification) {
+  const target = new URL(sameOriginPath(notification.data && notification.data.url), self.location.origin).href;
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+  if (open) {
+    const shown = await open.navigate(target).catch(() => null);
+    await open.focus().catch(() => undefined);
+    if (shown) return shown;
+  }
+  return self.clients.openWindow(target);
+}
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(openNotificationTarget(event.notification));
 });

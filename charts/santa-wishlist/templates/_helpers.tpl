@@ -126,6 +126,24 @@ upgrades (memoised like the keys, so one render uses one value). */}}
 {{- index $root.Values "_mediaUrlSecret" -}}
 {{- end -}}
 
+{{/* The Web Push (VAPID) key of notification (VAPID_PRIVATE_KEY): a P-256 key made once,
+kept in the identity Secret across upgrades (a new key would void every device's
+subscription), armour stripped like the identity keys; notification derives the public key. */}}
+{{- define "santa.vapidKey" -}}
+{{- $root := . -}}
+{{- if not (hasKey $root.Values "_vapidKey") -}}
+{{- $existing := lookup "v1" "Secret" $root.Release.Namespace (include "santa.name" (dict "root" $root "name" "identity-keys")) -}}
+{{- $key := "" -}}
+{{- if and $existing $existing.data (hasKey $existing.data "vapid-key") -}}
+{{- $key = index $existing.data "vapid-key" | b64dec -}}
+{{- else -}}
+{{- $key = regexReplaceAll "-----[A-Z ]+-----" (genPrivateKey "ecdsa") "" | nospace -}}
+{{- end -}}
+{{- $_ := set $root.Values "_vapidKey" $key -}}
+{{- end -}}
+{{- index $root.Values "_vapidKey" -}}
+{{- end -}}
+
 {{/* The in-chart NATS's configuration: a user per service with its permissions. dict: users
 ({name: {pub, sub}}), passwords ({name: base64}). */}}
 {{- define "santa.natsConfig" -}}

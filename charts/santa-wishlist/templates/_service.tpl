@@ -185,6 +185,14 @@ from secrets.existingSecret or the Secret made from secrets.*.
       name: {{ include "santa.name" (dict "root" $root "name" "identity-keys") }}
       key: media-url-secret
 {{- end }}
+{{- if has "webpush" $svc.uses }}
+# Signs the Web Push requests (VAPID, RFC 8292).
+- name: VAPID_PRIVATE_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "santa.name" (dict "root" $root "name" "identity-keys") }}
+      key: vapid-key
+{{- end }}
 {{- if and (has "smtp" $svc.uses) $v.smtp.enabled (not $v.smtp.mailpit.enabled) }}
 {{- if or $v.secrets.existingSecret $v.secrets.smtpUrl }}
 - name: SMTP_URL
@@ -250,7 +258,7 @@ from secrets.existingSecret or the Secret made from secrets.*.
 {{- end }}
 {{- if has "internet" .svc.uses }}
 {{ include "santa.internetEgress" $root }}
-{{- else if or (has "gemini" .svc.uses) (has "firebase" .svc.uses) }}
+{{- else if or (has "gemini" .svc.uses) (has "firebase" .svc.uses) (has "webpush" .svc.uses) }}
 {{ include "santa.httpsEgress" $root }}
 {{- end }}
 {{- if and (has "firebase" .svc.uses) $v.authEmulator.enabled }}

@@ -115,6 +115,10 @@ func Routes(r *gin.Engine, d Deps) {
 	r.GET(streamPath, httpserver.NewStreamGate(d.Registry, d.Streams.StreamLimits).Admit(),
 		d.Verifier.Authenticate(true), rateLimitStreamOpens(d.Limiter, d.Limits.PerUser, refused), relayStream(d.Lifetime, d.Upstreams.Notification, d.Identity))
 	r.GET("/api/notifications", with(signedIn, notification)...)
+	// Web Push: the server's VAPID key, and each device's subscription (saved, removed at sign-out).
+	r.GET("/api/push/key", with(signedIn, notification)...)
+	r.POST("/api/push/subscriptions", with(signedIn, small, notification)...)
+	r.DELETE("/api/push/subscriptions", with(signedIn, small, notification)...)
 	// A copy of everything the user keeps with us, gathered from every service (issue 18).
 	r.GET("/api/account/export", with(signedIn, exportAccount(d.Upstreams, d.Identity))...)
 

@@ -4,6 +4,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"net/netip"
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
@@ -11,6 +12,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
+	"github.com/santa-wishlist/santa/pkg/safedial"
 	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/notification/internal/adapters"
 	"github.com/santa-wishlist/santa/services/notification/internal/app"
@@ -45,7 +47,19 @@ type Config struct {
 	PublicURL string
 	// EmailBackOff are the waits between attempts to send one email.
 	EmailBackOff []time.Duration
+	// VAPID is the Web Push key pair (from VAPID_PRIVATE_KEY) and contact (VAPID_SUBJECT);
+	// without a key nothing is pushed and the push routes answer 404.
+	VAPID adapters.VAPID
+	// PushAllow are the local push services (PUSH_ALLOW, address:port pairs) that
+	// subscriptions may point to and pushes may reach although they are not on the internet.
+	PushAllow []netip.AddrPort
+	// PushBackOff are the waits between attempts to push one event.
+	PushBackOff []time.Duration
 }
+
+// PushConsumerName is the durable consumer that pushes notices to closed apps: its own, so
+// a slow push service never holds up live notices.
+const PushConsumerName = "notification-push"
 
 // LoadConfig reads and checks the environment.
 func LoadConfig(env *config.Env) Config {
@@ -61,7 +75,23 @@ func LoadConfig(env *config.Env) Config {
 		PublicURL:       env.String("PUBLIC_URL", "http://localhost:8080"),
 		EmailBackOff: []time.Duration{5 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute,
 			30 * time.Minute, time.Hour},
+		// The first wait is also the server's ack wait for the first attempt: room for a
+		// large family's devices pushed eight at a time with a 10 s timeout each.
+		PushBackOff: []time.Duration{time.Minute, 2 * time.Minute, 5 * time.Minute, 15 * time.Minute, 30 * time.Minute},
 	}
+	if key := env.String("VAPID_PRIVATE_KEY", ""); key != "" {
+		vapid, err := adapters.ParseVAPIDKey(key)
+		if err != nil {
+			env.Problem("%v", err)
+		}
+		vapid.Subject = env.String("VAPID_SUBJECT", "mailto:no-reply@santa-wishlist.example")
+		cfg.VAPID = vapid
+	}
+	allow, err := safedial.ParseAllow(env.String("PUSH_ALLOW", ""))
+	if err != nil {
+		env.Problem("PUSH_ALLOW: %v", err)
+	}
+	cfg.PushAllow = allow
 	// The gateway forwards a live stream from an HTTP/2 device over a few shared HTTP/2
 	// connections (an HTTP/1.1 device's stream gets a connection of its own, taken over).
 	cfg.Server.CleartextHTTP2 = true
@@ -82,6 +112,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	srv := w.Server
 	notices := adapters.NewNotices(w.Pool)
 	fanout := adapters.NewFanout(w.NC, cfg.EventsNamespace)
+	subscriptions := adapters.NewSubscriptions(w.Pool)
 	hub := app.NewHub(srv.Registry)
 	// Listen before consuming, so no notice is stored before this replica can hear of it.
 	fanSub, err := fanout.Listen(hub.Announce)
@@ -96,6 +127,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	// A deleted account's notices go, and its open streams on every replica end.
 	if err := w.EraseUsers(ctx, "notification", func(ctx context.Context, uid string) error {
 		if err := notices.EraseUser(ctx, uid); err != nil {
+			return err
+		}
+		if err := subscriptions.EraseUser(ctx, uid); err != nil {
 			return err
 		}
 		return fanout.Announce(uid, app.SeqGone)
@@ -113,6 +147,14 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 			return nil, err
 		}
 	}
+	if cfg.VAPID.PublicKey != "" {
+		// Every event: NATS 2.9 filters on one subject only; domain.PushOf picks what is pushed.
+		if err := w.Consumer(events.Consume(ctx, w.JS, events.ConsumerConfig{Durable: PushConsumerName, BackOff: cfg.PushBackOff}, app.NewPusher(subscriptions, adapters.NewWebPush(cfg.VAPID, cfg.PushAllow), logger).Handle,
+			logger, w.Metrics)); err != nil {
+			return nil, err
+		}
+	}
+	ports.PushRoutes(srv.Engine, ports.PushConfig{Store: subscriptions, PublicKey: cfg.VAPID.PublicKey, Allow: cfg.PushAllow})
 	// The server's shutdown waits for every handler, and a stream never ends by itself, so
 	// streams end when ctx does (SIGTERM, the moment readiness starts failing); their devices
 	// reconnect, to another replica, with Last-Event-ID.

@@ -3,6 +3,7 @@ import { BottomNav } from '../../components/BottomNav';
 import { Header } from '../../components/Header';
 import { useAuthActions } from '../../features/auth/useAuthActions';
 import { useLiveUpdates } from '../../features/live/useLiveUpdates';
+import { PushPrompt } from '../../features/push/PushPrompt';
 import { useWishlistCount } from '../../features/wishlist/hooks/useWishlistCount';
 import { selectAuthLoading, selectCurrentUser } from '../../lib/session';
 import { useAppSelector } from '../hooks';
@@ -41,6 +42,7 @@ export function Shell() {
       </main>
       <BottomNav />
       <Toaster />
+      <PushPrompt />
       <ShellToast />
       <SantaOverlay />
       <ScrollRestoration />

@@ -6,6 +6,7 @@ import { showToast } from '../../app/shell/notices';
 import { authActionFinished, authActionStarted, authStateChanged } from '../../lib/session';
 import { DEBUG_REDIRECT_MS, describeAuthError, stripProviderPrefix } from './authErrors';
 import { loadFirebase, toAuthUser } from './bootstrap';
+import { disablePush } from '../../lib/push';
 
 export interface AuthActions {
   signInWithEmail(email: string, password: string): Promise<void>;
@@ -102,6 +103,8 @@ export function useAuthActions(): AuthActions {
         dispatch(authActionStarted());
         try {
           await loadFirebase(dispatch);
+          // While still signed in: this device stops being pushed the user's notices.
+          await disablePush().catch(() => undefined);
           const [{ firebaseAuth }, { signOut }] = await Promise.all([import('./firebase'), import('firebase/auth')]);
           await signOut(firebaseAuth());
         } catch (err) {

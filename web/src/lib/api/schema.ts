@@ -177,6 +177,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's VAPID public key, the applicationServerKey of pushManager.subscribe() */
+        get: operations["getPushKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push this device the caller's notices while the app is closed
+         * @description The body is the browser's PushSubscription.toJSON(). The endpoint must be https to a
+         *     public address (the server POSTs to it); a device saved again keeps its subscription, a
+         *     device saved by another user becomes theirs. Pushed: Secret Santa drawn, someone joined
+         *     your family (admins), a gift you claimed was removed, a shared list you opened changed;
+         *     never anything a claim causes to the list's owner. A push service answering 404 or 410
+         *     removes the subscription.
+         */
+        post: operations["savePushSubscription"];
+        /** Stop pushing to this device (sign-out) */
+        delete: operations["deletePushSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vision/analyze": {
         parameters: {
             query?: never;
@@ -892,6 +935,16 @@ export interface components {
             category: "toy" | "electronics" | "clothing" | "accessory" | "other";
             /** @enum {unknown} */
             source: "gemini" | "fallback";
+        };
+        PushSubscription: {
+            endpoint: string;
+            expirationTime?: number | null;
+            keys: {
+                /** @description The device's P-256 public key, base64url (65 bytes). */
+                p256dh: string;
+                /** @description The device's auth secret, base64url (16 bytes). */
+                auth: string;
+            };
         };
         Notice: {
             /**
@@ -1730,6 +1783,119 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    getPushKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, base64url (an uncompressed P-256 point). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        publicKey: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description push_unavailable: Web Push is not set up on this server. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    savePushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscription"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        endpoint: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description push_unavailable: Web Push is not set up on this server. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deletePushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description subscription_not_found: the caller has no subscription of this endpoint (another
+             *     user's answers the same); push_unavailable: Web Push is not set up.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
         };
     };
     analyzeImage: {

@@ -10,6 +10,7 @@ import { selectCurrentUser } from '../../../lib/session';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useAcceptInviteMutation, useGetInviteQuery } from '../api';
 import { isNotFound } from '../types';
+import { offerPush } from '../../../lib/push';
 import './families.css';
 
 /** /join/:token: who invited you to which family; sign in (and come back here) if needed, then join. */
@@ -47,6 +48,8 @@ export default function JoinPage() {
       const family = await accept(token).unwrap();
       toast({ title: t('join.welcome', { name: family.name }) });
       navigate('/family', { replace: true });
+      // Now there is something to be told of: offer notifications.
+      offerPush('joined');
     } catch (err) {
       setJoinError(errorMessage(err));
     }

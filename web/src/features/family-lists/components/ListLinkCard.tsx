@@ -6,6 +6,7 @@ import { errorMessage } from '../../../lib/apiError';
 import { selectCurrentUser } from '../../../lib/session';
 import { useGetListsQuery, useShareListMutation } from '../api';
 import { absoluteUrl } from './ListSettingsDialog';
+import { offerPush } from '../../../lib/push';
 
 /** On the share options screen: the link of the whole default list, beside the gift's own link (signed in only). */
 export function ListLinkCard() {
@@ -52,6 +53,7 @@ export function ListLinkCard() {
             onClick={() =>
               share(list.id)
                 .unwrap()
+                .then(() => offerPush('shared'))
                 .catch((err: unknown) => toast({ title: t('link.makeFailed'), description: errorMessage(err), variant: 'destructive' }))
             }
           >

@@ -9,6 +9,7 @@ import { useFormat } from '../../../lib/format';
 import { useShareListMutation, useUnshareListMutation, useUpdateListMutation } from '../api';
 import type { WishList } from '../types';
 import { ShareWithFamilies } from './ShareWithFamilies';
+import { offerPush } from '../../../lib/push';
 
 interface Props {
   list: WishList;
@@ -94,7 +95,7 @@ export function ListSettingsDialog({ list, onClose }: Props) {
           type="button"
           className="button button--primary button--small"
           disabled={busy}
-          onClick={() => run(() => share(list.id).unwrap(), t('settings.made'))}
+          onClick={() => run(() => share(list.id).unwrap().then(() => offerPush('shared')), t('settings.made'))}
         >
           {t('settings.make')}
         </button>

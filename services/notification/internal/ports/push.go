@@ -1,0 +1,118 @@
+package ports
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/netip"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/safedial"
+	"github.com/santa-wishlist/santa/services/notification/internal/domain"
+)
+
+// SubscriptionStore keeps the devices' push subscriptions.
+type SubscriptionStore interface {
+	Save(ctx context.Context, sub domain.Subscription) (domain.Subscription, error)
+	Remove(ctx context.Context, userID, endpoint string) (bool, error)
+}
+
+// PushConfig is what the push routes need; a zero PublicKey means push is not set up here.
+type PushConfig struct {
+	Store     SubscriptionStore
+	PublicKey string
+	Allow     []netip.AddrPort
+}
+
+// PushRoutes registers the subscription routes and the VAPID public key the browser
+// subscribes with.
+func PushRoutes(r gin.IRouter, cfg PushConfig) {
+	h := pushHandlers{cfg: cfg, allow: safedial.Set(cfg.Allow)}
+	api := r.Group("/api/push", auth.Caller(true))
+	api.GET("/key", h.key)
+	api.POST("/subscriptions", h.save)
+	api.DELETE("/subscriptions", h.remove)
+}
+
+type pushHandlers struct {
+	cfg   PushConfig
+	allow map[netip.AddrPort]bool
+}
+
+// subscriptionBody is the browser's PushSubscription.toJSON().
+type subscriptionBody struct {
+	Endpoint string `json:"endpoint"`
+	Keys     struct {
+		P256dh string `json:"p256dh"`
+		Auth   string `json:"auth"`
+	} `json:"keys"`
+}
+
+func (h pushHandlers) ready(c *gin.Context) bool {
+	if h.cfg.PublicKey == "" {
+		apierror.Abort(c, http.StatusNotFound, "push_unavailable", "Push notifications are not available here.")
+		return false
+	}
+	return true
+}
+
+func (h pushHandlers) key(c *gin.Context) {
+	if h.ready(c) {
+		httpserver.WriteJSON(c, http.StatusOK, gin.H{"publicKey": h.cfg.PublicKey})
+	}
+}
+
+func (h pushHandlers) save(c *gin.Context) {
+	var b subscriptionBody
+	if !h.ready(c) || !httpserver.DecodeJSON(c, &b, 8<<10) {
+		return
+	}
+	u, _ := auth.UserFrom(c)
+	sub := domain.Subscription{UserID: u.UID, Endpoint: b.Endpoint, P256dh: b.Keys.P256dh, Auth: b.Keys.Auth}
+	if err := domain.CheckSubscription(sub, h.allow); err != nil {
+		var bad *domain.ErrBadSubscription
+		if errors.As(err, &bad) {
+			apierror.AbortFields(c, http.StatusBadRequest, "validation_failed", bad.Message, map[string]string{bad.Field: bad.Message})
+			return
+		}
+		apierror.Abort(c, http.StatusBadRequest, "validation_failed", err.Error())
+		return
+	}
+	saved, err := h.cfg.Store.Save(c.Request.Context(), sub)
+	if err != nil {
+		httpserver.Logger(c).Error("save push subscription", "err", err)
+		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notifications cannot be set up right now.")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusCreated, saved)
+}
+
+func (h pushHandlers) remove(c *gin.Context) {
+	var b struct {
+		Endpoint string `json:"endpoint"`
+	}
+	if !h.ready(c) || !httpserver.DecodeJSON(c, &b, 8<<10) {
+		return
+	}
+	if b.Endpoint == "" {
+		apierror.AbortFields(c, http.StatusBadRequest, "validation_failed", "endpoint is required.", map[string]string{"endpoint": "Required."})
+		return
+	}
+	u, _ := auth.UserFrom(c)
+	removed, err := h.cfg.Store.Remove(c.Request.Context(), u.UID, b.Endpoint)
+	if err != nil {
+		httpserver.Logger(c).Error("remove push subscription", "err", err)
+		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notifications cannot be changed right now.")
+		return
+	}
+	if !removed {
+		// Another user's device answers like one that never subscribed.
+		apierror.Abort(c, http.StatusNotFound, "subscription_not_found", "This device has no push subscription.")
+		return
+	}
+	c.Status(http.StatusNoContent)
+}

@@ -1,0 +1,74 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import { keyBytes, offerPush } from '../../lib/push';
+import { json, mockFetch } from '../../test/utils';
+import { PushPrompt } from './PushPrompt';
+
+const KEY = 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U';
+
+/** jsdom has no Web Push: a browser that has, with a service worker whose subscribe() answers sub. */
+function browserWithPush(permission: NotificationPermission, granted: NotificationPermission = 'granted') {
+  const sub = { endpoint: 'https://push.example.com/abc', toJSON: () => ({ endpoint: 'https://push.example.com/abc', keys: { p256dh: 'p', auth: 'a' } }) };
+  const subscribe = vi.fn(async () => sub);
+  vi.stubGlobal('PushManager', class {});
+  vi.stubGlobal('Notification', { permission, requestPermission: vi.fn(async () => granted) });
+  Object.defineProperty(navigator, 'serviceWorker', {
+    configurable: true,
+    value: { ready: Promise.resolve({ pushManager: { getSubscription: async () => null, subscribe } }) },
+  });
+  return subscribe;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  Reflect.deleteProperty(navigator, 'serviceWorker');
+});
+
+describe('the notifications offer', () => {
+  it('stays hidden until a feature offers it, explains why, then subscribes and stores the subscription', async () => {
+    const subscribe = browserWithPush('default');
+    const calls = mockFetch((call) => (call.url.endsWith('/api/push/key') ? json({ publicKey: KEY }) : json({ id: 'x' }, 201)));
+    render(<PushPrompt />);
+    expect(screen.queryByTestId('push-prompt')).toBeNull();
+    act(() => offerPush('joined'));
+    expect(screen.getByTestId('push-prompt')).toHaveTextContent('when a gift you promised to buy is removed');
+    await userEvent.click(screen.getByRole('button', { name: 'Turn on notifications' }));
+    expect(await screen.findByText('Notifications are on for this device.')).toBeInTheDocument();
+    expect(subscribe).toHaveBeenCalledWith({ userVisibleOnly: true, applicationServerKey: keyBytes(KEY) });
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/push/key', 'POST /api/push/subscriptions']);
+    expect(calls[1].body).toEqual({ endpoint: 'https://push.example.com/abc', keys: { p256dh: 'p', auth: 'a' } });
+  });
+
+  it('is not offered again once dismissed, nor when the browser was already answered', async () => {
+    browserWithPush('default');
+    render(<PushPrompt />);
+    act(() => offerPush('shared'));
+    await userEvent.click(screen.getByRole('button', { name: 'Not now' }));
+    await waitFor(() => expect(screen.queryByTestId('push-prompt')).toBeNull());
+    act(() => offerPush('shared'));
+    expect(screen.queryByTestId('push-prompt')).toBeNull();
+
+    localStorage.clear();
+    browserWithPush('denied');
+    act(() => offerPush('shared'));
+    expect(screen.queryByTestId('push-prompt')).toBeNull();
+  });
+
+  it('says so when the person refuses in the browser', async () => {
+    browserWithPush('default', 'denied');
+    const calls = mockFetch(() => json({}));
+    render(<PushPrompt />);
+    act(() => offerPush('shared'));
+    await userEvent.click(screen.getByRole('button', { name: 'Turn on notifications' }));
+    expect(await screen.findByText(/could not be turned on/)).toBeInTheDocument();
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('keyBytes', () => {
+  it('decodes base64url with or without padding', () => {
+    expect([...keyBytes('AQID_w')]).toEqual([1, 2, 3, 255]);
+    expect([...keyBytes('AQID_w==')]).toEqual([1, 2, 3, 255]);
+  });
+});
