@@ -156,9 +156,13 @@ install_firebase() {
   # No install scripts: the only ones are protobufjs's (which firebase-tools itself disallows) and
   # re2's, which finds no prebuilt binary here and compiles RE2 from C++ for minutes; re2 is an
   # optional dependency of the Hosting emulator, which falls back to JavaScript's RegExp.
+  # A tree that does not run (an install interrupted, or two installs at once) starts afresh.
+  firebase_runs || rm -rf node_modules package-lock.json
   npm install --no-audit --no-fund --loglevel=error --ignore-scripts "firebase-tools@$FIREBASE_TOOLS_PIN"
   "$TOOLS/firebase/node_modules/.bin/firebase" --version
 }
+# firebase_runs: the installed firebase-tools starts (its binary alone can sit in a broken tree).
+firebase_runs() { "$TOOLS/firebase/node_modules/.bin/firebase" --version >/dev/null 2>&1; }
 install_web_deps() {
   cd "$ROOT/web" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 }
@@ -169,7 +173,7 @@ queue_installs() {
   command -v npm >/dev/null || apt_install nodejs npm
   [ -x "$TOOLS/bin/minio" ] || in_background minio timed "MinIO $MINIO_PIN build" install_minio
   [ -x "$TOOLS/bin/mailpit" ] || in_background mailpit timed "Mailpit $MAILPIT_PIN build" install_mailpit
-  [ -x "$TOOLS/firebase/node_modules/.bin/firebase" ] || in_background firebase timed "firebase-tools $FIREBASE_TOOLS_PIN" install_firebase
+  firebase_runs || in_background firebase timed "firebase-tools $FIREBASE_TOOLS_PIN" install_firebase
   # The web app's build needs its dependencies: one step after the other, beside the rest.
   if [ -f "$ROOT/web/package.json" ]; then
     local web=()
