@@ -1,6 +1,10 @@
 package domain
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // A draw is secret when no participant, knowing their own match and the exclusions (every
 // participant sees them), can work out anyone else's match. With exclusions chosen to leave
@@ -288,4 +292,23 @@ func (g *matchingGraph) components(allowed [][]bool, match []int, skip int) bool
 		}
 	}
 	return forced
+}
+
+// NormalExclusions is the set of exclusions as a draw keeps it: each pair in uid order, each
+// once, sorted, so it says nothing of the order the admin ticked them in.
+func NormalExclusions(exclusions [][2]string) [][2]string {
+	out := make([][2]string, 0, len(exclusions))
+	for _, e := range exclusions {
+		if e[1] < e[0] {
+			e[0], e[1] = e[1], e[0]
+		}
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b [2]string) int {
+		if c := strings.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(a[1], b[1])
+	})
+	return slices.Compact(out)
 }

@@ -255,3 +255,13 @@ func BenchmarkCheckSecretFiftyMembers(b *testing.B) {
 		})
 	}
 }
+
+func TestNormalExclusions(t *testing.T) {
+	got := NormalExclusions([][2]string{{"ben", "ann"}, {"cleo", "dan"}, {"ann", "ben"}})
+	if fmt.Sprint(got) != "[[ann ben] [cleo dan]]" {
+		t.Fatalf("%v", got)
+	}
+	if got := NormalExclusions(nil); got == nil || len(got) != 0 {
+		t.Fatalf("%#v, want an empty list", got)
+	}
+}
