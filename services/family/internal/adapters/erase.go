@@ -35,6 +35,7 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 		}
 		steps := []string{
 			"DELETE FROM family_invites WHERE invited_by = $1",
+			"DELETE FROM family_departures WHERE uid = $1",
 			"UPDATE families SET created_by = '' WHERE created_by = $1",
 			"UPDATE secret_santa_draws SET drawn_by = '' WHERE drawn_by = $1",
 			// The user's lists as wishlist announced them (list.families); wishlist erases the lists.

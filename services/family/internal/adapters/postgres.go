@@ -77,10 +77,12 @@ func NewRepository(pool *pgxpool.Pool) *Repository { return &Repository{pool: po
 // Ping reports whether PostgreSQL answers.
 func (r *Repository) Ping(ctx context.Context) error { return r.pool.Ping(ctx) }
 
-// Caller is a member's uid and the name the family sees.
+// Caller is a member's uid, the name the family sees and the account's email (from the
+// verified ID token; empty when the provider gave none).
 type Caller struct {
-	UID  string
-	Name string
+	UID   string
+	Name  string
+	Email string
 }
 
 // View is a family as one member sees it.
@@ -227,8 +229,14 @@ func (r *Repository) CreateInvite(ctx context.Context, familyID string, by Calle
 		if role != domain.RoleAdmin {
 			return domain.ErrNotAdmin
 		}
+		// A family has one working link at a time: "New link" replaces the one handed out.
+		if email == "" {
+			if _, err := tx.Exec(ctx, "DELETE FROM family_invites WHERE family_id = $1 AND email IS NULL", familyID); err != nil {
+				return fmt.Errorf("revoke the previous link: %w", err)
+			}
+		}
 		if err := insertInvite(ctx, tx, familyID, by, inv, email); err != nil {
-			return err
+			return fmt.Errorf("save the invitation: %w", err)
 		}
 		if email == "" {
 			return nil
@@ -251,16 +259,27 @@ func (r *Repository) InviteInfo(ctx context.Context, token string) (familyName, 
 }
 
 // Accept makes the caller a member of the invitation's family (already a member: nothing
-// changes) and returns the family's id.
+// changes) and returns the family's id. For someone who left or was removed after the
+// invitation was made, it does not exist; an email invitation is for that address only.
 func (r *Repository) Accept(ctx context.Context, token string, by Caller) (string, error) {
 	var familyID string
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, "SELECT family_id FROM family_invites WHERE token_hash = $1 AND expires_at > now()",
-			domain.TokenHash(token)).Scan(&familyID); err != nil {
+		var email *string
+		var barred bool
+		if err := tx.QueryRow(ctx, `SELECT i.family_id, i.email, EXISTS (SELECT 1 FROM family_departures d
+				WHERE d.family_id = i.family_id AND d.uid = $2 AND d.left_at >= i.created_at)
+			FROM family_invites i WHERE i.token_hash = $1 AND i.expires_at > now()`,
+			domain.TokenHash(token), by.UID).Scan(&familyID, &email, &barred); err != nil {
 			if errors.Is(err, pgx.ErrNoRows) {
 				return domain.ErrInviteNotFound
 			}
-			return err
+			return fmt.Errorf("read the invitation: %w", err)
+		}
+		if barred {
+			return domain.ErrInviteNotFound
+		}
+		if email != nil && !domain.SameEmail(*email, by.Email) {
+			return domain.ErrInviteForSomeoneElse
 		}
 		if err := lockUser(ctx, tx, by.UID); err != nil {
 			return err
@@ -352,6 +371,11 @@ func (r *Repository) RemoveMember(ctx context.Context, familyID, callerUID, targ
 			if _, err := tx.Exec(ctx, "DELETE FROM family_members WHERE family_id = $1 AND uid = $2", familyID, target); err != nil {
 				return err
 			}
+			// No invitation made before now lets them back in.
+			if _, err := tx.Exec(ctx, `INSERT INTO family_departures (family_id, uid, left_at) VALUES ($1, $2, now())
+				ON CONFLICT (family_id, uid) DO UPDATE SET left_at = EXCLUDED.left_at`, familyID, target); err != nil {
+				return fmt.Errorf("record the departure: %w", err)
+			}
 			tag, err := tx.Exec(ctx, `DELETE FROM secret_santa_draws WHERE family_id = $1
 				AND EXISTS (SELECT 1 FROM secret_santa_pairs WHERE family_id = $1 AND (giver = $2 OR receiver = $2))`, familyID, target)
 			if err != nil {
@@ -395,10 +419,18 @@ func (r *Repository) SetRole(ctx context.Context, familyID, callerUID, target, n
 	})
 }
 
+// Drawn is a draw to save: its pairs, the exclusions it used (shown to every participant) and
+// whether each participant's own match tells the whole draw.
+type Drawn struct {
+	Pairs             []domain.Assignment
+	Exclusions        [][2]string
+	EveryoneCanDeduce bool
+}
+
 // Draw replaces the family's Secret Santa draw (admins only): draw gets the members and
 // returns the pairs, all under the family's lock so nobody joins or leaves meanwhile.
 func (r *Repository) Draw(ctx context.Context, familyID, callerUID, budget string,
-	draw func([]domain.Member) ([]domain.Assignment, error)) (time.Time, int, error) {
+	draw func([]domain.Member) (Drawn, error)) (time.Time, int, error) {
 	var drawnAt time.Time
 	var participants int
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
@@ -420,17 +452,22 @@ func (r *Repository) Draw(ctx context.Context, familyID, callerUID, budget strin
 		if err != nil {
 			return err
 		}
-		pairs, err := draw(members)
+		drawn, err := draw(members)
 		if err != nil {
 			return err
+		}
+		pairs := drawn.Pairs
+		exclusions := drawn.Exclusions
+		if exclusions == nil {
+			exclusions = [][2]string{}
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM secret_santa_draws WHERE family_id = $1", familyID); err != nil {
 			return err
 		}
 		drawnAt = time.Now().UTC().Truncate(time.Millisecond)
-		if _, err := tx.Exec(ctx, "INSERT INTO secret_santa_draws (family_id, drawn_by, drawn_at, budget) VALUES ($1, $2, $3, $4)",
-			familyID, callerUID, drawnAt, budget); err != nil {
-			return err
+		if _, err := tx.Exec(ctx, `INSERT INTO secret_santa_draws (family_id, drawn_by, drawn_at, budget, exclusions, everyone_can_deduce)
+			VALUES ($1, $2, $3, $4, $5, $6)`, familyID, callerUID, drawnAt, budget, exclusions, drawn.EveryoneCanDeduce); err != nil {
+			return fmt.Errorf("save the draw: %w", err)
 		}
 		givers, receivers := make([]string, len(pairs)), make([]string, len(pairs))
 		for i, p := range pairs {
@@ -449,11 +486,13 @@ func (r *Repository) Draw(ctx context.Context, familyID, callerUID, budget strin
 	return drawnAt, participants, err
 }
 
-// Match is the caller's own Secret Santa match.
+// Match is the caller's own Secret Santa match, with what every participant may know.
 type Match struct {
-	DrawnAt  time.Time
-	Budget   string
-	Assignee domain.Member
+	DrawnAt           time.Time
+	Budget            string
+	Assignee          domain.Member
+	Exclusions        [][2]string
+	EveryoneCanDeduce bool
 }
 
 // MyMatch reads the one pair whose giver is the caller: the only query that touches pairs.
@@ -466,16 +505,18 @@ func (r *Repository) MyMatch(ctx context.Context, familyID, uid string) (Match, 
 	var assignee, assigneeName *string
 	var drawnAt *time.Time
 	var budget *string
+	var exclusions [][2]string
+	var everyone *bool
 	err := r.pool.QueryRow(ctx, `SELECT
 			EXISTS (SELECT 1 FROM family_members WHERE family_id = $1 AND uid = $2),
-			d.drawn_at, d.budget, p.receiver, rm.display_name
+			d.drawn_at, d.budget, p.receiver, rm.display_name, d.exclusions, d.everyone_can_deduce
 		FROM (SELECT 1) one
 		LEFT JOIN secret_santa_draws d ON d.family_id = $1
 		LEFT JOIN secret_santa_pairs p ON p.family_id = $1 AND p.giver = $2
 		LEFT JOIN family_members rm ON rm.family_id = $1 AND rm.uid = p.receiver`, familyID, uid).
-		Scan(&member, &drawnAt, &budget, &assignee, &assigneeName)
+		Scan(&member, &drawnAt, &budget, &assignee, &assigneeName, &exclusions, &everyone)
 	if err != nil {
-		return Match{}, err
+		return Match{}, fmt.Errorf("read the match: %w", err)
 	}
 	switch {
 	case !member:
@@ -485,5 +526,10 @@ func (r *Repository) MyMatch(ctx context.Context, familyID, uid string) (Match, 
 	}
 	m.DrawnAt, m.Budget = *drawnAt, *budget
 	m.Assignee = domain.Member{UID: *assignee, DisplayName: *assigneeName}
+	// Draws made before exclusions were kept show none.
+	m.Exclusions, m.EveryoneCanDeduce = exclusions, everyone != nil && *everyone
+	if m.Exclusions == nil {
+		m.Exclusions = [][2]string{}
+	}
 	return m, nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -57,10 +58,12 @@ type InviteInfo struct {
 	InvitedBy  string `json:"invitedBy"`
 }
 
-// DrawResult is the answer to a draw: when, and how many take part; never a pair.
+// DrawResult is the answer to a draw: when, how many take part, and whether each one's own
+// match tells them the whole draw (three participants); never a pair.
 type DrawResult struct {
-	DrawnAt      time.Time `json:"drawnAt"`
-	Participants int       `json:"participants"`
+	DrawnAt           time.Time `json:"drawnAt"`
+	Participants      int       `json:"participants"`
+	EveryoneCanDeduce bool      `json:"everyoneCanDeduce"`
 }
 
 // Assignee is the person the caller gives to.
@@ -76,12 +79,18 @@ type ListLink struct {
 	Token string `json:"token"`
 }
 
-// MyMatch is the caller's own Secret Santa match.
+// MyMatch is the caller's own Secret Santa match, with the exclusions the draw used (every
+// participant sees them, as [uidA, uidB] pairs).
 type MyMatch struct {
-	DrawnAt  time.Time `json:"drawnAt"`
-	Budget   string    `json:"budget"`
-	Assignee Assignee  `json:"assignee"`
+	DrawnAt           time.Time   `json:"drawnAt"`
+	Budget            string      `json:"budget"`
+	Exclusions        [][2]string `json:"exclusions"`
+	EveryoneCanDeduce bool        `json:"everyoneCanDeduce"`
+	Assignee          Assignee    `json:"assignee"`
 }
+
+// OpenInvite is an invitation that still works, for the admins' list.
+type OpenInvite = adapters.OpenInvite
 
 // Families runs the use cases on the repository.
 type Families struct {
@@ -225,10 +234,26 @@ func (f *Families) Draw(ctx context.Context, familyID, callerUID string, req Dra
 		}
 		pairs[i] = [2]string{ex[0], ex[1]}
 	}
-	at, n, err := f.repo.Draw(ctx, familyID, callerUID, budget, func(members []domain.Member) ([]domain.Assignment, error) {
-		return domain.Draw(members, pairs, f.random)
+	var everyone bool
+	at, n, err := f.repo.Draw(ctx, familyID, callerUID, budget, func(members []domain.Member) (adapters.Drawn, error) {
+		var err error
+		if everyone, err = domain.CheckSecret(members, pairs); err != nil {
+			return adapters.Drawn{}, err
+		}
+		assignments, err := domain.Draw(members, pairs, f.random)
+		return adapters.Drawn{Pairs: assignments, Exclusions: domain.NormalExclusions(pairs), EveryoneCanDeduce: everyone}, err
 	})
-	return DrawResult{DrawnAt: at, Participants: n}, err
+	return DrawResult{DrawnAt: at, Participants: n, EveryoneCanDeduce: everyone}, err
+}
+
+// Invites lists the family's open invitations (admins only).
+func (f *Families) Invites(ctx context.Context, familyID, callerUID string) ([]OpenInvite, error) {
+	return f.repo.Invites(ctx, familyID, callerUID)
+}
+
+// RevokeInvite revokes one invitation, named by its token or its id (admins only).
+func (f *Families) RevokeInvite(ctx context.Context, familyID, callerUID, ref string) error {
+	return f.repo.RevokeInvite(ctx, familyID, callerUID, ref)
 }
 
 // MyMatch answers the caller's own match and nothing else.
@@ -248,7 +273,7 @@ func (f *Families) MyMatch(ctx context.Context, familyID, uid string) (MyMatch, 
 			links = append(links, ListLink{Name: l.Name, Token: l.Token})
 		}
 	}
-	return MyMatch{DrawnAt: m.DrawnAt, Budget: m.Budget, Assignee: Assignee{
+	return MyMatch{DrawnAt: m.DrawnAt, Budget: m.Budget, Exclusions: m.Exclusions, EveryoneCanDeduce: m.EveryoneCanDeduce, Assignee: Assignee{
 		UID: m.Assignee.UID, DisplayName: m.Assignee.DisplayName, Lists: links,
 	}}, nil
 }
@@ -281,6 +306,17 @@ func ErrorOf(err error) *apperror.Error {
 		return &apperror.Error{Kind: apperror.KindInvalid, Code: "validation_failed", Message: input.Message,
 			Fields: map[string]string{input.Field: input.Message}, Err: err}
 	}
+	var notSecret *domain.DrawNotSecretError
+	if errors.As(err, &notSecret) {
+		// fields.exclusions is the sentence; fields["exclusions.<i>"] names each exclusion to
+		// drop by its position in the request, so a client can untick exactly those.
+		fields := map[string]string{"exclusions": notSecret.Message}
+		for i, at := range notSecret.Drop {
+			fields[fmt.Sprintf("exclusions.%d", at)] = notSecret.Names[i]
+		}
+		return &apperror.Error{Kind: apperror.KindConflict, Code: "draw_not_secret", Message: notSecret.Message,
+			Fields: fields, Err: err}
+	}
 	var impossible *domain.DrawImpossibleError
 	if errors.As(err, &impossible) {
 		return &apperror.Error{Kind: apperror.KindConflict, Code: "draw_impossible", Message: impossible.Message,
@@ -296,6 +332,7 @@ var sentinels = []apperror.Sentinel{
 	{Err: domain.ErrInviteNotFound, Kind: apperror.KindNotFound, Code: "invite_not_found"},
 	{Err: domain.ErrNoDraw, Kind: apperror.KindNotFound, Code: "no_draw"},
 	{Err: domain.ErrNotAdmin, Kind: apperror.KindForbidden, Code: "forbidden"},
+	{Err: domain.ErrInviteForSomeoneElse, Kind: apperror.KindForbidden, Code: "invite_for_someone_else"},
 	{Err: domain.ErrLastAdmin, Kind: apperror.KindConflict, Code: "last_admin"},
 	{Err: domain.ErrFamilyFull, Kind: apperror.KindConflict, Code: "family_full"},
 	{Err: domain.ErrTooManyFamilies, Kind: apperror.KindConflict, Code: "too_many_families"},

@@ -60,49 +60,11 @@ const (
 // random is crypto/rand.Reader in production; tests pass a seeded stream. The result is in giver
 // uid order.
 func Draw(members []Member, exclusions [][2]string, random io.Reader) ([]Assignment, error) {
-	ms := slices.Clone(members)
-	slices.SortFunc(ms, func(a, b Member) int { return strings.Compare(a.UID, b.UID) })
-	index := make(map[string]int, len(ms))
-	for i, m := range ms {
-		if m.UID == "" {
-			return nil, &DrawInputError{"members", "every member needs a uid"}
-		}
-		if _, dup := index[m.UID]; dup {
-			return nil, &DrawInputError{"members", fmt.Sprintf("%s is in the family twice", name(m))}
-		}
-		index[m.UID] = i
-	}
-	n := len(ms)
-	switch n {
-	case 0:
-		return nil, &DrawImpossibleError{"The family has no members"}
-	case 1:
-		return nil, &DrawImpossibleError{fmt.Sprintf("%s is the only member", name(ms[0]))}
-	}
-
-	// allowed[g][r]: g may give to r. Exclusions are symmetric.
-	allowed := make([][]bool, n)
-	for g := range allowed {
-		allowed[g] = make([]bool, n)
-		for r := range allowed[g] {
-			allowed[g][r] = g != r
-		}
-	}
-	for _, ex := range exclusions {
-		a, okA := index[ex[0]]
-		b, okB := index[ex[1]]
-		if !okA || !okB {
-			return nil, &DrawInputError{"exclusions", "an exclusion names someone who is not a member of the family"}
-		}
-		if a == b {
-			return nil, &DrawInputError{"exclusions", fmt.Sprintf("%s cannot be excluded from themselves", name(ms[a]))}
-		}
-		allowed[a][b], allowed[b][a] = false, false
-	}
-
-	if err := explainImpossible(ms, allowed); err != nil {
+	ms, _, allowed, err := prepare(members, exclusions)
+	if err != nil {
 		return nil, err
 	}
+	n := len(ms)
 
 	u := uniform{r: random}
 	tries := rejectionTries
@@ -134,6 +96,53 @@ func Draw(members []Member, exclusions [][2]string, random io.Reader) ([]Assignm
 		out[g] = Assignment{Giver: ms[g].UID, Receiver: ms[r].UID}
 	}
 	return out, nil
+}
+
+// prepare puts the members in uid order and says who may give to whom (allowed[g][r]: g may
+// give to r; exclusions work both ways). It refuses bad input and, saying why, exclusions
+// that leave no valid assignment.
+func prepare(members []Member, exclusions [][2]string) ([]Member, map[string]int, [][]bool, error) {
+	ms := slices.Clone(members)
+	slices.SortFunc(ms, func(a, b Member) int { return strings.Compare(a.UID, b.UID) })
+	index := make(map[string]int, len(ms))
+	for i, m := range ms {
+		if m.UID == "" {
+			return nil, nil, nil, &DrawInputError{"members", "every member needs a uid"}
+		}
+		if _, dup := index[m.UID]; dup {
+			return nil, nil, nil, &DrawInputError{"members", fmt.Sprintf("%s is in the family twice", name(m))}
+		}
+		index[m.UID] = i
+	}
+	n := len(ms)
+	switch n {
+	case 0:
+		return nil, nil, nil, &DrawImpossibleError{"The family has no members"}
+	case 1:
+		return nil, nil, nil, &DrawImpossibleError{fmt.Sprintf("%s is the only member", name(ms[0]))}
+	}
+	allowed := make([][]bool, n)
+	for g := range allowed {
+		allowed[g] = make([]bool, n)
+		for r := range allowed[g] {
+			allowed[g][r] = g != r
+		}
+	}
+	for _, ex := range exclusions {
+		a, okA := index[ex[0]]
+		b, okB := index[ex[1]]
+		if !okA || !okB {
+			return nil, nil, nil, &DrawInputError{"exclusions", "an exclusion names someone who is not a member of the family"}
+		}
+		if a == b {
+			return nil, nil, nil, &DrawInputError{"exclusions", fmt.Sprintf("%s cannot be excluded from themselves", name(ms[a]))}
+		}
+		allowed[a][b], allowed[b][a] = false, false
+	}
+	if err := explainImpossible(ms, allowed); err != nil {
+		return nil, nil, nil, err
+	}
+	return ms, index, allowed, nil
 }
 
 // explainImpossible finds a maximum matching of givers to receivers (Kuhn's augmenting paths);

@@ -39,6 +39,8 @@ var (
 	ErrFamilyFull      = errors.New("the family already has 50 members")
 	ErrTooManyFamilies = errors.New("you can be in up to 10 families")
 	ErrNoDraw          = errors.New("there is no Secret Santa draw in this family yet")
+	// ErrInviteForSomeoneElse: an email invitation is personal.
+	ErrInviteForSomeoneElse = errors.New("this invitation was sent to another email address: sign in with that address to accept it")
 )
 
 // Family is one family as a member sees it.
@@ -109,4 +111,26 @@ func InviteURL(token string) string { return "/join/" + token }
 func TokenHash(token string) []byte {
 	h := sha256.Sum256([]byte(token))
 	return h[:]
+}
+
+// InviteID is an invitation's handle for the admins' list: the URL-safe base64 of the stored
+// hash, which names the invitation without being a working link.
+func InviteID(tokenHash []byte) string { return base64.RawURLEncoding.EncodeToString(tokenHash) }
+
+// InviteHashes are the stored hashes an admin's reference to an invitation may mean: the hash
+// of a token, or the hash an InviteID spells.
+func InviteHashes(ref string) [][]byte {
+	hashes := [][]byte{TokenHash(ref)}
+	if b, err := base64.RawURLEncoding.DecodeString(ref); err == nil && len(b) == sha256.Size {
+		hashes = append(hashes, b)
+	}
+	return hashes
+}
+
+// SameEmail says whether an account's email is the address an invitation was sent to. Both
+// come from people (the admin typed one, the provider verified the other), so case and
+// surrounding spaces do not count; an empty account email matches nothing.
+func SameEmail(invited, account string) bool {
+	account = strings.TrimSpace(account)
+	return account != "" && strings.EqualFold(strings.TrimSpace(invited), account)
 }

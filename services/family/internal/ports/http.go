@@ -25,6 +25,8 @@ func Routes(r gin.IRouter, f *app.Families) {
 	api.GET("/families", h.list)
 	api.GET("/families/:id", h.get)
 	api.POST("/families/:id/invites", h.invite)
+	api.GET("/families/:id/invites", h.invites)
+	api.DELETE("/families/:id/invites/:token", h.revokeInvite)
 	api.DELETE("/families/:id/members/:uid", h.removeMember)
 	api.PATCH("/families/:id/members/:uid", h.setRole)
 	api.POST("/families/:id/secret-santa", h.draw)
@@ -39,7 +41,7 @@ type handlers struct{ f *app.Families }
 // caller is the verified user with the name the family sees (auth.User.ShownName).
 func caller(c *gin.Context) app.Caller {
 	u, _ := auth.UserFrom(c)
-	return app.Caller{UID: u.UID, Name: u.ShownName("A family member")}
+	return app.Caller{UID: u.UID, Name: u.ShownName("A family member"), Email: u.Email}
 }
 
 func (h handlers) create(c *gin.Context) {
@@ -72,6 +74,20 @@ func (h handlers) invite(c *gin.Context) {
 	}
 	inv, err := h.f.Invite(c.Request.Context(), c.Param("id"), caller(c), body.Email)
 	respond(c, http.StatusCreated, inv, err, "Failed to invite")
+}
+
+func (h handlers) invites(c *gin.Context) {
+	invites, err := h.f.Invites(c.Request.Context(), c.Param("id"), caller(c).UID)
+	respond(c, http.StatusOK, invites, err, "Failed to load the invitations")
+}
+
+// revokeInvite takes the invitation's token or its id (from the list of open invitations).
+func (h handlers) revokeInvite(c *gin.Context) {
+	if err := h.f.RevokeInvite(c.Request.Context(), c.Param("id"), caller(c).UID, c.Param("token")); err != nil {
+		writeError(c, err, "Failed to revoke the invitation")
+		return
+	}
+	c.Status(http.StatusNoContent)
 }
 
 func (h handlers) inviteInfo(c *gin.Context) {

@@ -24,6 +24,10 @@ func TestADeletedAccountLeavesEveryFamilyAndItsDrawsAreCancelled(t *testing.T) {
 	// Bob's family, where Anna is a member and an invitation she did not make stays.
 	e.must(201, "POST", "/api/families", "bob", map[string]string{"name": "Bobs"}, &bobs)
 	e.must(200, "POST", "/api/invites/"+bobs.Invite.Token+"/accept", "anna", nil, nil)
+	// Cleo's family, which Anna joined and left: her departure is kept until she is erased.
+	cleos := e.create("cleo", "Cleos")
+	e.must(200, "POST", "/api/invites/"+cleos.Invite.Token+"/accept", "anna", nil, nil)
+	e.must(204, "DELETE", "/api/families/"+cleos.ID+"/members/anna", "anna", nil, nil)
 
 	nc, js, err := events.Connect(e.natsURL, "test", quiet)
 	if err != nil {
@@ -57,7 +61,7 @@ func TestADeletedAccountLeavesEveryFamilyAndItsDrawsAreCancelled(t *testing.T) {
 		var n int
 		err := e.pool.QueryRow(context.Background(), `SELECT
 			(SELECT count(*) FROM family_members WHERE uid = 'anna') + (SELECT count(*) FROM family_invites WHERE invited_by = 'anna')
-			+ (SELECT count(*) FROM families WHERE created_by = 'anna') + (SELECT count(*) FROM secret_santa_pairs WHERE giver = 'anna' OR receiver = 'anna')
+			+ (SELECT count(*) FROM families WHERE created_by = 'anna') + (SELECT count(*) FROM family_departures WHERE uid = 'anna') + (SELECT count(*) FROM secret_santa_pairs WHERE giver = 'anna' OR receiver = 'anna')
 			+ (SELECT count(*) FROM outbox WHERE strpos(payload::text, 'anna') > 0 AND created_at < $1)
 			+ (SELECT count(*) FROM outbox WHERE strpos(payload::text, 'anna') > 0 AND published_at IS NULL)`, before).Scan(&n)
 		if err != nil || n > 0 {

@@ -174,6 +174,8 @@ func familiesRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
 	r.GET("/api/families", with(signedIn, family)...)
 	r.GET("/api/families/:id", with(signedIn, family)...)
 	r.POST("/api/families/:id/invites", with(signedIn, small, once, family)...)
+	r.GET("/api/families/:id/invites", with(signedIn, family)...)
+	r.DELETE("/api/families/:id/invites/:token", with(signedIn, small, family)...)
 	r.PATCH("/api/families/:id/members/:uid", with(signedIn, small, family)...)
 	r.DELETE("/api/families/:id/members/:uid", with(signedIn, small, family)...)
 	r.POST("/api/families/:id/secret-santa", with(signedIn, small, family)...)

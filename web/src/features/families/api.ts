@@ -1,8 +1,10 @@
 import { api } from '../../app/api';
-import type { DrawRequest, DrawResult, Family, FamilyCreated, Invite, InviteInfo, SecretSantaMatch } from './types';
+import type { DrawRequest, DrawResult, Family, FamilyCreated, Invite, InviteInfo, OpenInvite, SecretSantaMatch } from './types';
 
 const FAMILIES = { type: 'Families' as const, id: 'ALL' };
 const id = encodeURIComponent;
+/** A family's open invitations (admins), under the Families tag type with an id of their own. */
+const invitesTag = (familyId: string) => ({ type: 'Families' as const, id: `invites:${familyId}` });
 
 export const familiesApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -20,6 +22,16 @@ export const familiesApi = api.injectEndpoints({
         method: 'POST',
         body: email ? { email } : {},
       }),
+      // A new link replaces the previous one; either way the list of open invitations changed.
+      invalidatesTags: (_r, error, { familyId }) => (error ? [] : [invitesTag(familyId)]),
+    }),
+    getFamilyInvites: build.query<OpenInvite[], string>({
+      query: (familyId) => `/api/families/${id(familyId)}/invites`,
+      providesTags: (_r, _e, familyId) => [invitesTag(familyId)],
+    }),
+    revokeInvite: build.mutation<void, { familyId: string; inviteId: string }>({
+      query: ({ familyId, inviteId }) => ({ url: `/api/families/${id(familyId)}/invites/${id(inviteId)}`, method: 'DELETE' }),
+      invalidatesTags: (_r, error, { familyId }) => (error ? [] : [invitesTag(familyId)]),
     }),
     removeMember: build.mutation<void, { familyId: string; uid: string }>({
       query: ({ familyId, uid }) => ({ url: `/api/families/${id(familyId)}/members/${id(uid)}`, method: 'DELETE' }),
@@ -57,6 +69,8 @@ export const {
   useGetFamiliesQuery,
   useCreateFamilyMutation,
   useInviteToFamilyMutation,
+  useGetFamilyInvitesQuery,
+  useRevokeInviteMutation,
   useRemoveMemberMutation,
   useSetMemberRoleMutation,
   useGetInviteQuery,

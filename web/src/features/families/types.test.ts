@@ -3,7 +3,9 @@ import {
   absoluteUrl,
   adminsFirst,
   errorCode,
+  exclusionNames,
   exclusionsFor,
+  exclusionsToDrop,
   isLastAdmin,
   memberPairs,
   membersWithoutChoice,
@@ -83,5 +85,25 @@ describe('family helpers', () => {
   it('makes a link from a path', () => {
     expect(absoluteUrl('/join/abc', 'https://santa.example')).toBe('https://santa.example/join/abc');
     expect(absoluteUrl('https://other.example/join/x', 'https://santa.example')).toBe('https://other.example/join/x');
+  });
+});
+
+describe('draw_not_secret and shown exclusions', () => {
+  const sent: [string, string][] = [
+    ['u-ann', 'u-cleo'],
+    ['u-ann', 'u-dan'],
+    ['u-ben', 'u-dan'],
+  ];
+  const answer = (code: string, fields: Record<string, string>) => ({ status: 409, data: { error: { code, message: 'm', fields } } });
+
+  it('picks the pairs the server names by position, and nothing for other answers', () => {
+    const err = answer('draw_not_secret', { exclusions: 'drop Ann–Dan', 'exclusions.1': 'Ann–Dan', 'exclusions.9': 'stale' });
+    expect(exclusionsToDrop(err, sent)).toEqual([['u-ann', 'u-dan']]);
+    expect(exclusionsToDrop(answer('draw_impossible', { 'exclusions.1': 'x' }), sent)).toEqual([]);
+    expect(exclusionsToDrop(new Error('offline'), sent)).toEqual([]);
+  });
+
+  it('names the pairs of a draw, skipping anyone who left', () => {
+    expect(exclusionNames([ann, ben, cleo], [['u-ann', 'u-ben'], ['u-cleo', 'u-gone']])).toEqual([['Ann', 'Ben']]);
   });
 });

@@ -7,6 +7,7 @@ export type Family = Schemas['Family'];
 export type FamilyMember = Family['members'][number];
 export type FamilySharedList = Family['lists'][number];
 export type Invite = Schemas['Invite'];
+export type OpenInvite = Schemas['OpenInvite'];
 export type FamilyCreated = Schemas['FamilyCreated'];
 export type SecretSantaMatch = Schemas['SecretSantaMatch'];
 export interface InviteInfo {
@@ -20,6 +21,7 @@ export interface DrawRequest {
 export interface DrawResult {
   drawnAt: string;
   participants: number;
+  everyoneCanDeduce: boolean;
 }
 
 /** Two members who must not draw each other (either way); `key` is the same whatever their order. */
@@ -101,4 +103,28 @@ export function errorCode(err: unknown): string | undefined {
 
 export function isNotFound(err: unknown): boolean {
   return !!err && typeof err === 'object' && 'status' in err && (err as { status: unknown }).status === 404;
+}
+
+/**
+ * The exclusions a draw_not_secret answer asks to drop, as the request's pairs: the server names
+ * each by its position in the request (`fields["exclusions.<i>"]`). Empty for any other answer.
+ */
+export function exclusionsToDrop(err: unknown, sent: readonly [string, string][]): [string, string][] {
+  if (errorCode(err) !== 'draw_not_secret') return [];
+  const fields = (err as { data: { error: { fields?: Record<string, string> } } }).data.error.fields ?? {};
+  return Object.keys(fields)
+    .map((key) => /^exclusions\.(\d+)$/.exec(key))
+    .filter((m): m is RegExpExecArray => !!m)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b)
+    .filter((i) => i < sent.length)
+    .map((i) => sent[i]);
+}
+
+/** A draw's exclusions as pairs of members' names, leaving out anyone who is no longer a member. */
+export function exclusionNames(members: readonly FamilyMember[], exclusions: readonly string[][]): [string, string][] {
+  const names = new Map(members.map((m) => [m.uid, m.displayName]));
+  return exclusions
+    .filter((pair) => pair.length === 2 && names.has(pair[0]) && names.has(pair[1]))
+    .map((pair) => [names.get(pair[0])!, names.get(pair[1])!]);
 }

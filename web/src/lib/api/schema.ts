@@ -629,11 +629,39 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The family's open invitations (admins)
+         * @description Never a token (the database keeps only a hash of each); `id` names an invitation to revoke.
+         */
+        get: operations["listFamilyInvites"];
         put?: never;
-        /** A new invitation link, valid 7 days (admins); with email it is also sent by email */
+        /**
+         * A new invitation link, valid 7 days (admins); with email it is also sent by email
+         * @description Without `email` the new link replaces the family's previous link, which stops working. With `email` the invitation is personal - only an account with that email can accept it - and the link stays as it was.
+         */
         post: operations["inviteToFamily"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/families/{id}/invites/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+                /** @description The invitation's token, or its `id` from the list of open invitations. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation (admins); it then answers 404 invite_not_found like one that never existed */
+        delete: operations["revokeFamilyInvite"];
         options?: never;
         head?: never;
         patch?: never;
@@ -654,7 +682,7 @@ export interface paths {
         post?: never;
         /**
          * Leave (your own uid) or, as an admin, remove a member
-         * @description Cancels the family's Secret Santa draw when it included the member. The last member leaving deletes the family.
+         * @description Cancels the family's Secret Santa draw when it included the member. The last member leaving deletes the family. No invitation made before this moment lets the member back in (it answers 404 invite_not_found for them).
          */
         delete: operations["removeFamilyMember"];
         options?: never;
@@ -677,7 +705,7 @@ export interface paths {
         put?: never;
         /**
          * Draw (or redraw) Secret Santa names (admins)
-         * @description Every member gives one present and receives one, nobody draws themselves, no excluded pair either way; each valid assignment equally likely, from crypto/rand. The answer names nobody.
+         * @description Every member gives one present and receives one, nobody draws themselves, no excluded pair either way; each valid assignment equally likely, from crypto/rand. The answer names nobody. Exclusions under which a participant could work out another's match from their own are refused (draw_not_secret); with three participants (or two) that cannot be helped, and the draw goes ahead with everyoneCanDeduce.
          */
         post: operations["drawSecretSanta"];
         delete?: never;
@@ -716,7 +744,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Join the invitation's family (already a member - nothing changes) */
+        /**
+         * Join the invitation's family (already a member - nothing changes)
+         * @description An email invitation is accepted only by an account whose (token's) email is that address, in any case. For someone who left or was removed after the invitation was made, it answers 404 as if it did not exist.
+         */
         post: operations["acceptInvite"];
         delete?: never;
         options?: never;
@@ -763,6 +794,17 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        OpenInvite: {
+            /** @description URL-safe base64 of the stored hash: names the invitation, is no link */
+            id: string;
+            /** @description The invited address; null for a link anyone may use. */
+            email: string | null;
+            invitedByName: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
         FamilyCreated: {
             /** Format: uuid */
             id: string;
@@ -775,6 +817,10 @@ export interface components {
             /** Format: date-time */
             drawnAt: string;
             budget: string;
+            /** @description The pairs the draw excluded (uids, each pair in uid order), shown to every participant; empty for draws made before exclusions were kept. */
+            exclusions: string[][];
+            /** @description Three participants (or two) - each one's own match tells them the whole draw. */
+            everyoneCanDeduce: boolean;
             assignee: {
                 uid: string;
                 displayName: string;
@@ -1155,7 +1201,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description invite_not_found: unknown or expired (they answer alike). */
+        /** @description invite_not_found: unknown, expired or revoked (they answer alike). */
         InviteNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -2868,6 +2914,31 @@ export interface operations {
             404: components["responses"]["FamilyNotFound"];
         };
     };
+    listFamilyInvites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open invitations, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenInvite"][];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["NotAdmin"];
+            404: components["responses"]["FamilyNotFound"];
+        };
+    };
     inviteToFamily: {
         parameters: {
             query?: never;
@@ -2902,6 +2973,39 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["NotAdmin"];
             404: components["responses"]["FamilyNotFound"];
+        };
+    };
+    revokeFamilyInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+                /** @description The invitation's token, or its `id` from the list of open invitations. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["NotAdmin"];
+            /** @description not_found (not a member of the family) or invite_not_found (unknown, expired, already revoked, or another family's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     removeFamilyMember: {
@@ -3040,6 +3144,8 @@ export interface operations {
                         /** Format: date-time */
                         drawnAt: string;
                         participants: number;
+                        /** @description Three participants (or two) - each one's own match tells them the whole draw. */
+                        everyoneCanDeduce: boolean;
                     };
                 };
             };
@@ -3047,7 +3153,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["NotAdmin"];
             404: components["responses"]["FamilyNotFound"];
-            /** @description draw_impossible, with a message saying why ("Ben and Cleo exclude each other and are the only two members"); draw_too_constrained for a family over 20 whose valid draws are too rare to find fairly. */
+            /** @description draw_impossible, with a message saying why ("Ben and Cleo exclude each other and are the only two members"); draw_too_constrained for a family over 20 whose valid draws are too rare to find fairly; draw_not_secret when someone could deduce another's match - `fields.exclusions` says which exclusions to drop, and `fields["exclusions.<i>"]` names each of them ("Ann–Dan") by its position in the request. Nothing is saved. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3105,6 +3211,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            /** @description invite_for_someone_else - an email invitation, and the account has another email. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             404: components["responses"]["InviteNotFound"];
             409: components["responses"]["FamilyConflict"];
         };

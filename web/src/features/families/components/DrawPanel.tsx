@@ -4,7 +4,7 @@ import { TextField } from '../../../components/Field';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage, fieldErrors } from '../../../lib/apiError';
 import { useDrawSecretSantaMutation } from '../api';
-import { exclusionsFor, membersWithoutChoice, toggleKey, type Family } from '../types';
+import { exclusionsFor, exclusionsToDrop, membersWithoutChoice, pairKey, toggleKey, type Family } from '../types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ExclusionPicker } from './ExclusionPicker';
 
@@ -22,22 +22,38 @@ export function DrawPanel({ family, drawn }: Props) {
   const [budget, setBudget] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string>();
+  // draw_not_secret: the ticked pairs the server asked to drop, as pair keys.
+  const [toDrop, setToDrop] = useState<string[]>([]);
   const [draw, drawing] = useDrawSecretSantaMutation();
   const stuck = membersWithoutChoice(family.members, chosen);
   const tooFew = family.members.length < 2;
 
   async function run() {
     setProblem(undefined);
+    setToDrop([]);
+    const exclusions = exclusionsFor(family.members, chosen);
     try {
       const result = await draw({
         familyId: family.id,
-        exclusions: exclusionsFor(family.members, chosen),
+        exclusions,
         ...(budget.trim() ? { budget: budget.trim() } : {}),
       }).unwrap();
-      toast({ title: t('draw.drawn'), description: t('draw.drawnHint', { n: result.participants }) });
+      toast({
+        title: t('draw.drawn'),
+        description: result.everyoneCanDeduce ? t('santa.everyoneCanDeduce', { n: result.participants }) : t('draw.drawnHint', { n: result.participants }),
+      });
     } catch (err) {
-      // draw_impossible says why ("Ben and Cleo exclude each other…"); shown where the choices are.
-      setProblem(fieldErrors(err).budget ?? errorMessage(err));
+      const drop = exclusionsToDrop(err, exclusions);
+      if (drop.length > 0) {
+        // Said in the app's words, naming the ticked pairs to untick.
+        const names = new Map(family.members.map((m) => [m.uid, m.displayName]));
+        const pairs = drop.map(([a, b]) => t('draw.pair', { a: names.get(a), b: names.get(b) })).join(', ');
+        setProblem(t('draw.notSecret', { pairs }));
+        setToDrop(drop.map(([a, b]) => pairKey(a, b)));
+      } else {
+        // draw_impossible says why ("Ben and Cleo exclude each other…"); shown where the choices are.
+        setProblem(fieldErrors(err).budget ?? errorMessage(err));
+      }
     } finally {
       setConfirming(false);
     }
@@ -67,9 +83,22 @@ export function DrawPanel({ family, drawn }: Props) {
         </>
       )}
       {problem && (
-        <p className="notice notice--warning" role="alert" data-testid="draw-problem">
-          {problem}
-        </p>
+        <div className="notice notice--warning" role="alert" data-testid="draw-problem">
+          <p>{problem}</p>
+          {toDrop.length > 0 && (
+            <button
+              type="button"
+              className="button button--outline button--small"
+              onClick={() => {
+                setChosen((keys) => new Set([...keys].filter((k) => !toDrop.includes(k))));
+                setToDrop([]);
+                setProblem(undefined);
+              }}
+            >
+              {t('draw.dropThem')}
+            </button>
+          )}
+        </div>
       )}
       <button
         type="button"

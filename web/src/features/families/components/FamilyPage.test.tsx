@@ -19,13 +19,16 @@ function smiths(): Family {
   };
 }
 
+/** GET /api/families/{id}/invites: what an admin's card lists as open. */
+const isInvitesList = (call: { method: string; url: string }) => call.method === 'GET' && call.url.endsWith('/invites');
+
 function render() {
   return renderWithProviders(<FamilyPage />, { path: '/family', preloadedState: signedIn() });
 }
 
 describe('the Family page /family', () => {
   it('shows members with roles and the lists they shared, opening the shared view', async () => {
-    mockFetch(() => json([smiths()]));
+    mockFetch((call) => json(isInvitesList(call) ? [] : [smiths()]));
     render();
     const card = await screen.findByRole('region', { name: 'The Smiths' });
     const members = within(card).getAllByTestId('family-member');
@@ -41,7 +44,7 @@ describe('the Family page /family', () => {
         family = { ...family, members: family.members.filter((m) => m.uid !== 'u-ben') };
         return json(null, 204);
       }
-      return json([family]);
+      return json(isInvitesList(call) ? [] : [family]);
     });
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Remove Ben' }));
@@ -52,14 +55,14 @@ describe('the Family page /family', () => {
   });
 
   it('makes a member an admin', async () => {
-    const calls = mockFetch((call) => json(call.method === 'PATCH' ? smiths() : [smiths()]));
+    const calls = mockFetch((call) => json(call.method === 'PATCH' ? smiths() : isInvitesList(call) ? [] : [smiths()]));
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Make Ben an admin' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ url: '/api/families/fam-1/members/u-ben', body: { role: 'admin' } }));
   });
 
   it('keeps the only admin from leaving while others remain', async () => {
-    const calls = mockFetch(() => json([smiths()]));
+    const calls = mockFetch((call) => json(isInvitesList(call) ? [] : [smiths()]));
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Leave The Smiths' }));
     const dialog = screen.getByRole('dialog', { name: 'Leave The Smiths?' });
@@ -70,7 +73,9 @@ describe('the Family page /family', () => {
 
   it('makes an invitation link and sends one by email', async () => {
     const invite = { token: 'inv-1', url: '/join/inv-1', expiresAt: '2026-11-30T18:00:00Z' };
-    const calls = mockFetch((call) => json(call.method === 'POST' ? invite : [smiths()], call.method === 'POST' ? 201 : 200));
+    const calls = mockFetch((call) =>
+      json(call.method === 'POST' ? invite : isInvitesList(call) ? [] : [smiths()], call.method === 'POST' ? 201 : 200),
+    );
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Make an invitation link' }));
     expect(await screen.findByLabelText('Invitation link')).toHaveValue(`${window.location.origin}/join/inv-1`);
@@ -88,7 +93,7 @@ describe('the Family page /family', () => {
         families = [{ ...smiths(), id: 'fam-2', name: 'The Joneses', members: [smiths().members[0]], lists: [] }];
         return json({ id: 'fam-2', name: 'The Joneses', role: 'admin', invite: { token: 'first', url: '/join/first', expiresAt: '2026-11-30T18:00:00Z' } }, 201);
       }
-      return json(families);
+      return json(isInvitesList(call) ? [] : families);
     });
     render();
     expect(await screen.findByText(/not in a family yet/)).toBeInTheDocument();
@@ -97,5 +102,31 @@ describe('the Family page /family', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create family' }));
     const card = await screen.findByRole('region', { name: 'The Joneses' });
     expect(within(card).getByLabelText('Invitation link')).toHaveValue(`${window.location.origin}/join/first`);
+  });
+
+  it('lists the open invitations and revokes one, which also ends the link shown', async () => {
+    let open = [
+      { id: 'h-link', email: null, invitedByName: 'Holly', createdAt: '2026-11-23T18:00:00Z', expiresAt: '2026-11-30T18:00:00Z' },
+      { id: 'h-cleo', email: 'cleo@example.com', invitedByName: 'Holly', createdAt: '2026-11-22T18:00:00Z', expiresAt: '2026-11-29T18:00:00Z' },
+    ];
+    const invite = { token: 'inv-1', url: '/join/inv-1', expiresAt: '2026-11-30T18:00:00Z' };
+    const calls = mockFetch((call) => {
+      if (call.method === 'POST') return json(invite, 201);
+      if (call.method === 'DELETE') {
+        open = open.filter((i) => !call.url.endsWith(`/${i.id}`));
+        return json(null, 204);
+      }
+      return json(isInvitesList(call) ? open : [smiths()]);
+    });
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Make an invitation link' }));
+    expect(await screen.findByLabelText('Invitation link')).toBeInTheDocument();
+    const items = await screen.findAllByTestId('open-invite');
+    expect(items.map((i) => i.textContent)).toEqual([expect.stringContaining('Link for anyone'), expect.stringContaining('cleo@example.com')]);
+    await userEvent.click(screen.getByRole('button', { name: 'Revoke the invitation: the link for anyone' }));
+    await waitFor(() => expect(screen.getAllByTestId('open-invite')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'DELETE')?.url).toBe('/api/families/fam-1/invites/h-link');
+    expect(screen.queryByLabelText('Invitation link')).not.toBeInTheDocument();
+    expect(screen.getByTestId('open-invite')).toHaveTextContent('cleo@example.com');
   });
 });

@@ -4,9 +4,9 @@ import { Field, TextField } from '../../../components/Field';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage, fieldErrors } from '../../../lib/apiError';
 import { useFormat } from '../../../lib/format';
-import { useInviteToFamilyMutation } from '../api';
+import { useGetFamilyInvitesQuery, useInviteToFamilyMutation, useRevokeInviteMutation } from '../api';
 import { canWebShare, useShareLink } from '../hooks/useShareLink';
-import { absoluteUrl, type Family, type Invite } from '../types';
+import { absoluteUrl, type Family, type Invite, type OpenInvite } from '../types';
 
 interface Props {
   family: Family;
@@ -14,7 +14,10 @@ interface Props {
   initialInvite?: Invite;
 }
 
-/** For admins: an invitation link to copy or share, and an invitation by email. */
+/**
+ * For admins: an invitation link to copy or share, an invitation by email, and the invitations
+ * still open, each with "Revoke". A family has one link at a time: "New link" ends the old one.
+ */
 export function InvitePanel({ family, initialInvite }: Props) {
   const { t } = useTranslation('families');
   const format = useFormat();
@@ -24,7 +27,20 @@ export function InvitePanel({ family, initialInvite }: Props) {
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string>();
   const [makeInvite, making] = useInviteToFamilyMutation();
+  const open = useGetFamilyInvitesQuery(family.id);
+  const [revoke, revoking] = useRevokeInviteMutation();
   const url = invite ? absoluteUrl(invite.url) : null;
+
+  async function revokeOne(item: OpenInvite) {
+    try {
+      await revoke({ familyId: family.id, inviteId: item.id }).unwrap();
+      // The family's only link was the one shown here: it no longer works.
+      if (item.email == null) setInvite(undefined);
+      toast({ title: t('invite.revoked') });
+    } catch (err) {
+      toast({ title: t('invite.revokeFailed'), description: errorMessage(err), variant: 'destructive' });
+    }
+  }
 
   async function newLink() {
     try {
@@ -55,7 +71,10 @@ export function InvitePanel({ family, initialInvite }: Props) {
       </h3>
       {url && invite ? (
         <>
-          <Field label={t('invite.link')} hint={t('invite.linkHint', { date: format.date(invite.expiresAt, { day: 'numeric', month: 'long' }) })}>
+          <Field
+            label={t('invite.link')}
+            hint={`${t('invite.linkHint', { date: format.date(invite.expiresAt, { day: 'numeric', month: 'long' }) })} ${t('invite.newLinkHint')}`}
+          >
             {({ id, describedBy }) => (
               <input id={id} className="input" value={url} readOnly aria-describedby={describedBy} onFocus={(e) => e.target.select()} />
             )}
@@ -97,6 +116,35 @@ export function InvitePanel({ family, initialInvite }: Props) {
           {t('invite.send')}
         </button>
       </form>
+      <h4 className="family-card__heading">{t('invite.open')}</h4>
+      {open.data && open.data.length === 0 && <p className="muted">{t('invite.none')}</p>}
+      {open.error && <p className="notice notice--warning">{errorMessage(open.error)}</p>}
+      {open.data && open.data.length > 0 && (
+        <ul className="family-invites" data-testid="open-invites">
+          {open.data.map((item) => {
+            const who = item.email ?? t('invite.anyone');
+            return (
+              <li key={item.id} className="family-invites__item" data-testid="open-invite">
+                <span className="family-invites__who">
+                  <strong>{item.email == null ? t('invite.linkItem') : item.email}</strong>
+                  <span className="muted">
+                    {t('invite.until', { name: item.invitedByName, date: format.date(item.expiresAt, { day: 'numeric', month: 'long' }) })}
+                  </span>
+                </span>
+                <button
+                  type="button"
+                  className="button button--danger-outline button--small"
+                  aria-label={t('invite.revokeLabel', { who })}
+                  disabled={revoking.isLoading}
+                  onClick={() => revokeOne(item)}
+                >
+                  {t('invite.revoke')}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
     </section>
   );
 }

@@ -37,4 +37,17 @@ describe('accepting an invitation /join/:token', () => {
     expect(await screen.findByRole('heading', { name: 'This invitation no longer works' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Join/ })).not.toBeInTheDocument();
   });
+
+  it('says plainly when an email invitation was meant for another address', async () => {
+    mockFetch((call) =>
+      call.method === 'POST'
+        ? json({ error: { code: 'invite_for_someone_else', message: 'Failed to join the family: another address.' } }, 403)
+        : json(INFO),
+    );
+    render(signedIn());
+    await userEvent.click(await screen.findByRole('button', { name: 'Join The Smiths' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This invitation was sent to another email address');
+    expect(screen.getByRole('alert')).toHaveTextContent('not to holly@example.com');
+    expect(screen.getByRole('button', { name: 'Join The Smiths' })).toBeInTheDocument();
+  });
 });

@@ -9,7 +9,7 @@ import { rememberRedirectAfterLogin } from '../../../lib/redirectAfterLogin';
 import { selectCurrentUser } from '../../../lib/session';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useAcceptInviteMutation, useGetInviteQuery } from '../api';
-import { isNotFound } from '../types';
+import { errorCode, isNotFound } from '../types';
 import { offerPush } from '../../../lib/push';
 import './families.css';
 
@@ -51,7 +51,11 @@ export default function JoinPage() {
       // Now there is something to be told of: offer notifications.
       offerPush('joined');
     } catch (err) {
-      setJoinError(errorMessage(err));
+      // An email invitation is personal; an invitation revoked meanwhile, or older than the
+      // caller's removal from the family, does not exist for them.
+      if (errorCode(err) === 'invite_for_someone_else') setJoinError(t('join.forSomeoneElse', { email: user?.email ?? '' }));
+      else if (isNotFound(err)) setJoinError(`${t('join.gone')}. ${t('join.goneHint')}`);
+      else setJoinError(errorMessage(err));
     }
   }
 

@@ -24,6 +24,8 @@ function family(role: 'admin' | 'member'): Family {
 const MATCH = {
   drawnAt: '2026-11-20T18:00:00Z',
   budget: '€30',
+  exclusions: [['u-ben', 'u-cleo']],
+  everyoneCanDeduce: false,
   assignee: { uid: 'u-cleo', displayName: 'Cleo', lists: [{ name: 'Christmas', token: 'tok-cleo' }] },
 };
 
@@ -105,5 +107,31 @@ describe('Secret Santa /family/:id/secret-santa', () => {
     expect(await screen.findByTestId('santa-match')).toHaveTextContent('Du wichtelst für Cleo');
     expect(screen.getByRole('checkbox', { name: 'Ben & Cleo' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Namen neu ziehen' })).toBeInTheDocument();
+  });
+
+  it('shows every participant the exclusions, and warns when three can work out the whole draw', async () => {
+    mockFetch((call) => json(call.url.endsWith('/secret-santa') ? { ...MATCH, everyoneCanDeduce: true } : [family('member')]));
+    render();
+    expect(await screen.findByTestId('santa-exclusions')).toHaveTextContent('Ben & Cleo');
+    expect(screen.getByTestId('everyone-can-deduce')).toHaveTextContent('With only 3 of you, everyone can work out the whole draw');
+  });
+
+  it('says which ticked pairs to untick when the draw would not be secret, and unticks them', async () => {
+    const calls = mockFetch((call) => {
+      if (call.method === 'POST') {
+        return json({ error: { code: 'draw_not_secret', message: 'drop Holly–Ben', fields: { exclusions: 'drop Holly–Ben', 'exclusions.0': 'Holly–Ben' } } }, 409);
+      }
+      if (call.url.endsWith('/secret-santa')) return json({ error: { code: 'no_draw', message: 'No names drawn yet.' } }, 404);
+      return json([family('admin')]);
+    });
+    render();
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Holly & Ben' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Draw names' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Draw' }));
+    const problem = await screen.findByTestId('draw-problem');
+    expect(problem).toHaveTextContent("someone could work out another person's match from their own. Untick Holly & Ben");
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ exclusions: [[ME, 'u-ben']] });
+    await userEvent.click(within(problem).getByRole('button', { name: 'Untick them' }));
+    expect(screen.getByRole('checkbox', { name: 'Holly & Ben' })).not.toBeChecked();
   });
 });

@@ -5,7 +5,7 @@ import { PageSpinner } from '../../../components/Spinner';
 import { errorMessage } from '../../../lib/apiError';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useGetFamiliesQuery, useGetMySecretSantaQuery } from '../api';
-import { errorCode } from '../types';
+import { errorCode, exclusionNames } from '../types';
 import { DrawPanel } from './DrawPanel';
 import { MyMatchCard } from './MyMatchCard';
 import './families.css';
@@ -49,6 +49,27 @@ export default function SecretSantaPage() {
         <span className="family-badge">{family.name}</span>
       </header>
       {match.data && <MyMatchCard match={match.data} />}
+      {match.data?.everyoneCanDeduce && (
+        <p className="notice notice--warning" role="status" data-testid="everyone-can-deduce">
+          {t('santa.everyoneCanDeduce', { n: family.members.length })}
+        </p>
+      )}
+      {match.data && (
+        <section className="card santa-rules" aria-labelledby="santa-rules-title" data-testid="santa-exclusions">
+          <h2 id="santa-rules-title" className="santa-draw__title">
+            {t('santa.exclusionsTitle')}
+          </h2>
+          {match.data.exclusions.length === 0 ? (
+            <p className="muted">{t('santa.noExclusions')}</p>
+          ) : (
+            <ul className="santa-rules__list">
+              {exclusionNames(family.members, match.data.exclusions).map(([a, b]) => (
+                <li key={`${a}|${b}`}>{t('draw.pair', { a, b })}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
       {noDraw && (
         <div className="card empty-state" data-testid="no-draw">
           <p>

@@ -1,0 +1,83 @@
+package adapters
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/santa-wishlist/santa/services/family/internal/domain"
+)
+
+// OpenInvite is an invitation that still works, as the family's admins see it: never its
+// token (only a hash is stored), but a handle to revoke it by.
+type OpenInvite struct {
+	ID            string    `json:"id"`
+	Email         *string   `json:"email"`
+	InvitedByName string    `json:"invitedByName"`
+	CreatedAt     time.Time `json:"createdAt"`
+	ExpiresAt     time.Time `json:"expiresAt"`
+}
+
+// adminOf checks that the caller is an admin of the family (another family's, or none: not
+// found; a member: not an admin), locking the family for the change that follows.
+func adminOf(ctx context.Context, tx pgx.Tx, familyID, uid string) error {
+	_, role, err := lockFamily(ctx, tx, familyID, uid)
+	if err != nil {
+		return err
+	}
+	if role != domain.RoleAdmin {
+		return domain.ErrNotAdmin
+	}
+	return nil
+}
+
+// Invites are the family's open invitations, newest first (admins only).
+func (r *Repository) Invites(ctx context.Context, familyID, callerUID string) ([]OpenInvite, error) {
+	var out []OpenInvite
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if err := adminOf(ctx, tx, familyID, callerUID); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT token_hash, email, invited_by_name, created_at, expires_at FROM family_invites
+			WHERE family_id = $1 AND expires_at > now() ORDER BY created_at DESC, token_hash`, familyID)
+		if err != nil {
+			return fmt.Errorf("read invitations: %w", err)
+		}
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (OpenInvite, error) {
+			var inv OpenInvite
+			var hash []byte
+			err := row.Scan(&hash, &inv.Email, &inv.InvitedByName, &inv.CreatedAt, &inv.ExpiresAt)
+			inv.ID = domain.InviteID(hash)
+			return inv, err
+		})
+		if err != nil {
+			return fmt.Errorf("read invitations: %w", err)
+		}
+		return nil
+	})
+	if out == nil {
+		out = []OpenInvite{}
+	}
+	return out, err
+}
+
+// RevokeInvite deletes one of the family's invitations (admins only), named by its token or
+// by its id; another family's invitation is not found.
+func (r *Repository) RevokeInvite(ctx context.Context, familyID, callerUID, ref string) error {
+	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if err := adminOf(ctx, tx, familyID, callerUID); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, "DELETE FROM family_invites WHERE family_id = $1 AND token_hash = ANY($2::bytea[])",
+			familyID, domain.InviteHashes(ref))
+		if err != nil {
+			return fmt.Errorf("revoke the invitation: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return domain.ErrInviteNotFound
+		}
+		return nil
+	})
+}
