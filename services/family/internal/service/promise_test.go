@@ -24,7 +24,7 @@ import (
 func (e *env) callWithEmail(method, path, uid, email string, body any) (int, []byte) {
 	e.t.Helper()
 	c := testenv.NewClient(e.t, e.base)
-	testenv.AsUser(e.t, c.Header, "family", auth.User{UID: uid, Name: strings.ToUpper(uid[:1]) + uid[1:], Email: email})
+	testenv.AsUser(e.t, c, "family", auth.User{UID: uid, Name: strings.ToUpper(uid[:1]) + uid[1:], Email: email})
 	r := c.Send(method, path, body)
 	return r.Status, r.Body
 }
