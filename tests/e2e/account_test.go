@@ -263,7 +263,7 @@ func (a fullAccount) assertNoTrace(t *testing.T, pool *pgxpool.Pool) {
 		t.Errorf("the draw that included Anna still answers %d", code)
 	}
 	var claimed int
-	if err := pool.QueryRow(context.Background(), "SELECT claimed FROM items WHERE id = $1", a.bobItem).Scan(&claimed); err != nil || claimed != 0 {
+	if err := pool.QueryRow(context.Background(), "SELECT COALESCE(sum(quantity), 0) FROM claims WHERE item_id = $1", a.bobItem).Scan(&claimed); err != nil || claimed != 0 {
 		t.Errorf("Bob's item: %d units still claimed (%v)", claimed, err)
 	}
 	if found := rowsMentioning(t, pool, a.bobS.UID); len(found) == 0 {
