@@ -399,7 +399,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a list, move its reveal date or share it with families
-         * @description Before `revealAt` the owner's answers carry no claim data at all; after it, the owner's `GET /api/wishlist` items carry `claims`. `familyIds` replaces the families the list is shared with (`[]` shares it with none; absent leaves them as they are); each must be a family the caller belongs to, otherwise 422 `validation_failed` with `fields.familyIds` "You can only share a list with a family you belong to." (the same for a family that does not exist, so nobody learns which families exist). Sharing with a family makes the list's link if it has none; revoking the link (`DELETE /api/lists/{id}/share`) also stops sharing with families. Memberships reach wishlist as the family service's events, so a family joined a moment ago can take a second to be accepted.
+         * @description Each claim keeps the reveal date in force when it was made; the owner's `GET /api/wishlist` items carry a claim in `claims` only once that date has passed, so moving `revealAt` never reveals a claim sooner. `revealAt` must lie in the future (422 `validation_failed` with `fields.revealAt` "The reveal date must be in the future."); when it passes, the list rolls over to the same day a year later (the next season). `familyIds` replaces the families the list is shared with (`[]` shares it with none; absent leaves them as they are); each must be a family the caller belongs to, otherwise 422 `validation_failed` with `fields.familyIds` "You can only share a list with a family you belong to." (the same for a family that does not exist, so nobody learns which families exist). Sharing with a family makes the list's link if it has none; revoking the link (`DELETE /api/lists/{id}/share`) also stops sharing with families. Memberships reach wishlist as the family service's events, so a family joined a moment ago can take a second to be accepted.
          */
         patch: operations["updateList"];
         trace?: never;
@@ -438,7 +438,7 @@ export interface paths {
         };
         /**
          * A shared list, for visitors, family and its owner
-         * @description Items most wanted first, then newest. Non-owners see `claimed` and `mine` on each item (`mine` is 0 for visitors). The owner, before the reveal date, gets items without any claim field, built by a projection that never reads claims; after it, with `claims`. Signed-in non-owners are remembered for 24 h to receive `shared-list-changed`. Per-IP rate limit.
+         * @description Items most wanted first, then newest. Signed-in viewers who are not the owner (`viewer: member`) see `claimed` and `mine` on each item. Anonymous viewers and the owner get items without any claim field (the owner's revealed claims are in `GET /api/wishlist`), so an owner opening their own link signed out learns nothing. Signed-in non-owners are remembered for 24 h to receive `shared-list-changed`. Per-IP rate limit.
          */
         get: operations["openSharedList"];
         put?: never;
@@ -821,7 +821,7 @@ export interface components {
             priority: number;
             quantity: number;
             notes: string;
-            /** @description Only in the owner's GET /api/wishlist after the list's reveal date. */
+            /** @description Only in the owner's GET /api/wishlist, and only the claims whose own reveal date has passed (the list's gift history); absent or empty when there are none. */
             claims?: components["schemas"]["ClaimBy"][];
         };
         ProductAnalysis: {
@@ -968,7 +968,10 @@ export interface components {
         ListDraft: {
             /** @description 1-60 characters: 'List name must be 1 to 60 characters.' */
             name?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Must lie in the future: 'The reveal date must be in the future.' (422, `fields.revealAt`).
+             */
             revealAt?: string;
             /** @description Replaces the families the list is shared with; [] shares it with none. Each must be a family the caller belongs to (422 otherwise). */
             familyIds?: string[];
@@ -991,18 +994,21 @@ export interface components {
                 ownerName: string;
             };
             items: (components["schemas"]["Item"] & {
-                /** @description Units claimed by anyone (non-owners only). */
+                /** @description Units claimed by anyone; only for `viewer` member, absent for anonymous viewers and the owner. */
                 claimed?: number;
-                /** @description Units claimed by the caller (non-owners only; 0 for visitors). */
+                /** @description Units claimed by the caller; only for `viewer` member. */
                 mine?: number;
-                /** @description The owner after the reveal date only. */
-                claims?: components["schemas"]["ClaimBy"][];
             })[];
         };
         ClaimBy: {
             displayName: string;
             quantity: number;
             purchased: boolean;
+            /**
+             * Format: date-time
+             * @description The claim's own reveal date (the list's date in force when it was made), now past.
+             */
+            revealedAt: string;
         };
         ClaimRequest: {
             /** @default 1 */
@@ -1021,7 +1027,7 @@ export interface components {
             list: {
                 name: string;
                 ownerName: string;
-                /** @description null once the owner revoked the link. */
+                /** @description The link the claim was made through while it works; null once the owner rotated or revoked it. Never another list's link or name. */
                 token: string | null;
             };
             item: components["schemas"]["Item"];

@@ -74,7 +74,7 @@ describe('My Wishlist', () => {
   it('shows who gave what when the server sends claims (after the reveal date), and nothing otherwise', async () => {
     mockFetch(() =>
       json([
-        item('1', 'Headphones', 'Electronics', { claims: [{ displayName: 'Aunt Ann', quantity: 2, purchased: true }] }),
+        item('1', 'Headphones', 'Electronics', { claims: [{ displayName: 'Aunt Ann', quantity: 2, purchased: true, revealedAt: '2025-12-26T00:00:00Z' }] }),
         item('2', 'Scarf', 'Clothing'),
       ]),
     );
