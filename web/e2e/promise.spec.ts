@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { contextFor, signInWithEmail } from './support/app';
+import { contextFor, expectAccessible, signInWithEmail } from './support/app';
 import { callApi, idToken, newPerson, PASSWORD, type Person } from './support/people';
 
 /**
@@ -70,6 +70,7 @@ test('an anonymous visitor sees no claims, only an invitation to sign in that br
   // The invitation signs the visitor in and brings them back to the same list.
   const invite = visitor.page.getByRole('complementary', { name: 'Giving one of these?' });
   await expect(invite).toContainText(`${ownerP.name} never sees who claimed what before the surprise.`);
+  await expectAccessible(visitor.page, 'anonymous shared list');
   await invite.getByRole('link', { name: 'Sign in to see what is taken' }).click();
   await expect(visitor.page).toHaveURL(/\/login$/);
   await signInWithEmail(visitor.page, uncleP.email, PASSWORD);
@@ -122,6 +123,7 @@ test('the owner sees a claim once its own reveal date has passed, in the gift hi
   await expect(owner.page.getByTestId('wishlist-item').filter({ hasText: 'Red bicycle' }).getByTestId('given-by')).toHaveText(
     `From ${auntP.name}`,
   );
+  await expectAccessible(owner.page, 'gift history');
 
   // The list rolled over to the same day next year...
   const lists = await callApi<ListInfo[]>(ownerToken, 'GET', '/api/lists');
