@@ -7,7 +7,7 @@ async function signIn(page: Page, person: Person): Promise<void> {
   await signInWithEmail(page, person.email, PASSWORD);
 }
 
-test('a list is shared, claimed by family and kept secret from its owner until the reveal date', async ({ browser }) => {
+test('a list is shared, claimed by family and kept secret from its owner', async ({ browser }) => {
   test.setTimeout(120_000);
   const [ownerP, visitorP, memberP] = await Promise.all([
     newPerson('owner', 'Tom'),
@@ -73,9 +73,9 @@ test('a list is shared, claimed by family and kept secret from its owner until t
   const memberBike = member.page.getByTestId('shared-item').filter({ hasText: 'Red bicycle' });
   await expect(memberBike.getByRole('button', { name: "I'll get this: Red bicycle" })).toBeVisible();
 
-  // Claiming asks the visitor to sign in, and brings them back to the list.
-  await visitor.page.getByRole('button', { name: "I'll get this: Red bicycle" }).click();
-  await visitor.page.getByRole('dialog', { name: 'Sign in to claim this gift' }).getByRole('link', { name: 'Sign in' }).click();
+  // Signed out there is nothing to claim with: the page invites the visitor to sign in, and brings them back to the list.
+  await expect(visitor.page.getByRole('button', { name: /I'll get this/ })).toHaveCount(0);
+  await visitor.page.getByRole('link', { name: 'Sign in to see what is taken' }).click();
   await expect(visitor.page).toHaveURL(/\/login$/);
   await signInWithEmail(visitor.page, visitorP.email, PASSWORD);
   await expect(visitor.page).toHaveURL(new RegExp(`/l/${share.token}$`));
@@ -112,12 +112,7 @@ test('a list is shared, claimed by family and kept secret from its owner until t
   expect(ownerSaw).not.toContain(visitorP.name);
   expect(ownerSaw).not.toMatch(/"(claimed|mine|claims)"/);
 
-  // After the reveal date the owner sees who gave it.
-  await callApi(ownerToken, 'PATCH', `/api/lists/${list.id}`, { revealAt: '2020-01-01T00:00:00Z' });
-  await owner.page.reload();
-  await expect(ownerCard.getByTestId('given-by')).toHaveText(`From ${visitorP.name}`);
-  await owner.page.goto(`/l/${share.token}`);
-  await expect(ownerBike.getByTestId('given-by')).toHaveText(`From ${visitorP.name}`);
+  // The owner seeing it after its reveal date (only ever in the future) is promise.spec.ts's gift history.
 
   await Promise.all([owner.context.close(), visitor.context.close(), member.context.close()]);
 });

@@ -308,7 +308,7 @@ func findShared(ctx context.Context, q interface {
 }
 
 // SharedJSON answers GET /api/shared/{token}: most wanted first, then newest. Three readers:
-// the owner (their items with the revealed claims, as on their own list), a signed-in member
+// the owner (the items alone; their revealed claims are on their own list), a signed-in member
 // (this season's claimed and mine), and an anonymous visitor (the items alone: whoever opens
 // the link signed out, the owner in a private window included, learns nothing of claims).
 func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, write func(json.RawMessage)) error {
@@ -331,9 +331,9 @@ func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, wr
 	if err != nil {
 		return err
 	}
-	if viewer == "owner" {
-		return r.writeRows(ctx, ownerProjection, prefix, []byte("}"), write,
-			"SELECT "+ownerProjection.sql+" FROM items WHERE list_id = $1"+sharedOrder, l.ID)
+	if viewer == "owner" { // the items alone: the revealed claims are on the owner's own list
+		return r.writeRows(ctx, itemProjection, prefix, []byte("}"), write,
+			"SELECT "+itemProjection.sql+" FROM items WHERE list_id = $1"+sharedOrder, l.ID)
 	}
 	return r.writeRows(ctx, memberProjection, prefix, []byte("}"), write,
 		"SELECT "+memberProjection.sql+" FROM items WHERE items.list_id = $1"+sharedOrder, l.ID, viewerUID)

@@ -484,7 +484,7 @@ export interface paths {
         };
         /**
          * A shared list, for visitors, family and its owner
-         * @description Items most wanted first, then newest. Signed-in viewers who are not the owner see `claimed` and `mine` (this season's claims) on each item. Anonymous visitors get the items with no claim field at all (the owner in a private window learns nothing). The owner gets the items with `claims`, the revealed ones only, as on their own list. Signed-in non-owners are remembered for 24 h to receive `shared-list-changed`. Per-IP rate limit.
+         * @description Items most wanted first, then newest. Signed-in viewers who are not the owner (`viewer: member`) see `claimed` and `mine` on each item. Anonymous viewers and the owner get items without any claim field (the owner's revealed claims are in `GET /api/wishlist`), so an owner opening their own link signed out learns nothing. Signed-in non-owners are remembered for 24 h to receive `shared-list-changed`. Per-IP rate limit.
          */
         get: operations["openSharedList"];
         put?: never;
@@ -913,7 +913,7 @@ export interface components {
             priority: number;
             quantity: number;
             notes: string;
-            /** @description Only in the owner's GET /api/wishlist after the list's reveal date. */
+            /** @description Only in the owner's GET /api/wishlist, and only the claims whose own reveal date has passed (the list's gift history); absent or empty when there are none. */
             claims?: components["schemas"]["ClaimBy"][];
         };
         ProductAnalysis: {
@@ -1096,12 +1096,10 @@ export interface components {
                 ownerName: string;
             };
             items: (components["schemas"]["Item"] & {
-                /** @description Units claimed this season by anyone (signed-in non-owners only). */
+                /** @description Units claimed by anyone; only for `viewer` member, absent for anonymous viewers and the owner. */
                 claimed?: number;
-                /** @description Units claimed this season by the caller (signed-in non-owners only). */
+                /** @description Units claimed by the caller; only for `viewer` member. */
                 mine?: number;
-                /** @description The owner only, the revealed claims only. */
-                claims?: components["schemas"]["ClaimBy"][];
             })[];
         };
         OwnerItem: components["schemas"]["Item"] & {

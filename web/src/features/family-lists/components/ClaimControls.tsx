@@ -9,18 +9,15 @@ import { unitsLeft, type SharedItem } from '../types';
 interface Props {
   token: string;
   item: SharedItem;
-  /** Anonymous visitors get the sign-in prompt instead of a claim. */
-  signedIn: boolean;
-  onSignInNeeded: () => void;
 }
 
-/** Claim, change the quantity, mark purchased, or release: what a family member does with one item. */
-export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) {
+/** Claim, change the quantity, mark purchased, or release: what a signed-in family member does with one item. */
+export function ClaimControls({ token, item }: Props) {
   const mine = item.mine ?? 0;
   const max = unitsLeft(item) + mine;
   const [quantity, setQuantity] = useState(Math.max(1, Math.min(mine || 1, max)));
   // The shared view carries no "purchased" of the caller's own claim; the shopping list does.
-  const { data: myClaims } = useGetClaimsQuery(undefined, { skip: !signedIn || mine === 0 });
+  const { data: myClaims } = useGetClaimsQuery(undefined, { skip: mine === 0 });
   const purchased = myClaims?.find((c) => c.item.id === item.id)?.purchased ?? false;
   const [claim, claiming] = useClaimItemMutation();
   const [release, releasing] = useReleaseClaimMutation();
@@ -30,10 +27,6 @@ export function ClaimControls({ token, item, signedIn, onSignInNeeded }: Props) 
   const busy = claiming.isLoading || releasing.isLoading;
 
   async function save(units: number, bought: boolean) {
-    if (!signedIn) {
-      onSignInNeeded();
-      return;
-    }
     try {
       await claim({ token, itemId: item.id, quantity: units, purchased: bought }).unwrap();
     } catch (err) {

@@ -63,6 +63,11 @@ describe('my gift shopping list /claims', () => {
     mockFetch(() => json([entry('Tom', 'Bike', { list: { name: 'Christmas', ownerName: 'Tom', token: null } })]));
     renderWithProviders(<ClaimsPage />, { path: '/claims', preloadedState: signedIn() });
     expect(await screen.findByRole('checkbox', { name: 'Purchased: Bike' })).toBeDisabled();
+    const row = within(screen.getByRole('region', { name: 'For Tom' })).getByTestId('claim-row');
+    expect(row).toHaveTextContent('Bike');
+    expect(row).toHaveTextContent('Christmas');
+    expect(row).toHaveTextContent('The link to this list changed: ask Tom for the new one.');
+    expect(row.querySelector('a')).toBeNull();
     expect(screen.queryByRole('link', { name: 'Christmas' })).not.toBeInTheDocument();
   });
 

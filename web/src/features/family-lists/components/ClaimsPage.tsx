@@ -58,6 +58,11 @@ function ClaimRow({ entry }: { entry: ClaimEntry }) {
           {item.price ? `${format.price(item.price)} · ` : ''}
           {list.token ? <Link to={`/l/${list.token}`}>{listName(list.name)}</Link> : listName(list.name)}
         </p>
+        {!list.token && (
+          // The owner replaced or turned off the link this claim was made through: no link to
+          // follow (never another list's), but the gift stays on the shopping list.
+          <p className="muted claim-row__gone">{t('claims.linkGone', { person: list.ownerName })}</p>
+        )}
       </div>
     </li>
   );

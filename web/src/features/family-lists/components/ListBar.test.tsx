@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { json, mockFetch, renderWithProviders, signedIn } from '../../../test/utils';
 import type { WishList } from '../types';
 import { ListBar } from './ListBar';
+import { earliestRevealDate } from './ListSettingsDialog';
 
 function list(over: Partial<WishList>): WishList {
   return {
@@ -93,9 +94,38 @@ describe('list bar on My Wishlist', () => {
     const date = within(dialog).getByLabelText('From this day you see who gave what');
     expect(date).toHaveValue('2026-12-26');
     await userEvent.clear(date);
-    await userEvent.type(date, '2020-01-01');
+    await userEvent.type(date, '2099-12-24');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save date' }));
-    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ revealAt: '2020-01-01T00:00:00Z' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ revealAt: '2099-12-24T00:00:00Z' }));
+  });
+
+  it('offers no past reveal date and shows the server refusing one on the field', async () => {
+    const message = 'The reveal date must be in the future.';
+    const calls = mockFetch((call) =>
+      call.method === 'PATCH'
+        ? json({ error: { code: 'validation_failed', message: 'Invalid', fields: { revealAt: message } } }, 422)
+        : json([list({ revealAt: '2099-12-26T00:00:00Z' })]),
+    );
+    renderWithProviders(<ListBar onSelect={vi.fn()} />, { preloadedState: signedIn() });
+    await userEvent.click(await screen.findByRole('button', { name: 'Share' }));
+    const dialog = screen.getByRole('dialog', { name: 'My Wishlist: sharing' });
+    const date = within(dialog).getByLabelText('From this day you see who gave what');
+    expect(date).toHaveAttribute('min', earliestRevealDate());
+    // The server has the last word (the clock may differ): its 422 lands under the date.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save date' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
+    expect(date).toHaveAttribute('aria-invalid', 'true');
+    expect(date).toHaveAccessibleDescription(expect.stringContaining(message));
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1);
+    await userEvent.clear(date);
+    await userEvent.type(date, '2099-12-24');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    expect(date).toHaveAttribute('aria-invalid', 'false');
+  });
+
+  it('earliestRevealDate is tomorrow in UTC, whatever the hour', () => {
+    expect(earliestRevealDate(new Date('2026-11-25T00:00:00Z'))).toBe('2026-11-26');
+    expect(earliestRevealDate(new Date('2026-12-31T23:59:00Z'))).toBe('2027-01-01');
   });
 
   it('shares the list with the families the owner ticks', async () => {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Dialog } from '../../../components/Dialog';
 import { Field } from '../../../components/Field';
 import { useToast } from '../../../app/shell/notices';
-import { errorMessage } from '../../../lib/apiError';
+import { errorMessage, fieldErrors } from '../../../lib/apiError';
 import { useFormat } from '../../../lib/format';
 import { useShareListMutation, useUnshareListMutation, useUpdateListMutation } from '../api';
 import type { WishList } from '../types';
@@ -21,6 +21,15 @@ export function absoluteUrl(url: string): string {
   return new URL(url, window.location.origin).toString();
 }
 
+/**
+ * The earliest reveal date the form offers: tomorrow in UTC. A date is saved as midnight UTC and
+ * must lie in the future, so today (or, west of Greenwich in the evening, the local tomorrow) would
+ * already be past.
+ */
+export function earliestRevealDate(now: Date = new Date()): string {
+  return new Date(now.getTime() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
 /** Share link (make, copy, replace, turn off), the families it is shared with, and reveal date of one list. */
 export function ListSettingsDialog({ list, onClose }: Props) {
   const toast = useToast();
@@ -31,6 +40,7 @@ export function ListSettingsDialog({ list, onClose }: Props) {
   const [unshare, unsharing] = useUnshareListMutation();
   const [update, updating] = useUpdateListMutation();
   const [reveal, setReveal] = useState(list.revealAt.slice(0, 10));
+  const [revealError, setRevealError] = useState<string>();
   const busy = sharing.isLoading || unsharing.isLoading || updating.isLoading;
 
   async function run(action: () => Promise<unknown>, done: string) {
@@ -39,6 +49,19 @@ export function ListSettingsDialog({ list, onClose }: Props) {
       toast({ title: done });
     } catch (err) {
       toast({ title: t('settings.couldNotSave'), description: errorMessage(err), variant: 'destructive' });
+    }
+  }
+
+  async function saveReveal() {
+    setRevealError(undefined);
+    try {
+      await update({ id: list.id, revealAt: `${reveal}T00:00:00Z` }).unwrap();
+      toast({ title: t('settings.dateSaved') });
+    } catch (err) {
+      // 422 "The reveal date must be in the future." belongs under the date, not in a toast.
+      const onField = fieldErrors(err).revealAt;
+      if (onField) setRevealError(onField);
+      else toast({ title: t('settings.couldNotSave'), description: errorMessage(err), variant: 'destructive' });
     }
   }
 
@@ -108,12 +131,25 @@ export function ListSettingsDialog({ list, onClose }: Props) {
         className="list-settings__reveal"
         onSubmit={(e) => {
           e.preventDefault();
-          void run(() => update({ id: list.id, revealAt: `${reveal}T00:00:00Z` }).unwrap(), t('settings.dateSaved'));
+          void saveReveal();
         }}
       >
-        <Field label={t('settings.revealLabel')} hint={t('settings.revealHint')}>
-          {({ id, describedBy }) => (
-            <input id={id} className="input" type="date" required value={reveal} aria-describedby={describedBy} onChange={(e) => setReveal(e.target.value)} />
+        <Field label={t('settings.revealLabel')} hint={t('settings.revealHint')} error={revealError}>
+          {({ id, describedBy, invalid }) => (
+            <input
+              id={id}
+              className="input"
+              type="date"
+              required
+              min={earliestRevealDate()}
+              value={reveal}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              onChange={(e) => {
+                setReveal(e.target.value);
+                setRevealError(undefined);
+              }}
+            />
           )}
         </Field>
         <button type="submit" className="button button--outline button--small" disabled={busy || !reveal}>

@@ -4,23 +4,26 @@ import { useFormat } from '../../../lib/format';
 import { CategoryIcon } from '../../../components/CategoryIcon';
 import { CartIcon } from '../../../components/icons';
 import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
-import { unitsLeft, type SharedItem } from '../types';
+import { unitsLeft, type SharedItem, type SharedList } from '../types';
 import { ClaimControls } from './ClaimControls';
 
 interface Props {
   token: string;
   item: SharedItem;
-  /** The owner sees the item as they made it, with no claim controls or marks (FAMILY.md 'The promise'). */
-  isOwner: boolean;
-  signedIn: boolean;
-  onSignInNeeded: () => void;
+  /**
+   * Only a member (signed in, not the owner) sees claim marks and controls. The owner and
+   * anonymous visitors see the item as it was made: their answers carry no claim fields, and the
+   * card never guesses any (FAMILY.md 'The promise').
+   */
+  viewer: SharedList['viewer'];
 }
 
-export function SharedItemCard({ token, item, isOwner, signedIn, onSignInNeeded }: Props) {
+export function SharedItemCard({ token, item, viewer }: Props) {
+  const isMember = viewer === 'member';
   const [imageFailed, setImageFailed] = useState(false);
   const { t } = useTranslation('family-lists');
   const format = useFormat();
-  const taken = !isOwner && unitsLeft(item) === 0;
+  const taken = isMember && unitsLeft(item) === 0;
   const shopUrl = item.shoppingUrl || shopSearchUrl(item.searchQuery || item.name);
   return (
     <article
@@ -47,13 +50,7 @@ export function SharedItemCard({ token, item, isOwner, signedIn, onSignInNeeded 
         {item.price && <p className="media-card__price">{format.price(item.price)}</p>}
         {item.quantity > 1 && <p className="muted">{t('item.wants', { count: item.quantity })}</p>}
         {item.notes && <p className="shared-item__notes">{item.notes}</p>}
-        {isOwner && item.claims && item.claims.length > 0 && (
-          // Only after the reveal date does the server send `claims` to the owner.
-          <p className="shared-item__status" data-testid="given-by">
-            {t('item.from', { names: item.claims.map((c) => (c.quantity > 1 ? `${c.displayName} (${c.quantity})` : c.displayName)).join(', ') })}
-          </p>
-        )}
-        {!isOwner && (item.claimed ?? 0) > 0 && !taken && (
+        {isMember && (item.claimed ?? 0) > 0 && !taken && (
           <p className="shared-item__status">
             {t('item.takenOf', { claimed: item.claimed, total: item.quantity })}
           </p>
@@ -68,7 +65,7 @@ export function SharedItemCard({ token, item, isOwner, signedIn, onSignInNeeded 
         >
           <CartIcon size={16} /> {t('item.shop')}
         </button>
-        {!isOwner && <ClaimControls token={token} item={item} signedIn={signedIn} onSignInNeeded={onSignInNeeded} />}
+        {isMember && <ClaimControls token={token} item={item} />}
       </div>
     </article>
   );

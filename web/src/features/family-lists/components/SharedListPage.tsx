@@ -1,17 +1,15 @@
 import { useListName } from '../listName';
 import { useTranslation } from 'react-i18next';
-import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { GiftIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
 import { useAppSelector } from '../../../app/hooks';
 import { errorMessage } from '../../../lib/apiError';
-import { selectCurrentUser } from '../../../lib/session';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useGetSharedListQuery } from '../api';
 import { mostWantedFirst } from '../types';
 import { SharedItemCard } from './SharedItemCard';
-import { SignInToClaimDialog } from './SignInToClaimDialog';
+import { SignInInvite } from './SignInInvite';
 import './familyLists.css';
 
 function isNotFound(err: unknown): boolean {
@@ -21,11 +19,9 @@ function isNotFound(err: unknown): boolean {
 /** /l/:token: a shared list, for visitors, family and its owner. */
 export default function SharedListPage() {
   const { token = '' } = useParams();
-  const user = useAppSelector(selectCurrentUser);
   const authReady = useAppSelector((s) => s.auth.initialized);
   // Wait for the session so a signed-in member's first answer carries `mine`.
   const { data, error, isLoading } = useGetSharedListQuery(token, { skip: !authReady || !token });
-  const [askSignIn, setAskSignIn] = useState(false);
   const { t } = useTranslation('family-lists');
   const listName = useListName();
   usePageTitle(data ? t('shared.titleOf', { owner: data.list.ownerName, name: listName(data.list.name) }) : t('shared.fallbackTitle'));
@@ -47,17 +43,16 @@ export default function SharedListPage() {
     );
   }
 
-  const isOwner = data.viewer === 'owner';
   const items = mostWantedFirst(data.items);
   return (
     <section className="page page--narrow" aria-labelledby="shared-list-title">
       <header className="shared-list__header">
-        <p className="muted">{isOwner ? t('shared.yours') : t('shared.whose', { owner: data.list.ownerName })}</p>
+        <p className="muted">{data.viewer === 'owner' ? t('shared.yours') : t('shared.whose', { owner: data.list.ownerName })}</p>
         <h1 id="shared-list-title" className="page__title">
           {listName(data.list.name)}
         </h1>
-        {data.viewer === 'anonymous' && <p className="muted">{t('shared.signInToClaim')}</p>}
       </header>
+      {data.viewer === 'anonymous' && <SignInInvite owner={data.list.ownerName} />}
       {items.length === 0 ? (
         <div className="card empty-state">
           <span className="empty-state__icon" aria-hidden="true">
@@ -68,18 +63,10 @@ export default function SharedListPage() {
       ) : (
         <div className="shared-list__items">
           {items.map((item) => (
-            <SharedItemCard
-              key={item.id}
-              token={token}
-              item={item}
-              isOwner={isOwner}
-              signedIn={!!user}
-              onSignInNeeded={() => setAskSignIn(true)}
-            />
+            <SharedItemCard key={item.id} token={token} item={item} viewer={data.viewer} />
           ))}
         </div>
       )}
-      {askSignIn && <SignInToClaimDialog onCancel={() => setAskSignIn(false)} />}
     </section>
   );
 }

@@ -74,7 +74,7 @@ describe('My Wishlist', () => {
   it('shows who gave what when the server sends claims (after the reveal date), and nothing otherwise', async () => {
     mockFetch(() =>
       json([
-        item('1', 'Headphones', 'Electronics', { claims: [{ displayName: 'Aunt Ann', quantity: 2, purchased: true }] }),
+        item('1', 'Headphones', 'Electronics', { claims: [{ displayName: 'Aunt Ann', quantity: 2, purchased: true, revealedAt: '2025-12-26T00:00:00Z' }] }),
         item('2', 'Scarf', 'Clothing'),
       ]),
     );
@@ -82,6 +82,35 @@ describe('My Wishlist', () => {
     const cards = await screen.findAllByTestId('wishlist-item');
     expect(within(cards[0]).getByTestId('given-by')).toHaveTextContent('From Aunt Ann (2)');
     expect(within(cards[1]).queryByTestId('given-by')).not.toBeInTheDocument();
+  });
+
+  it('shows the gift history by year, newest year first, and no history without revealed claims', async () => {
+    const revealed = (displayName: string, revealedAt: string, quantity = 1) => ({ displayName, quantity, purchased: true, revealedAt });
+    mockFetch(() =>
+      json([
+        item('1', 'Headphones', 'Electronics', { claims: [revealed('Aunt Ann', '2025-12-26T00:00:00Z', 2), revealed('Uncle Bob', '2026-12-26T00:00:00Z')] }),
+        item('2', 'Scarf', 'Clothing', { claims: [revealed('Grandma', '2025-12-26T00:00:00Z')] }),
+        item('3', 'Kite', 'Toys'),
+      ]),
+    );
+    renderPage();
+    const history = await screen.findByRole('region', { name: 'Gift history' });
+    const years = within(history).getAllByTestId('gift-year');
+    expect(years.map((y) => within(y).getByRole('heading', { level: 3 }).textContent)).toEqual(['2026', '2025']);
+    expect(within(years[0]).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Headphones, given by Uncle Bob']);
+    expect(within(years[1]).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Headphones × 2, given by Aunt Ann',
+      'Scarf, given by Grandma',
+    ]);
+    expect(history).not.toHaveTextContent('Kite');
+  });
+
+  it('shows no gift history while no claim is revealed', async () => {
+    mockFetch(() => json(ITEMS));
+    renderPage();
+    await screen.findAllByTestId('wishlist-item');
+    expect(screen.queryByTestId('gift-history')).not.toBeInTheDocument();
+    expect(screen.queryByText('Gift history')).not.toBeInTheDocument();
   });
 
   it('draws the category icon for each item', async () => {

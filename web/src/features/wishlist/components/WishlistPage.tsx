@@ -11,6 +11,7 @@ import { useDeleteWishlistItemMutation, useGetWishlistQuery } from '../api';
 import { categoryOf, type WishlistItem } from '../types';
 import { useCategoryLabel } from '../hooks/useCategoryLabel';
 import { EditItemSheet } from './EditItemSheet';
+import { GiftHistory } from './GiftHistory';
 import { WishlistItemCard } from './WishlistItemCard';
 import './wishlist.css';
 
@@ -121,6 +122,7 @@ export default function WishlistPage({ listId, toolbar }: Props = {}) {
           </ul>
         </Tabs>
       )}
+      {items && <GiftHistory items={items} />}
       {editing && <EditItemSheet item={editing} onClose={() => setEditing(null)} />}
     </section>
   );
