@@ -19,7 +19,10 @@ export function PushPrompt() {
   useEffect(
     () =>
       onPushOffer((next) => {
-        if (pushPermission() === 'default' && safeGet(localStorage, DISMISSED) !== '1') setReason(next);
+        // 'granted' too: the browser may allow notifications (another site setting, a profile)
+        // while this device has not subscribed yet.
+        const permission = pushPermission();
+        if ((permission === 'default' || permission === 'granted') && safeGet(localStorage, DISMISSED) !== '1') setReason(next);
       }),
     [],
   );
@@ -32,6 +35,7 @@ export function PushPrompt() {
       return false;
     });
     setState(on ? 'on' : 'off');
+    safeSet(localStorage, DISMISSED, '1'); // answered: not offered again on this device
   }
 
   function close() {
