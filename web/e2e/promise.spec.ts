@@ -58,7 +58,7 @@ test('an anonymous visitor sees no claims, only an invitation to sign in that br
   const cards = visitor.page.getByTestId('shared-item');
   await expect(cards).toHaveCount(2);
   const main = visitor.page.locator('main');
-  await expect(main).not.toContainText(/Taken|taken|You are getting/);
+  for (const card of await cards.all()) await expect(card).not.toContainText(/Taken|taken|You are getting/);
   await expect(visitor.page.getByRole('button', { name: /I'll get this|Release/ })).toHaveCount(0);
   await expect(main).not.toContainText(auntP.name);
   // Nothing in what the anonymous browser received tells a claimed item from an unclaimed one.
