@@ -8,7 +8,7 @@ export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
  * it; otherwise test-results/screenshots/, which git ignores.
  */
 export const SCREENSHOT_DIR = fileURLToPath(
-  new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../../docs/screenshots/' : '../test-results/screenshots/', import.meta.url),
+  new URL(process.env.UPDATE_SCREENSHOTS === '1' ? '../../../docs/screenshots/' : '../../test-results/screenshots/', import.meta.url),
 );
 /** The signed-in browser state written by auth.setup.ts. */
 export const USER_STATE = fileURLToPath(new URL('../.auth/user.json', import.meta.url));
