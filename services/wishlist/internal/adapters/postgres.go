@@ -307,16 +307,17 @@ func (r *Repository) Update(ctx context.Context, userID, id string, edit func(do
 
 // seasonClaim is a claim of this season as its claimer knows it: on the list it was made through.
 type seasonClaim struct {
+	ItemID, ItemName                    string
 	UserID, ListID, ListName, OwnerName string
 	Quantity                            int
 	Purchased                           bool
 	RevealAt                            time.Time
 }
 
-// seasonClaims reads this season's claims on the items where matches (revealed claims are
-// history: nobody is holding them any more), newest first.
+// seasonClaims reads this season's claims on the items where matches (i: items, l: their
+// lists; revealed claims are history: nobody is holding them any more), newest first.
 func seasonClaims(ctx context.Context, tx pgx.Tx, where string, args ...any) ([]seasonClaim, error) {
-	rows, err := tx.Query(ctx, `SELECT c.user_id, c.list_id::text, COALESCE(via.name, c.list_name), l.owner_name,
+	rows, err := tx.Query(ctx, `SELECT i.id::text, i.name, c.user_id, c.list_id::text, COALESCE(via.name, c.list_name), l.owner_name,
 			c.quantity, c.purchased, c.reveal_at
 		FROM claims c JOIN items i ON i.id = c.item_id JOIN lists l ON l.id = i.list_id LEFT JOIN lists via ON via.id = c.list_id
 		WHERE c.reveal_at > now() AND `+where+` ORDER BY c.created_at DESC, c.user_id DESC`, args...)
@@ -331,12 +332,13 @@ func seasonClaims(ctx context.Context, tx pgx.Tx, where string, args ...any) ([]
 }
 
 // claimEnded tells a claimer on their own stream that their claim ended, and why.
-func claimEnded(ctx context.Context, tx pgx.Tx, c seasonClaim, itemID, itemName, reason string) error {
-	return enqueue(ctx, tx, events.TypeItemUnclaimed, c.UserID, ClaimEvent{ClaimerID: c.UserID, ItemID: itemID, ItemName: itemName,
+func claimEnded(ctx context.Context, tx pgx.Tx, c seasonClaim, reason string) error {
+	return enqueue(ctx, tx, events.TypeItemUnclaimed, c.UserID, ClaimEvent{ClaimerID: c.UserID, ItemID: c.ItemID, ItemName: c.ItemName,
 		ListID: c.ListID, ListName: c.ListName, OwnerName: c.OwnerName, Quantity: c.Quantity, Purchased: c.Purchased, Reason: reason})
 }
 
 // dropExcessClaims releases the newest claims until what is claimed fits the new quantity.
+// Called after the item's row was updated in the same transaction.
 func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
 	claims, err := seasonClaims(ctx, tx, "i.id = $1", item.ID)
 	if err != nil {
@@ -351,7 +353,7 @@ func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
 		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE item_id = $1 AND user_id = $2 AND reveal_at = $3", item.ID, c.UserID, c.RevealAt); err != nil {
 			return fmt.Errorf("release claim: %w", err)
 		}
-		if err := claimEnded(ctx, tx, c, item.ID, item.Name, ReasonQuantityLowered); err != nil {
+		if err := claimEnded(ctx, tx, c, ReasonQuantityLowered); err != nil {
 			return err
 		}
 	}
@@ -361,24 +363,13 @@ func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
 // claimsEnded tells each claimer of this season of the items that their claim ended because
 // the owner removed the item. Call it before deleting the items (their claims go with them).
 func claimsEnded(ctx context.Context, tx pgx.Tx, where string, args ...any) error {
-	rows, err := tx.Query(ctx, "SELECT i.id, i.name FROM items i JOIN lists l ON l.id = i.list_id WHERE "+where, args...)
+	claims, err := seasonClaims(ctx, tx, where, args...)
 	if err != nil {
-		return fmt.Errorf("read items: %w", err)
+		return err
 	}
-	type gone struct{ ID, Name string }
-	items, err := pgx.CollectRows(rows, pgx.RowToStructByPos[gone])
-	if err != nil {
-		return fmt.Errorf("read items: %w", err)
-	}
-	for _, it := range items {
-		claims, err := seasonClaims(ctx, tx, "i.id = $1", it.ID)
-		if err != nil {
+	for _, c := range claims {
+		if err := claimEnded(ctx, tx, c, ReasonRemoved); err != nil {
 			return err
-		}
-		for _, c := range claims {
-			if err := claimEnded(ctx, tx, c, it.ID, it.Name, ReasonRemoved); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
