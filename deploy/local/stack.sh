@@ -353,15 +353,17 @@ JSON
   cd "$ROOT/.dev/firebase"
   spawn auth-emulator "$TOOLS/firebase/node_modules/.bin/firebase" emulators:start --only auth --project demo-santa
   cd "$ROOT"
-  wait_port $EMULATOR_HOST "Auth emulator" 90
 }
+# The emulator (Node, firebase-tools) takes the longest to start: deps spawns it first and
+# waits for it last, so the others start meanwhile.
+wait_emulator() { wait_port $EMULATOR_HOST "Auth emulator" 90; }
 
 start_fake_gemini() {
   [ -n "${GEMINI_API_KEY:-}" ] && return 0 # a real key: use the real Gemini
   reuse_own fakegemini $FAKE_GEMINI_ADDR && return
   [ -f "$ROOT/services/vision/cmd/fakegemini/main.go" ] || return 0
   log "starting the fake Gemini on $FAKE_GEMINI_ADDR (no internet here)"
-  go build -o "$ROOT/.dev/fakegemini" ./services/vision/cmd/fakegemini
+  go_build_static -o "$ROOT/.dev/fakegemini" ./services/vision/cmd/fakegemini
   FAKE_GEMINI_ADDR=$FAKE_GEMINI_ADDR spawn fakegemini "$ROOT/.dev/fakegemini"
   wait_port $FAKE_GEMINI_ADDR "fake Gemini" 20
 }
@@ -384,7 +386,7 @@ start_fake_products() {
   reuse_own fakeproducts $FAKE_PRODUCTS_ADDR && return
   [ -f "$ROOT/services/vision/cmd/fakeproducts/main.go" ] || return 0
   log "starting the fake product databases on $FAKE_PRODUCTS_ADDR (no internet here)"
-  go build -o "$ROOT/.dev/fakeproducts" ./services/vision/cmd/fakeproducts
+  go_build_static -o "$ROOT/.dev/fakeproducts" ./services/vision/cmd/fakeproducts
   FAKE_PRODUCTS_ADDR=$FAKE_PRODUCTS_ADDR spawn fakeproducts "$ROOT/.dev/fakeproducts"
   wait_port $FAKE_PRODUCTS_ADDR "fake product databases" 20
 }
@@ -396,7 +398,8 @@ ensure_database() {
 
 deps() {
   cd "$ROOT"
-  start_postgres; start_redis; redis_user; start_nats; stack_nats; start_minio; start_mailpit; start_emulator; start_fake_gemini; start_fake_products
+  start_emulator; start_postgres; start_redis; redis_user; start_nats; stack_nats; start_minio; start_mailpit; start_fake_gemini; start_fake_products
+  wait_emulator
   command -v psql >/dev/null || apt_install postgresql-client
   ensure_database
 }
@@ -492,6 +495,11 @@ identity_env() {
   [ "$1" != notification ] || { cat "$STATE/vapid.env"; echo "PUSH_ALLOW=127.0.0.4:$((PORT_BASE + 8))"; }
 }
 
+# go_build_static: the services and the fakes with the flags MinIO's and Mailpit's installs use,
+# so the standard library and the modules they share compile once on a fresh machine (cgo, or
+# -trimpath on one side only, would compile a second copy of each).
+go_build_static() { CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" "$@"; }
+
 build_services() {
   cd "$ROOT"
   identity_keys
@@ -504,9 +512,9 @@ build_services() {
   done
   # One go build for all of them (the packages they share compile once, links run side by side);
   # the same flags as the Dockerfiles, so local figures (memory, speed) match the images.
-  CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -tags "$GO_BUILD_TAGS" -o "$BIN/" "${pkgs[@]}"
+  go_build_static -tags "$GO_BUILD_TAGS" -o "$BIN/" "${pkgs[@]}"
   # The fakes (started by deps) in the same go: later builds of them are cache hits.
-  go build -o "$ROOT/.dev/" ./services/vision/cmd/fakegemini ./services/vision/cmd/fakeproducts
+  go_build_static -o "$ROOT/.dev/" ./services/vision/cmd/fakegemini ./services/vision/cmd/fakeproducts
 }
 
 # service_port NAME public|admin: the port the plan gives the stack's service NAME.
