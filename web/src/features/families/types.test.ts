@@ -106,4 +106,15 @@ describe('draw_not_secret and shown exclusions', () => {
   it('names the pairs of a draw, skipping anyone who left', () => {
     expect(exclusionNames([ann, ben, cleo], [['u-ann', 'u-ben'], ['u-cleo', 'u-gone']])).toEqual([['Ann', 'Ben']]);
   });
+
+  it('shows pairs in the members order, as the picker does, whatever order the server keeps', () => {
+    const pairs = [
+      ['u-cleo', 'u-ben'],
+      ['u-cleo', 'u-ann'],
+    ];
+    expect(exclusionNames([ann, ben, cleo], pairs)).toEqual([
+      ['Ann', 'Cleo'],
+      ['Ben', 'Cleo'],
+    ]);
+  });
 });

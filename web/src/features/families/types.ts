@@ -121,10 +121,19 @@ export function exclusionsToDrop(err: unknown, sent: readonly [string, string][]
     .map((i) => sent[i]);
 }
 
-/** A draw's exclusions as pairs of members' names, leaving out anyone who is no longer a member. */
+/**
+ * A draw's exclusions as pairs of members' names, leaving out anyone who is no longer a member.
+ * Pairs read as the admin's picker shows them (memberPairs): in the members' order, whatever
+ * order the server keeps them in (it keeps each pair in uid order).
+ */
 export function exclusionNames(members: readonly FamilyMember[], exclusions: readonly string[][]): [string, string][] {
-  const names = new Map(members.map((m) => [m.uid, m.displayName]));
+  const position = new Map<string, number>();
+  members.forEach((m, i) => {
+    if (!position.has(m.uid)) position.set(m.uid, i);
+  });
   return exclusions
-    .filter((pair) => pair.length === 2 && names.has(pair[0]) && names.has(pair[1]))
-    .map((pair) => [names.get(pair[0])!, names.get(pair[1])!]);
+    .filter((pair) => pair.length === 2 && position.has(pair[0]) && position.has(pair[1]))
+    .map((pair) => [...pair].sort((x, y) => position.get(x)! - position.get(y)!))
+    .sort((p, q) => position.get(p[0])! - position.get(q[0])! || position.get(p[1])! - position.get(q[1])!)
+    .map(([a, b]) => [members[position.get(a)!].displayName, members[position.get(b)!].displayName]);
 }
