@@ -6,7 +6,7 @@ GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
 HELM ?= $(HOME)/.cache/santa/bin/helm
 
-.PHONY: alerts-test cluster cluster-stop k8s-test skaffold-test dev test smoke screenshots security bench bench-streams bench-lookup web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
+.PHONY: alerts-test cluster cluster-stop k8s-test skaffold-test dev test smoke screenshots security bench bench-streams bench-lookup bench-first-run web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
 	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it); the first run installs and builds"
@@ -21,6 +21,7 @@ help:
 	@echo "make bench       load benchmarks against the running test stack (prints figures)"
 	@echo "make bench-lookup  barcode lookup p50/p99 from the cache and from the fake upstreams"
 	@echo "make bench-streams  8,000 live streams: memory per stream, fan-out, reconnect drill"
+	@echo "make bench-first-run  a newcomer's first make dev: fresh clone, empty caches, each step's time to ready"
 	@echo "make security    the hostile-input suite over a test stack (prints what was tried and what came back)"
 	@echo "make web-budget  gzipped JavaScript on / and a Lighthouse run"
 	@echo "make helm        install the pinned helm into ~/.cache/santa/bin"
@@ -70,6 +71,10 @@ bench:
 # Barcode lookup p50/p99 from the cache and from the fake upstreams (issue 15).
 bench-lookup:
 	deploy/local/bench.sh lookup
+
+# A newcomer's first make dev, measured on a fresh clone with empty caches (deploy/local/first-run.sh).
+bench-first-run:
+	deploy/local/first-run.sh
 
 # 8,000 live streams: memory per stream per service, fan-out, and the reconnect drill.
 bench-streams:
