@@ -209,6 +209,24 @@ func (b broker) consumerSettledNamed(name string, timeout time.Duration) {
 		if info.NumPending != 0 || info.NumAckPending != 0 {
 			return fmt.Errorf("consumer: %d pending, %d unacked", info.NumPending, info.NumAckPending)
 		}
+		// The consumer's pending count can lag a publish that was just acknowledged (the
+		// server counts it asynchronously), so "nothing pending" alone can be read before
+		// the consumer has seen the last event: every message of the stream must be acked.
+		// (A filtered consumer's ack floor stops at the last message it matched.)
+		if info.Config.FilterSubject != "" || len(info.Config.FilterSubjects) > 0 {
+			return nil
+		}
+		stream, err := b.js.Stream(context.Background(), events.StreamName)
+		if err != nil {
+			return err
+		}
+		sinfo, err := stream.Info(context.Background())
+		if err != nil {
+			return err
+		}
+		if info.AckFloor.Stream < sinfo.State.LastSeq {
+			return fmt.Errorf("consumer: acked up to %d of %d", info.AckFloor.Stream, sinfo.State.LastSeq)
+		}
 		return nil
 	})
 }
