@@ -20,21 +20,8 @@ import (
 	"github.com/santa-wishlist/santa/services/wishlist/internal/adapters"
 )
 
-// testClock is the reminders' clock, moved by the test (no waiting for days).
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *testClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
-
 // replica is one wishlist replica's scheduler, on a pool of its own.
-func replica(t *testing.T, dbURL string, clock *testClock) (*reminders.Scheduler, *adapters.Repository, *pgxpool.Pool) {
+func replica(t *testing.T, dbURL string, clock *testenv.Clock) (*reminders.Scheduler, *adapters.Repository, *pgxpool.Pool) {
 	t.Helper()
 	pool, err := pgxpool.New(context.Background(), dbURL)
 	if err != nil {
@@ -112,7 +99,7 @@ func TestRemindersAreSentOnceAcrossTwoReplicasAndARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	world := seedReminderWorld(t, seedPool)
-	clock := &testClock{now: world.reveal.Add(-40 * 24 * time.Hour)}
+	clock := testenv.NewClock(world.reveal.Add(-40 * 24 * time.Hour))
 	a, _, _ := replica(t, dbURL, clock)
 	b, _, _ := replica(t, dbURL, clock)
 
@@ -269,7 +256,7 @@ func TestTheEmptyListReminderComesBackNextSeason(t *testing.T) {
 		t.Fatal(err)
 	}
 	world := seedReminderWorld(t, pool)
-	clock := &testClock{now: world.reveal.Add(-10 * 24 * time.Hour)}
+	clock := testenv.NewClock(world.reveal.Add(-10 * 24 * time.Hour))
 	s, _, _ := replica(t, dbURL, clock)
 	if n, err := s.RunOnce(ctx); err != nil || n != 1 {
 		t.Fatalf("this season: %d (%v)", n, err)
