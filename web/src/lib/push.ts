@@ -1,4 +1,5 @@
 import { getAuthToken } from './authToken';
+import { currentLanguage } from './i18n';
 
 /**
  * Web Push for this device: the browser's subscription (made with the server's VAPID key) is
@@ -47,7 +48,8 @@ export async function enablePush(): Promise<boolean> {
   const subscription =
     (await registration.pushManager.getSubscription()) ??
     (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
-  const saved = await call('POST', '/api/push/subscriptions', subscription.toJSON());
+  // The app's language goes with it: the reminders pushed to this device are written in it.
+  const saved = await call('POST', '/api/push/subscriptions', { ...subscription.toJSON(), language: currentLanguage() });
   return saved.ok;
 }
 

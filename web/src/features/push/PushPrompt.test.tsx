@@ -37,7 +37,8 @@ describe('the notifications offer', () => {
     expect(await screen.findByText('Notifications are on for this device.')).toBeInTheDocument();
     expect(subscribe).toHaveBeenCalledWith({ userVisibleOnly: true, applicationServerKey: keyBytes(KEY) });
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/push/key', 'POST /api/push/subscriptions']);
-    expect(calls[1].body).toEqual({ endpoint: 'https://push.example.com/abc', keys: { p256dh: 'p', auth: 'a' } });
+    // With the app's language: the reminders pushed to this device are written in it.
+    expect(calls[1].body).toEqual({ endpoint: 'https://push.example.com/abc', keys: { p256dh: 'p', auth: 'a' }, language: 'en' });
   });
 
   it('is not offered again once dismissed, nor when the browser was already answered', async () => {
