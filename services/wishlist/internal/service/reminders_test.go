@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"sync"
@@ -273,5 +274,52 @@ func TestTheEmptyListReminderComesBackNextSeason(t *testing.T) {
 	occasions, _ = pgx.CollectRows(rows, pgx.RowTo[string])
 	if len(occasions) != 2 || occasions[0] != "2026-12-26T00:00:00.000000Z" || occasions[1] != "2027-12-26T00:00:00.000000Z" {
 		t.Fatalf("occasions %v", occasions)
+	}
+}
+
+// The promise, as a curious owner would try it: olive's shared list has items and every one
+// of them is claimed (one bought). Day by day through the season, no reminder is addressed to
+// olive, and none, to anyone, names her list, her items or her: the claimers' shopping
+// reminders count their own claims and say nothing of whose list they are on.
+func TestAnOwnerWhoseItemsAreAllClaimedGetsNoReminderOfIt(t *testing.T) {
+	ctx := context.Background()
+	pool, dbURL := testenv.Postgres(t)
+	if err := migrate.Apply(ctx, pool, "wishlist", adapters.Migrations(), quiet); err != nil {
+		t.Fatal(err)
+	}
+	world := seedReminderWorld(t, pool)
+	clock := testenv.NewClock(world.reveal.AddDate(0, 0, -45))
+	s, _, _ := replica(t, dbURL, clock)
+	for day := -45; day <= 1; day++ {
+		clock.Set(world.reveal.AddDate(0, 0, day).Add(6 * time.Hour))
+		if _, err := s.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := pool.Query(ctx, "SELECT payload FROM outbox WHERE subject LIKE 'reminder.%'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	payloads, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(payloads) != 2 { // ema's empty list, carl's shopping
+		t.Fatalf("%d reminders over the season, want 2", len(payloads))
+	}
+	secrets := append([]string{"olive", "Olive", world.oliveList}, world.oliveItems...)
+	for _, p := range payloads {
+		var env events.Envelope
+		if err := json.Unmarshal(p, &env); err != nil {
+			t.Fatal(err)
+		}
+		if env.UserID == "olive" {
+			t.Fatalf("olive was sent %s: %s", env.Type, env.Data)
+		}
+		for _, s := range secrets {
+			if bytes.Contains(p, []byte(s)) {
+				t.Fatalf("a reminder to %s names %q: %s", env.UserID, s, p)
+			}
+		}
 	}
 }
