@@ -1003,7 +1003,7 @@ export interface components {
                 /** @description The device's auth secret, base64url (16 bytes). */
                 auth: string;
             };
-            /** @description The app's language on this device (a BCP 47 tag such as "de" or "fr-CA"); reminders are pushed in it (en, de, fr or es; anything else is English). Sent again at each start, so a change sticks. */
+            /** @description The app's language on this device (a BCP 47 tag such as "de" or "fr-CA"); reminders are pushed in it (en, de, fr or es; anything else is English). The app sends it again when its language changes. */
             language?: string;
         };
         Notice: {
