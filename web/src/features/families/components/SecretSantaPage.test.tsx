@@ -138,6 +138,17 @@ describe('Secret Santa /family/:id/secret-santa', () => {
 });
 
 describe('the planned draw date', () => {
+  it('shows a member the planned date while no names are drawn', async () => {
+    mockFetch((call) =>
+      call.url.endsWith('/secret-santa')
+        ? json({ error: { code: 'no_draw', message: 'No names drawn yet.' } }, 404)
+        : json([{ ...family('member'), drawOn: '2026-12-01' }]),
+    );
+    render();
+    expect(await screen.findByTestId('planned-draw')).toHaveTextContent('Planned draw date: Dec 1, 2026.');
+    expect(screen.queryByLabelText(/Planned draw date/)).not.toBeInTheDocument();
+  });
+
   it('lets an admin save and clear the date beside the budget, and shows the server\'s reason for a bad one', async () => {
     let drawOn: string | null = null;
     const calls = mockFetch((call) => {
