@@ -652,6 +652,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"MEDIA_QUOTA_BYTES":             "service default",
 		"MEDIA_QUOTA_IMAGES":            "service default",
 		"MEDIA_UNATTACHED_TTL":          "service default",
+		"REMINDER_INTERVAL":             "service default",
 	}
 	for v := range conv.EnvUsedBy {
 		if !chartSets[v] && leftOptional[v] == "" {

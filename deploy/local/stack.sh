@@ -273,9 +273,9 @@ jetstream { store_dir: "$STATE/nats-js" }
 authorization {
   users: [
     { user: wishlist, password: "$NATS_PASS_wishlist",
-      permissions: { publish: ["$ns.item.>", "$ns.santa.>", "$ns.list.>", "$ns.user.>", $js, $ack], subscribe: [$inbox] } }
+      permissions: { publish: ["$ns.item.>", "$ns.santa.>", "$ns.list.>", "$ns.user.>", "$ns.reminder.shopping", "$ns.reminder.list_empty", $js, $ack], subscribe: [$inbox] } }
     { user: family, password: "$NATS_PASS_family",
-      permissions: { publish: ["$ns.family.>", "$ns.secretsanta.>", $erased, $js, $ack], subscribe: [$inbox] } }
+      permissions: { publish: ["$ns.family.>", "$ns.secretsanta.>", "$ns.reminder.draw_soon", $erased, $js, $ack], subscribe: [$inbox] } }
     { user: media, password: "$NATS_PASS_media",
       permissions: { publish: [$js, $ack, $erased], subscribe: [$inbox] } }
     { user: notification, password: "$NATS_PASS_notification",
@@ -445,6 +445,10 @@ REDIS_KEY_PREFIX=gw-$STACK
 MEDIA_QUOTA_IMAGES=${MEDIA_QUOTA_IMAGES:-$([ "$STACK" = test ] && echo 20 || echo 500)}
 RATE_LIMIT_IP_PER_MINUTE=${RATE_LIMIT_IP_PER_MINUTE:-600}
 RATE_LIMIT_USER_PER_MINUTE=${RATE_LIMIT_USER_PER_MINUTE:-240}
+# Reminders (wishlist, family) scan at start, then this often. The test stack's scan at start
+# only, in effect: a scan in the middle of an e2e test would remind its users of claims whose
+# reveal date is near or of empty shared lists, events the test did not make.
+REMINDER_INTERVAL=${REMINDER_INTERVAL:-$([ "$STACK" = test ] && echo 24h || echo 5m)}
 ENV
   [ -f "$ROOT/web/dist/index.html" ] && echo "WEB_DIR=$ROOT/web/dist"
   return 0

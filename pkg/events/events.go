@@ -47,6 +47,12 @@ const (
 	// with user.erased naming itself, and the account's owner (wishlist) counts the answers.
 	TypeUserDeleted = "user.deleted"
 	TypeUserErased  = "user.erased"
+	// Reminders (issue 29), each published once per (kind, subject, occasion) by the service
+	// that owns what it is about, addressed to its recipient as userId. None carries anything
+	// a claim on the recipient's own lists would tell them.
+	TypeReminderDrawSoon  = "reminder.draw_soon"
+	TypeReminderShopping  = "reminder.shopping"
+	TypeReminderListEmpty = "reminder.list_empty"
 )
 
 // DuplicateWindow is how long JetStream remembers event ids. An outbox relay that crashes
@@ -77,6 +83,7 @@ var knownTypes = map[string]bool{
 	TypeItemClaimed: true, TypeItemUnclaimed: true, TypeListDeleted: true, TypeListChanged: true, TypeListFamilies: true,
 	TypeFamilyInvited: true, TypeFamilyMemberJoined: true, TypeFamilyMemberLeft: true, TypeSecretSantaDrawn: true,
 	TypeUserDeleted: true, TypeUserErased: true,
+	TypeReminderDrawSoon: true, TypeReminderShopping: true, TypeReminderListEmpty: true,
 }
 
 // Validate checks the fields every consumer relies on.
@@ -127,7 +134,7 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream
 	ns := NamespaceOf(js)
 	s, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       ns.Stream(),
-		Subjects:   []string{ns.Subject("item.>"), ns.Subject("santa.>"), ns.Subject("list.>"), ns.Subject("family.>"), ns.Subject("secretsanta.>"), ns.Subject("user.>")},
+		Subjects:   []string{ns.Subject("item.>"), ns.Subject("santa.>"), ns.Subject("list.>"), ns.Subject("family.>"), ns.Subject("secretsanta.>"), ns.Subject("user.>"), ns.Subject("reminder.>")},
 		Storage:    jetstream.FileStorage,
 		Retention:  jetstream.LimitsPolicy,
 		MaxAge:     7 * 24 * time.Hour,
@@ -185,3 +192,32 @@ type ListFamiliesData struct {
 	FamilyIDs []string `json:"familyIds"`
 	Version   int64    `json:"version"`
 }
+
+// Reminder data (api/events/reminder-*.schema.json). Each names the occasion it is about, so
+// the notice says when, and nothing else: the shopping reminder is the claimer's own claims,
+// the empty-list reminder counts items, never claims.
+type (
+	// DrawSoonData is reminder.draw_soon: a family's planned Secret Santa draw is near and
+	// the recipient, an admin, has not drawn yet.
+	DrawSoonData struct {
+		FamilyID   string `json:"familyId"`
+		FamilyName string `json:"familyName"`
+		DrawOn     string `json:"drawOn"` // YYYY-MM-DD
+		DaysLeft   int    `json:"daysLeft"`
+	}
+	// ShoppingData is reminder.shopping: the recipient's claims of one reveal date that are not
+	// marked purchased.
+	ShoppingData struct {
+		RevealAt     time.Time `json:"revealAt"`
+		DaysLeft     int       `json:"daysLeft"`
+		NotPurchased int       `json:"notPurchased"`
+	}
+	// ListEmptyData is reminder.list_empty: the recipient's shared list has no items a month
+	// before its reveal date.
+	ListEmptyData struct {
+		ListID   string    `json:"listId"`
+		ListName string    `json:"listName"`
+		RevealAt time.Time `json:"revealAt"`
+		DaysLeft int       `json:"daysLeft"`
+	}
+)

@@ -1,6 +1,8 @@
 package testenv
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/santa-wishlist/santa/pkg/events"
 )
@@ -81,4 +84,42 @@ func Publish(t testing.TB, url string, env events.Envelope) {
 	if err := events.Publish(Context(t), js, env); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// StreamEvents reads every event in the product stream of the NATS at url (its default
+// namespace), oldest first.
+func StreamEvents(t testing.TB, url string) []events.Envelope {
+	t.Helper()
+	nc, js, err := events.Connect(url, "test-reader", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	stream, err := js.Stream(ctx, events.StreamName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []events.Envelope
+	for uint64(len(out)) < info.State.Msgs {
+		msg, err := cons.Next(jetstream.FetchMaxWait(2 * time.Second))
+		if err != nil {
+			t.Fatalf("read stream: %v", err)
+		}
+		var env events.Envelope
+		if err := json.Unmarshal(msg.Data(), &env); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, env)
+	}
+	return out
 }

@@ -1,4 +1,6 @@
 import { getAuthToken } from './authToken';
+import { currentLanguage } from './i18n';
+import { safeGet, safeSet } from './storage';
 
 /**
  * Web Push for this device: the browser's subscription (made with the server's VAPID key) is
@@ -47,8 +49,29 @@ export async function enablePush(): Promise<boolean> {
   const subscription =
     (await registration.pushManager.getSubscription()) ??
     (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
-  const saved = await call('POST', '/api/push/subscriptions', subscription.toJSON());
+  // The app's language goes with it: the reminders pushed to this device are written in it.
+  const language = currentLanguage();
+  const saved = await call('POST', '/api/push/subscriptions', { ...subscription.toJSON(), language });
+  if (saved.ok) safeSet(localStorage, SENT_LANGUAGE, language);
   return saved.ok;
+}
+
+/** The language this device's subscription was last stored with. */
+const SENT_LANGUAGE = 'santa:pushLanguage';
+
+/**
+ * Stores this device's subscription again when the app's language changed since it was last
+ * sent, so the reminders pushed here are written in the language the app now speaks. Does
+ * nothing where this device has not subscribed, or nobody is signed in.
+ */
+export async function syncPushLanguage(language: string): Promise<void> {
+  if (!pushSupported() || Notification.permission !== 'granted' || !navigator.serviceWorker.controller) return;
+  if (safeGet(localStorage, SENT_LANGUAGE) === language) return;
+  const registration = await navigator.serviceWorker.getRegistration();
+  const subscription = await registration?.pushManager.getSubscription();
+  if (!subscription || !(await getAuthToken())) return;
+  const saved = await call('POST', '/api/push/subscriptions', { ...subscription.toJSON(), language });
+  if (saved.ok) safeSet(localStorage, SENT_LANGUAGE, language);
 }
 
 /** Stops pushes to this device (sign-out): the server forgets it, then the browser does. */

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/pkg/reminders"
 )
 
 // EraseUser removes a deleted account from every family (issue 18), as if the user had left
@@ -45,6 +46,9 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 			if _, err := tx.Exec(ctx, sql, uid); err != nil {
 				return fmt.Errorf("erase user: %w", err)
 			}
+		}
+		if err := reminders.EraseUser(ctx, tx, uid); err != nil {
+			return err
 		}
 		return outbox.EraseUser(ctx, tx, uid)
 	})

@@ -92,6 +92,8 @@ type View struct {
 	Role    string
 	Members []domain.Member
 	Roles   map[string]string
+	// DrawOn is the planned Secret Santa draw date, if an admin set one.
+	DrawOn *time.Time
 }
 
 func enqueue(ctx context.Context, tx pgx.Tx, eventType, userID string, data any) error {
@@ -178,7 +180,7 @@ func (r *Repository) CreateFamily(ctx context.Context, by Caller, name string, i
 // Families are the caller's families, oldest first, with their members (admins first, then
 // by name).
 func (r *Repository) Families(ctx context.Context, uid string) ([]View, error) {
-	rows, err := r.pool.Query(ctx, `SELECT f.id, f.name, me.role, m.uid, m.display_name, m.role
+	rows, err := r.pool.Query(ctx, `SELECT f.id, f.name, me.role, m.uid, m.display_name, m.role, f.draw_on
 		FROM family_members me
 		JOIN families f ON f.id = me.family_id
 		JOIN family_members m ON m.family_id = f.id
@@ -191,11 +193,12 @@ func (r *Repository) Families(ctx context.Context, uid string) ([]View, error) {
 	views := []View{}
 	for rows.Next() {
 		var id, name, myRole, muid, mname, mrole string
-		if err := rows.Scan(&id, &name, &myRole, &muid, &mname, &mrole); err != nil {
+		var drawOn *time.Time
+		if err := rows.Scan(&id, &name, &myRole, &muid, &mname, &mrole, &drawOn); err != nil {
 			return nil, err
 		}
 		if len(views) == 0 || views[len(views)-1].ID != id {
-			views = append(views, View{ID: id, Name: name, Role: myRole, Roles: map[string]string{}})
+			views = append(views, View{ID: id, Name: name, Role: myRole, Roles: map[string]string{}, DrawOn: drawOn})
 		}
 		v := &views[len(views)-1]
 		v.Members = append(v.Members, domain.Member{UID: muid, DisplayName: mname})

@@ -42,6 +42,8 @@ type Family struct {
 	Role    string       `json:"role"`
 	Members []Member     `json:"members"`
 	Lists   []SharedList `json:"lists"`
+	// DrawOn is the planned Secret Santa draw date (YYYY-MM-DD), null when none is planned.
+	DrawOn *string `json:"drawOn"`
 }
 
 // Created is the answer to creating a family: the family and its first invitation.
@@ -164,7 +166,8 @@ func (f *Families) Get(ctx context.Context, familyID, uid string) (Family, error
 }
 
 func familyOf(v adapters.View) Family {
-	fam := Family{ID: v.ID, Name: v.Name, Role: v.Role, Members: make([]Member, len(v.Members)), Lists: []SharedList{}}
+	fam := Family{ID: v.ID, Name: v.Name, Role: v.Role, Members: make([]Member, len(v.Members)), Lists: []SharedList{},
+		DrawOn: dayOf(v.DrawOn)}
 	for i, m := range v.Members {
 		fam.Members[i] = Member{UID: m.UID, DisplayName: m.DisplayName, Role: v.Roles[m.UID]}
 	}
@@ -246,6 +249,39 @@ func (f *Families) Draw(ctx context.Context, familyID, callerUID string, req Dra
 	return DrawResult{DrawnAt: at, Participants: n, EveryoneCanDeduce: everyone}, err
 }
 
+// DrawPlan is the family's Secret Santa plan: the date the admins mean to draw on.
+type DrawPlan struct {
+	DrawOn *string `json:"drawOn"`
+}
+
+// PlanDraw sets the family's planned draw date, or clears it with nil or "" (admins only).
+// Every admin is reminded three days before, unless the family drew since it was set.
+func (f *Families) PlanDraw(ctx context.Context, familyID, callerUID string, drawOn *string) (DrawPlan, error) {
+	day, err := domain.CleanDrawOn(drawOn, f.now())
+	if err != nil {
+		return DrawPlan{}, err
+	}
+	if err := f.repo.SetDrawOn(ctx, familyID, callerUID, day); err != nil {
+		return DrawPlan{}, err
+	}
+	return DrawPlan{DrawOn: dayOf(day)}, nil
+}
+
+func dayOf(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := t.Format(time.DateOnly)
+	return &s
+}
+
+// Unprocessable says whether err is a rule broken by a date (422, as a list's revealAt),
+// rather than the family's usual 400.
+func Unprocessable(err error) bool {
+	var date *domain.DateError
+	return errors.As(err, &date)
+}
+
 // Invites lists the family's open invitations (admins only).
 func (f *Families) Invites(ctx context.Context, familyID, callerUID string) ([]OpenInvite, error) {
 	return f.repo.Invites(ctx, familyID, callerUID)
@@ -300,6 +336,11 @@ func ErrorOf(err error) *apperror.Error {
 	if errors.As(err, &field) {
 		return &apperror.Error{Kind: apperror.KindInvalid, Code: "validation_failed", Message: field.Message,
 			Fields: map[string]string{field.Field: field.Message}, Err: err}
+	}
+	var date *domain.DateError
+	if errors.As(err, &date) {
+		return &apperror.Error{Kind: apperror.KindInvalid, Code: "validation_failed", Message: date.Message,
+			Fields: map[string]string{date.Field: date.Message}, Err: err}
 	}
 	var input *domain.DrawInputError
 	if errors.As(err, &input) {

@@ -134,3 +134,37 @@ func SameEmail(invited, account string) bool {
 	account = strings.TrimSpace(account)
 	return account != "" && strings.EqualFold(strings.TrimSpace(invited), account)
 }
+
+// Planned draw dates (issue 29): how far ahead an admin may plan, and when the admins are
+// reminded.
+const (
+	MaxDrawOnAhead = 366 * 24 * time.Hour
+	DrawSoonDays   = 3
+)
+
+// DateError is a date that breaks a rule; unlike other field errors it is a 422, as a list's
+// revealAt is (FAMILY.md).
+type DateError struct{ Field, Message string }
+
+func (e *DateError) Error() string { return e.Message }
+
+// CleanDrawOn checks a planned draw date: a calendar day (YYYY-MM-DD), not before today (UTC)
+// and at most a year ahead. Empty clears it (nil).
+func CleanDrawOn(raw *string, now time.Time) (*time.Time, error) {
+	if raw == nil || strings.TrimSpace(*raw) == "" {
+		return nil, nil
+	}
+	day, err := time.Parse(time.DateOnly, strings.TrimSpace(*raw))
+	if err != nil {
+		return nil, &DateError{"drawOn", "The draw date must be a date like 2026-12-01."}
+	}
+	now = now.UTC()
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	switch {
+	case day.Before(today):
+		return nil, &DateError{"drawOn", "The draw date cannot be in the past."}
+	case day.Sub(today) > MaxDrawOnAhead:
+		return nil, &DateError{"drawOn", "The draw date can be at most a year ahead."}
+	}
+	return &day, nil
+}

@@ -31,6 +31,7 @@ func Routes(r gin.IRouter, f *app.Families) {
 	api.PATCH("/families/:id/members/:uid", h.setRole)
 	api.POST("/families/:id/secret-santa", h.draw)
 	api.GET("/families/:id/secret-santa", h.myMatch)
+	api.PATCH("/families/:id/secret-santa", h.planDraw)
 	api.POST("/invites/:token/accept", h.accept)
 	// The accept page shows who invited before the visitor signs in.
 	r.GET("/api/invites/:token", auth.Caller(false), h.inviteInfo)
@@ -135,6 +136,18 @@ func (h handlers) draw(c *gin.Context) {
 	respond(c, http.StatusCreated, res, err, "Failed to draw names")
 }
 
+// planDraw sets the planned draw date; {"drawOn": null} clears it.
+func (h handlers) planDraw(c *gin.Context) {
+	var body struct {
+		DrawOn *string `json:"drawOn"`
+	}
+	if !httpserver.DecodeJSON(c, &body, smallBody) {
+		return
+	}
+	plan, err := h.f.PlanDraw(c.Request.Context(), c.Param("id"), caller(c).UID, body.DrawOn)
+	respond(c, http.StatusOK, plan, err, "Failed to save the draw date")
+}
+
 func (h handlers) myMatch(c *gin.Context) {
 	m, err := h.f.MyMatch(c.Request.Context(), c.Param("id"), caller(c).UID)
 	respond(c, http.StatusOK, m, err, "Failed to load your Secret Santa match")
@@ -154,8 +167,8 @@ func respond(c *gin.Context, status int, body any, err error, context string) {
 func writeError(c *gin.Context, err error, context string) {
 	e := app.ErrorOf(err)
 	status := httpserver.StatusOf(e.Kind)
-	if e.Kind == apperror.KindInvalid {
-		status = http.StatusBadRequest // family's contract: a broken rule is a 400
+	if e.Kind == apperror.KindInvalid && !app.Unprocessable(err) {
+		status = http.StatusBadRequest // family's contract: a broken rule is a 400 (a date's, 422)
 	}
 	httpserver.WriteAppError(c, e, status, context)
 }

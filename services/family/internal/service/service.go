@@ -12,6 +12,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/pkg/reminders"
 	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/family/internal/adapters"
 	"github.com/santa-wishlist/santa/services/family/internal/app"
@@ -26,6 +27,10 @@ type Config struct {
 	EventsNamespace events.Namespace
 	// OutboxRetention is how long published events stay in the outbox (OUTBOX_RETENTION).
 	OutboxRetention time.Duration
+	// ReminderInterval is how often this replica scans for due reminders (REMINDER_INTERVAL).
+	ReminderInterval time.Duration
+	// Clock is the reminders' clock (tests drive it); nil is time.Now.
+	Clock func() time.Time
 	// ErasureBackOff overrides the user.deleted consumer's redelivery waits (tests).
 	ErasureBackOff []time.Duration
 	Server         httpserver.Options
@@ -36,12 +41,13 @@ type Config struct {
 // LoadConfig reads and checks the environment.
 func LoadConfig(env *config.Env) Config {
 	return Config{
-		DatabaseURL:     env.Required("DATABASE_URL"),
-		NATSURL:         env.Required("NATS_URL"),
-		EventsNamespace: events.NamespaceFromEnv(env),
-		OutboxRetention: env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
-		Server:          httpserver.OptionsFromEnv(env, "family", "8085"),
-		Identity:        auth.IdentityVerifierFromEnv(env, "family"),
+		DatabaseURL:      env.Required("DATABASE_URL"),
+		NATSURL:          env.Required("NATS_URL"),
+		EventsNamespace:  events.NamespaceFromEnv(env),
+		OutboxRetention:  env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
+		ReminderInterval: env.Duration("REMINDER_INTERVAL", reminders.DefaultInterval),
+		Server:           httpserver.OptionsFromEnv(env, "family", "8085"),
+		Identity:         auth.IdentityVerifierFromEnv(env, "family"),
 	}
 }
 
@@ -68,6 +74,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if err := w.EraseUsers(ctx, "family", repo.EraseUser, cfg.ErasureBackOff); err != nil {
 		return nil, err
 	}
+	// Every replica scans for due reminders; each is sent once (pkg/reminders).
+	w.Go(reminders.New(w.Pool, reminders.Options{Clock: cfg.Clock, Interval: cfg.ReminderInterval,
+		Registry: w.Server.Registry, Logger: logger}, repo.DrawSoonDue).Run)
 	// The relay runs until shutdown, after in-flight requests finished; Run stops it first,
 	// then the consumers, then drains NATS and closes the pool.
 	w.Go(outbox.NewRelay(w.Pool, w.JS, w.Server.Registry, logger).WithRetention(cfg.OutboxRetention).Run)

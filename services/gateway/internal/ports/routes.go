@@ -180,6 +180,7 @@ func familiesRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
 	r.DELETE("/api/families/:id/members/:uid", with(signedIn, small, family)...)
 	r.POST("/api/families/:id/secret-santa", with(signedIn, small, family)...)
 	r.GET("/api/families/:id/secret-santa", with(signedIn, family)...)
+	r.PATCH("/api/families/:id/secret-santa", with(signedIn, small, family)...)
 	r.GET("/api/invites/:token", with(anyone, family)...)
 	r.POST("/api/invites/:token/accept", with(signedIn, small, family)...)
 }

@@ -29,22 +29,22 @@ func (s *Subscriptions) Save(ctx context.Context, sub domain.Subscription) (doma
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			sub.ID = uuid.NewString()
-			_, err = tx.Exec(ctx, `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4, $5)
-				ON CONFLICT (endpoint) DO NOTHING`, sub.ID, sub.UserID, sub.Endpoint, sub.P256dh, sub.Auth)
+			_, err = tx.Exec(ctx, `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, language) VALUES ($1, $2, $3, $4, $5, $6)
+				ON CONFLICT (endpoint) DO NOTHING`, sub.ID, sub.UserID, sub.Endpoint, sub.P256dh, sub.Auth, sub.Language)
 			return err
 		case err != nil:
 			return err
 		case owner == sub.UserID:
 			sub.ID = id
-			_, err = tx.Exec(ctx, "UPDATE push_subscriptions SET p256dh = $2, auth = $3 WHERE id = $1", id, sub.P256dh, sub.Auth)
+			_, err = tx.Exec(ctx, "UPDATE push_subscriptions SET p256dh = $2, auth = $3, language = $4 WHERE id = $1", id, sub.P256dh, sub.Auth, sub.Language)
 			return err
 		default:
 			if _, err := tx.Exec(ctx, "DELETE FROM push_subscriptions WHERE id = $1", id); err != nil {
 				return err
 			}
 			sub.ID = uuid.NewString()
-			_, err = tx.Exec(ctx, "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4, $5)",
-				sub.ID, sub.UserID, sub.Endpoint, sub.P256dh, sub.Auth)
+			_, err = tx.Exec(ctx, "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, language) VALUES ($1, $2, $3, $4, $5, $6)",
+				sub.ID, sub.UserID, sub.Endpoint, sub.P256dh, sub.Auth, sub.Language)
 			return err
 		}
 	})
@@ -72,13 +72,13 @@ func (s *Subscriptions) Drop(ctx context.Context, id string) error {
 
 // OfUser lists a user's subscriptions.
 func (s *Subscriptions) OfUser(ctx context.Context, userID string) ([]domain.Subscription, error) {
-	rows, err := s.pool.Query(ctx, "SELECT id, user_id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at, id", userID)
+	rows, err := s.pool.Query(ctx, "SELECT id, user_id, endpoint, p256dh, auth, language FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at, id", userID)
 	if err != nil {
 		return nil, fmt.Errorf("read subscriptions: %w", err)
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.Subscription, error) {
 		var sub domain.Subscription
-		err := r.Scan(&sub.ID, &sub.UserID, &sub.Endpoint, &sub.P256dh, &sub.Auth)
+		err := r.Scan(&sub.ID, &sub.UserID, &sub.Endpoint, &sub.P256dh, &sub.Auth, &sub.Language)
 		return sub, err
 	})
 }

@@ -75,8 +75,7 @@ func (p *Pusher) Handle(ctx context.Context, env events.Envelope) error {
 	g.SetLimit(8)
 	var later atomic.Bool
 	for _, n := range notices {
-		push, ok := domain.PushOf(n)
-		if !ok {
+		if _, ok := domain.PushOf(n, "en"); !ok {
 			continue
 		}
 		subs, err := p.store.OfUser(ctx, n.UserID)
@@ -84,6 +83,7 @@ func (p *Pusher) Handle(ctx context.Context, env events.Envelope) error {
 			return err
 		}
 		for _, sub := range subs {
+			push, _ := domain.PushOf(n, sub.Language) // each device in its app's language
 			g.Go(func() error {
 				retry, err := p.pushOne(gctx, n.EventID, sub, push)
 				if retry {

@@ -104,6 +104,8 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 		events.TypeFamilyInvited, events.TypeFamilyMemberLeft, events.TypeListFamilies,
 		events.TypeUserDeleted, events.TypeUserErased:
 		return nil, nil
+	case events.TypeReminderDrawSoon, events.TypeReminderShopping, events.TypeReminderListEmpty:
+		return reminderNotice(env)
 	case events.TypeSecretSantaDrawn:
 		var d struct {
 			FamilyID     string   `json:"familyId"`

@@ -18,6 +18,9 @@ type Subscription struct {
 	Endpoint string `json:"endpoint"`
 	P256dh   string `json:"-"`
 	Auth     string `json:"-"`
+	// Language is the device's app language (Language of what the app sent): the reminders
+	// pushed to it are written in it.
+	Language string `json:"language"`
 }
 
 // ErrBadSubscription is a subscription the server will not store; its message is the user's.
@@ -94,10 +97,12 @@ type Push struct {
 	Topic string
 }
 
-// PushOf is the push of a notice, or false for notices that are not pushed (the badge
-// count, Santa's answer: both are for the device in use).
-func PushOf(n Notice) (Push, bool) {
+// PushOf is the push of a notice to a device whose app speaks lang, or false for notices that
+// are not pushed (the badge count, Santa's answer: both are for the device in use).
+func PushOf(n Notice, lang string) (Push, bool) {
 	switch n.Event {
+	case EventReminderDrawSoon, EventReminderShopping, EventReminderListEmpty:
+		return reminderPush(n, lang)
 	case EventSecretSanta:
 		var d SecretSantaData
 		if json.Unmarshal(n.Data, &d) != nil || d.FamilyID == "" {

@@ -11,15 +11,15 @@ import (
 // Only the notices that matter with the app closed are pushed, each with a topic a push
 // service accepts (at most 32 base64url characters) that tells different subjects apart.
 func TestPushOf(t *testing.T) {
-	if _, ok := domain.PushOf(domain.Notice{Event: domain.EventWishlistCount, Data: json.RawMessage(`{"count":1}`)}); ok {
+	if _, ok := domain.PushOf(domain.Notice{Event: domain.EventWishlistCount, Data: json.RawMessage(`{"count":1}`)}, "en"); ok {
 		t.Fatal("the badge count was pushed")
 	}
-	if _, ok := domain.PushOf(domain.Notice{Event: domain.EventSanta, Data: json.RawMessage(`{"message":"x"}`)}); ok {
+	if _, ok := domain.PushOf(domain.Notice{Event: domain.EventSanta, Data: json.RawMessage(`{"message":"x"}`)}, "en"); ok {
 		t.Fatal("Santa's answer, for the device in use, was pushed")
 	}
 	joined := func(uid string) domain.Push {
 		data, _ := json.Marshal(domain.MemberJoinedData{Message: uid + " joined", FamilyID: "6f1c3c1e-5d1b-4b8e-9a43-1f5b1b0e6b11", FamilyName: "Smiths", UID: uid})
-		p, ok := domain.PushOf(domain.Notice{Event: domain.EventFamilyMemberJoined, Data: data})
+		p, ok := domain.PushOf(domain.Notice{Event: domain.EventFamilyMemberJoined, Data: data}, "en")
 		if !ok {
 			t.Fatal("a join was not pushed")
 		}

@@ -50,6 +50,8 @@ type subscriptionBody struct {
 		P256dh string `json:"p256dh"`
 		Auth   string `json:"auth"`
 	} `json:"keys"`
+	// Language is the app's language on this device ("de", "fr-CA"); reminders are pushed in it.
+	Language string `json:"language"`
 }
 
 func (h pushHandlers) ready(c *gin.Context) bool {
@@ -72,7 +74,8 @@ func (h pushHandlers) save(c *gin.Context) {
 		return
 	}
 	u, _ := auth.UserFrom(c)
-	sub := domain.Subscription{UserID: u.UID, Endpoint: b.Endpoint, P256dh: b.Keys.P256dh, Auth: b.Keys.Auth}
+	sub := domain.Subscription{UserID: u.UID, Endpoint: b.Endpoint, P256dh: b.Keys.P256dh, Auth: b.Keys.Auth,
+		Language: domain.Language(b.Language)}
 	if err := domain.CheckSubscription(sub, h.allow); err != nil {
 		var bad *domain.ErrBadSubscription
 		if errors.As(err, &bad) {

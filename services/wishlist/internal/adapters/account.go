@@ -11,6 +11,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/pkg/reminders"
 )
 
 // RequestDeletion records the deletion of uid's account and, in the same transaction, puts
@@ -64,6 +65,9 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 			if _, err := tx.Exec(ctx, sql, uid); err != nil {
 				return fmt.Errorf("erase user: %w", err)
 			}
+		}
+		if err := reminders.EraseUser(ctx, tx, uid); err != nil {
+			return err
 		}
 		return outbox.EraseUser(ctx, tx, uid)
 	})

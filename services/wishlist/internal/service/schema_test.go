@@ -32,7 +32,7 @@ func conformsToSchema(t *testing.T, env events.Envelope) {
 			"claim.schema.json", "list-deleted.schema.json", "list-changed.schema.json", "envelope.schema.json",
 			"family-invited.schema.json", "family-member-joined.schema.json", "family-member-left.schema.json",
 			"secretsanta-drawn.schema.json", "list-families.schema.json", "user-deleted.schema.json",
-			"user-erased.schema.json"} {
+			"user-erased.schema.json", "reminder-draw-soon.schema.json", "reminder-shopping.schema.json", "reminder-list-empty.schema.json"} {
 			doc, err := jsonschema.UnmarshalJSON(mustOpen(t, filepath.Join(dir, name)))
 			if err != nil {
 				t.Fatal(err)

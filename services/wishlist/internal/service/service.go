@@ -14,6 +14,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/pkg/reminders"
 	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/adapters"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
@@ -29,6 +30,10 @@ type Config struct {
 	EventsNamespace events.Namespace
 	// OutboxRetention is how long published events stay in the outbox (OUTBOX_RETENTION).
 	OutboxRetention time.Duration
+	// ReminderInterval is how often this replica scans for due reminders (REMINDER_INTERVAL).
+	ReminderInterval time.Duration
+	// Clock is the reminders' clock (tests drive it); nil is time.Now.
+	Clock func() time.Time
 	// ErasureBackOff overrides the account-deletion consumers' redelivery waits (tests).
 	ErasureBackOff []time.Duration
 	Server         httpserver.Options
@@ -45,14 +50,15 @@ type Config struct {
 // LoadConfig reads and checks the environment.
 func LoadConfig(env *config.Env) Config {
 	cfg := Config{
-		DatabaseURL:     env.Required("DATABASE_URL"),
-		NATSURL:         env.Required("NATS_URL"),
-		MediaURL:        env.String("MEDIA_URL", ""),
-		EventsNamespace: events.NamespaceFromEnv(env),
-		OutboxRetention: env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
-		Server:          httpserver.OptionsFromEnv(env, "wishlist", "8081"),
-		Identity:        auth.IdentityVerifierFromEnv(env, "wishlist"),
-		Photos:          mediaurl.FromEnv(env),
+		DatabaseURL:      env.Required("DATABASE_URL"),
+		NATSURL:          env.Required("NATS_URL"),
+		MediaURL:         env.String("MEDIA_URL", ""),
+		EventsNamespace:  events.NamespaceFromEnv(env),
+		OutboxRetention:  env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
+		ReminderInterval: env.Duration("REMINDER_INTERVAL", reminders.DefaultInterval),
+		Server:           httpserver.OptionsFromEnv(env, "wishlist", "8081"),
+		Identity:         auth.IdentityVerifierFromEnv(env, "wishlist"),
+		Photos:           mediaurl.FromEnv(env),
 	}
 	if cfg.MediaURL != "" {
 		cfg.Signer = auth.IdentitySignerFromEnv(env, "wishlist")
@@ -91,6 +97,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if err := w.Consumers(ports.ConsumeAccountEvents(ctx, w.JS, accounts, cfg.ErasureBackOff, logger, w.Metrics)); err != nil {
 		return nil, err
 	}
+	// Every replica scans for due reminders; each is sent once (pkg/reminders).
+	w.Go(reminders.New(w.Pool, reminders.Options{Clock: cfg.Clock, Interval: cfg.ReminderInterval,
+		Registry: w.Server.Registry, Logger: logger}, repo.ShoppingDue, repo.EmptyListsDue).Run)
 	// The relay runs until shutdown, after in-flight requests finished; Run stops it first,
 	// then the consumers, then drains NATS and closes the pool.
 	w.Go(outbox.NewRelay(w.Pool, w.JS, w.Server.Registry, logger).WithRetention(cfg.OutboxRetention).Run)

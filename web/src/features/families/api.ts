@@ -58,6 +58,10 @@ export const familiesApi = api.injectEndpoints({
       query: (familyId) => `/api/families/${id(familyId)}/secret-santa`,
       providesTags: (_r, _e, familyId) => [{ type: 'SecretSanta', id: familyId }],
     }),
+    planSecretSanta: build.mutation<{ drawOn: string | null }, { familyId: string; drawOn: string | null }>({
+      query: ({ familyId, drawOn }) => ({ url: `/api/families/${id(familyId)}/secret-santa`, method: 'PATCH', body: { drawOn } }),
+      invalidatesTags: (_r, error) => (error ? [] : [FAMILIES]),
+    }),
     drawSecretSanta: build.mutation<DrawResult, { familyId: string } & DrawRequest>({
       query: ({ familyId, ...body }) => ({ url: `/api/families/${id(familyId)}/secret-santa`, method: 'POST', body }),
       invalidatesTags: (_r, error, { familyId }) => (error ? [] : [{ type: 'SecretSanta', id: familyId }]),
@@ -77,4 +81,5 @@ export const {
   useAcceptInviteMutation,
   useGetMySecretSantaQuery,
   useDrawSecretSantaMutation,
+  usePlanSecretSantaMutation,
 } = familiesApi;

@@ -14,12 +14,43 @@ export const LIVE_EVENTS = {
   claimRemoved: 'claim-removed',
   secretSanta: 'secret-santa',
   familyMemberJoined: 'family-member-joined',
+  reminderDrawSoon: 'reminder-draw-soon',
+  reminderShopping: 'reminder-shopping',
+  reminderListEmpty: 'reminder-list-empty',
 } as const;
 
 const WISHLIST_TAGS = [
   { type: 'Wishlist' as const, id: 'LIST' },
   { type: 'Wishlist' as const, id: 'RECENT' },
 ];
+
+/**
+ * A reminder's words: the server's English title and message, or in another language the
+ * app's own texts built from the reminder's fields (as for Santa's message and API errors).
+ */
+export function reminderText(event: string, data: Record<string, unknown>): { title: string; description: string } | null {
+  const days = typeof data.daysLeft === 'number' && data.daysLeft >= 0 ? data.daysLeft : null;
+  if (days === null) return null;
+  if (currentLanguage() === 'en' && typeof data.title === 'string' && typeof data.message === 'string') {
+    return { title: data.title, description: data.message };
+  }
+  const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
+  switch (event) {
+    case LIVE_EVENTS.reminderDrawSoon:
+      return {
+        title: days === 0 ? translate('reminders.drawToday') : translate('reminders.drawSoon', { count: days }),
+        description: translate('reminders.drawSoonText', { family: text('familyName') }),
+      };
+    case LIVE_EVENTS.reminderShopping: {
+      const n = typeof data.notPurchased === 'number' ? data.notPurchased : 0;
+      return { title: translate('reminders.christmasIn', { count: days }), description: translate('reminders.notPurchased', { count: n }) };
+    }
+    case LIVE_EVENTS.reminderListEmpty:
+      return { title: translate('reminders.listEmpty'), description: translate('reminders.listEmptyText', { list: text('listName') }) };
+    default:
+      return null;
+  }
+}
 
 function parseData(event: ServerEvent): Record<string, unknown> {
   try {
@@ -89,6 +120,16 @@ export function handleLiveEvent(event: ServerEvent, ctx: LiveContext): void {
       ctx.dispatch(api.util.invalidateTags(['Families']));
       const message = typeof data.message === 'string' && data.message ? data.message : null;
       if (message) ctx.dispatch(showShellToast(message));
+      return;
+    }
+    case LIVE_EVENTS.reminderDrawSoon:
+    case LIVE_EVENTS.reminderShopping:
+    case LIVE_EVENTS.reminderListEmpty: {
+      // The screen it is about reads fresh data when opened; the toast says what to do.
+      const tags = { [LIVE_EVENTS.reminderDrawSoon]: 'Families', [LIVE_EVENTS.reminderShopping]: 'Claims', [LIVE_EVENTS.reminderListEmpty]: 'Lists' } as const;
+      ctx.dispatch(api.util.invalidateTags([tags[event.event]]));
+      const text = reminderText(event.event, data);
+      if (text) ctx.dispatch(showShellToast(`${text.title}: ${text.description}`));
       return;
     }
     default:

@@ -1,7 +1,9 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
+import { setTokenProvider } from '../../lib/authToken';
 import { keyBytes, offerPush } from '../../lib/push';
+import { inLanguage } from '../../test/i18n';
 import { json, mockFetch } from '../../test/utils';
 import { PushPrompt } from './PushPrompt';
 
@@ -37,7 +39,8 @@ describe('the notifications offer', () => {
     expect(await screen.findByText('Notifications are on for this device.')).toBeInTheDocument();
     expect(subscribe).toHaveBeenCalledWith({ userVisibleOnly: true, applicationServerKey: keyBytes(KEY) });
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/push/key', 'POST /api/push/subscriptions']);
-    expect(calls[1].body).toEqual({ endpoint: 'https://push.example.com/abc', keys: { p256dh: 'p', auth: 'a' } });
+    // With the app's language: the reminders pushed to this device are written in it.
+    expect(calls[1].body).toEqual({ endpoint: 'https://push.example.com/abc', keys: { p256dh: 'p', auth: 'a' }, language: 'en' });
   });
 
   it('is not offered again once dismissed, nor when the browser was already answered', async () => {
@@ -70,5 +73,30 @@ describe('keyBytes', () => {
   it('decodes base64url with or without padding', () => {
     expect([...keyBytes('AQID_w')]).toEqual([1, 2, 3, 255]);
     expect([...keyBytes('AQID_w==')]).toEqual([1, 2, 3, 255]);
+  });
+});
+
+describe('the push language', () => {
+  it('stores a subscribed device again when the app speaks another language, once', async () => {
+    const sub = { endpoint: 'https://push.example.com/abc', toJSON: () => ({ endpoint: 'https://push.example.com/abc', keys: { p256dh: 'p', auth: 'a' } }) };
+    vi.stubGlobal('PushManager', class {});
+    vi.stubGlobal('Notification', { permission: 'granted', requestPermission: vi.fn(async () => 'granted') });
+    Object.defineProperty(navigator, 'serviceWorker', {
+      configurable: true,
+      value: { controller: {}, getRegistration: async () => ({ pushManager: { getSubscription: async () => sub } }) },
+    });
+    setTokenProvider(async () => 'tok');
+    localStorage.removeItem('santa:pushLanguage');
+    await inLanguage('de');
+    const calls = mockFetch(() => json({ id: 'x' }, 201));
+    const { rerender } = render(<PushPrompt />);
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0].method).toBe('POST');
+    expect(calls[0].body).toEqual({ endpoint: 'https://push.example.com/abc', keys: { p256dh: 'p', auth: 'a' }, language: 'de' });
+    rerender(<PushPrompt />);
+    render(<PushPrompt />); // the next start, in the same language: nothing to send
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toHaveLength(1);
+    setTokenProvider(async () => null);
   });
 });

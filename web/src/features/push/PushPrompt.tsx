@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { enablePush, onPushOffer, pushPermission, type PushReason } from '../../lib/push';
+import { useLanguage } from '../../lib/i18n';
+import { enablePush, onPushOffer, pushPermission, syncPushLanguage, type PushReason } from '../../lib/push';
 import { safeGet, safeSet } from '../../lib/storage';
 import './push.css';
 
@@ -15,6 +16,11 @@ export function PushPrompt() {
   const { t } = useTranslation('push');
   const [reason, setReason] = useState<PushReason | null>(null);
   const [state, setState] = useState<'ask' | 'busy' | 'on' | 'off'>('ask');
+  const language = useLanguage();
+  // A device that subscribed is told of a new language, so its reminders follow the app's.
+  useEffect(() => {
+    syncPushLanguage(language).catch((err: unknown) => console.warn('push language not updated', err));
+  }, [language]);
 
   useEffect(
     () =>

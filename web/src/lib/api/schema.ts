@@ -138,6 +138,8 @@ export interface paths {
          *       retry) carries the newer count, so the badge never steps back.
          *     - `santa`, after a gift request: `{"message": "Santa received your gift request!",
          *       "itemId": "...", "name": "..."}`.
+         *     - `reminder-draw-soon`, `reminder-shopping`, `reminder-list-empty`: the reminders
+         *       (ReminderNoticeData), once each.
          *     - `: ping` comment lines every 15 s keep proxies from closing a quiet stream.
          *
          *     `id` is the notice's seq: it increases for one user, with gaps (seqs are shared by all
@@ -208,7 +210,8 @@ export interface paths {
          * @description The body is the browser's PushSubscription.toJSON(). The endpoint must be https to a
          *     public address (the server POSTs to it); a device saved again keeps its subscription, a
          *     device saved by another user becomes theirs. Pushed: Secret Santa drawn, someone joined
-         *     your family (admins), a gift you claimed was removed, a shared list you opened changed;
+         *     your family (admins), a gift you claimed was removed, a shared list you opened changed,
+         *     and the reminders (draw in 3 days, shopping a week before the reveal date, an empty shared list);
          *     never anything a claim causes to the list's owner. A push service answering 404 or 410
          *     removes the subscription.
          */
@@ -711,7 +714,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Plan the draw date (admins)
+         * @description Sets the family's planned draw date (`drawOn`, a UTC calendar day), or clears it with null. Three days before it, every admin gets a `reminder.draw_soon` notice and push ("Secret Santa draw in 3 days"), once, unless the family has drawn since the date was set. Every member reads the date as the family's `drawOn`.
+         */
+        patch: operations["planSecretSanta"];
         trace?: never;
     };
     "/api/invites/{token}": {
@@ -771,6 +778,11 @@ export interface components {
             name: string;
             /** @enum {unknown} */
             role: "admin" | "member";
+            /**
+             * Format: date
+             * @description The planned Secret Santa draw date (PATCH /api/families/{id}/secret-santa), null when none.
+             */
+            drawOn: string | null;
             members: {
                 uid: string;
                 displayName: string;
@@ -991,6 +1003,8 @@ export interface components {
                 /** @description The device's auth secret, base64url (16 bytes). */
                 auth: string;
             };
+            /** @description The app's language on this device (a BCP 47 tag such as "de" or "fr-CA"); reminders are pushed in it (en, de, fr or es; anything else is English). The app sends it again when its language changes. */
+            language?: string;
         };
         Notice: {
             /**
@@ -999,14 +1013,33 @@ export interface components {
              */
             id: number;
             /** @enum {string} */
-            event: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed" | "secret-santa" | "family-member-joined";
-            /** @description The data of the stream event of that name. */
-            data: components["schemas"]["WishlistCountData"] | components["schemas"]["SantaData"] | components["schemas"]["SharedListChangedData"] | components["schemas"]["ClaimRemovedData"] | components["schemas"]["SecretSantaNoticeData"] | components["schemas"]["FamilyMemberJoinedData"];
+            event: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed" | "secret-santa" | "family-member-joined" | "reminder-draw-soon" | "reminder-shopping" | "reminder-list-empty";
+            /** @description The data of the stream event of that name (anyOf, not oneOf - several shapes share their required fields, as a reminder's familyId and familyName do the secret-santa notice's). */
+            data: components["schemas"]["WishlistCountData"] | components["schemas"]["SantaData"] | components["schemas"]["SharedListChangedData"] | components["schemas"]["ClaimRemovedData"] | components["schemas"]["SecretSantaNoticeData"] | components["schemas"]["FamilyMemberJoinedData"] | components["schemas"]["ReminderNoticeData"];
             /**
              * Format: date-time
              * @description When the event happened (the event's occurredAt).
              */
             occurredAt: string;
+        };
+        /** @description reminder-draw-soon (to each admin of a family whose planned draw date is 0-3 days away and which has not drawn since it was set: familyId, familyName, drawOn), reminder-shopping (to a claimer, 7 days before a reveal date: how many of their own claims of that date are not marked purchased - revealAt, notPurchased; it names no list, item or owner) and reminder-list-empty (to the owner of a list shared by link or with a family that has no items a month before its reveal date: listId, listName, revealAt; it counts items, never claims). title and message are English; the app shows its own words in another language from the other fields, and a push is written in the language the device subscribed with. Each is sent once. */
+        ReminderNoticeData: {
+            /** @example Christmas in 7 days */
+            title: string;
+            /** @example 2 gifts on your shopping list are not marked purchased */
+            message: string;
+            daysLeft: number;
+            /** Format: uuid */
+            familyId?: string;
+            familyName?: string;
+            /** Format: date */
+            drawOn?: string;
+            /** Format: date-time */
+            revealAt?: string;
+            notPurchased?: number;
+            /** Format: uuid */
+            listId?: string;
+            listName?: string;
         };
         /** @description secret-santa: to each participant of a draw. Never says whom they drew: GET /api/families/{id}/secret-santa answers the caller's own match. */
         SecretSantaNoticeData: {
@@ -1885,6 +1918,8 @@ export interface operations {
                         /** Format: uuid */
                         id: string;
                         endpoint: string;
+                        /** @enum {string} */
+                        language: "en" | "de" | "fr" | "es";
                     };
                 };
             };
@@ -3160,6 +3195,46 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    planSecretSanta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description Today or later, at most a year ahead; null (or "") clears it.
+                     */
+                    drawOn: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The plan as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        drawOn: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["NotAdmin"];
+            404: components["responses"]["FamilyNotFound"];
+            422: components["responses"]["Invalid"];
         };
     };
     inviteInfo: {

@@ -6,6 +6,7 @@ import { errorMessage, fieldErrors } from '../../../lib/apiError';
 import { useDrawSecretSantaMutation } from '../api';
 import { exclusionsFor, exclusionsToDrop, membersWithoutChoice, pairKey, toggleKey, type Family } from '../types';
 import { ConfirmDialog } from './ConfirmDialog';
+import { DrawDate } from './DrawDate';
 import { ExclusionPicker } from './ExclusionPicker';
 
 interface Props {
@@ -14,7 +15,7 @@ interface Props {
   drawn: boolean;
 }
 
-/** For admins: exclusions, a budget, and the draw (or a redraw), each after a confirmation. */
+/** For admins: exclusions, the planned draw date, a budget, and the draw (or a redraw), each after a confirmation. */
 export function DrawPanel({ family, drawn }: Props) {
   const { t } = useTranslation('families');
   const toast = useToast();
@@ -79,6 +80,7 @@ export function DrawPanel({ family, drawn }: Props) {
               {t('draw.stuck', { names: stuck.map((m) => m.displayName).join(', ') })}
             </p>
           )}
+          <DrawDate family={family} />
           <TextField label={t('draw.budget')} optional maxLength={40} placeholder={t('draw.budgetPlaceholder')} value={budget} onValue={setBudget} />
         </>
       )}

@@ -18,6 +18,7 @@ function family(role: 'admin' | 'member'): Family {
       { uid: 'u-cleo', displayName: 'Cleo', role: 'member' },
     ],
     lists: [],
+    drawOn: null,
   };
 }
 
@@ -133,5 +134,48 @@ describe('Secret Santa /family/:id/secret-santa', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ exclusions: [[ME, 'u-ben']] });
     await userEvent.click(within(problem).getByRole('button', { name: 'Untick them' }));
     expect(screen.getByRole('checkbox', { name: 'Holly & Ben' })).not.toBeChecked();
+  });
+});
+
+describe('the planned draw date', () => {
+  it('shows a member the planned date while no names are drawn', async () => {
+    mockFetch((call) =>
+      call.url.endsWith('/secret-santa')
+        ? json({ error: { code: 'no_draw', message: 'No names drawn yet.' } }, 404)
+        : json([{ ...family('member'), drawOn: '2026-12-01' }]),
+    );
+    render();
+    expect(await screen.findByTestId('planned-draw')).toHaveTextContent('Planned draw date: Dec 1, 2026.');
+    expect(screen.queryByLabelText(/Planned draw date/)).not.toBeInTheDocument();
+  });
+
+  it('lets an admin save and clear the date beside the budget, and shows the server\'s reason for a bad one', async () => {
+    let drawOn: string | null = null;
+    const calls = mockFetch((call) => {
+      if (call.method === 'PATCH') {
+        const wanted = (call.body as { drawOn: string | null }).drawOn;
+        if (wanted === '2020-01-01') {
+          return json({ error: { code: 'validation_failed', message: 'The draw date cannot be in the past.', fields: { drawOn: 'The draw date cannot be in the past.' } } }, 422);
+        }
+        drawOn = wanted;
+        return json({ drawOn });
+      }
+      if (call.url.endsWith('/secret-santa')) return json({ error: { code: 'no_draw', message: 'No names drawn yet.' } }, 404);
+      return json([{ ...family('admin'), drawOn }]);
+    });
+    render();
+    const field = await screen.findByLabelText(/Planned draw date/);
+    await userEvent.type(field, '2020-01-01');
+    await userEvent.click(screen.getByRole('button', { name: 'Save date' }));
+    expect(await screen.findByText('The draw date cannot be in the past.')).toBeInTheDocument();
+    await userEvent.clear(field);
+    await userEvent.type(field, '2026-12-01');
+    await userEvent.click(screen.getByRole('button', { name: 'Save date' }));
+    await waitFor(() => expect(drawOn).toBe('2026-12-01'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Clear date' }));
+    await waitFor(() => expect(drawOn).toBeNull());
+    const patches = calls.filter((c) => c.method === 'PATCH');
+    expect(patches.map((c) => c.body)).toEqual([{ drawOn: '2020-01-01' }, { drawOn: '2026-12-01' }, { drawOn: null }]);
+    expect(patches.every((c) => c.url === '/api/families/fam-1/secret-santa')).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { ArrowLeftIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
 import { errorMessage } from '../../../lib/apiError';
+import { useFormat } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useGetFamiliesQuery, useGetMySecretSantaQuery } from '../api';
 import { errorCode, exclusionNames } from '../types';
@@ -17,6 +18,7 @@ export default function SecretSantaPage() {
   const families = useGetFamiliesQuery();
   const family = families.data?.find((f) => f.id === id);
   const match = useGetMySecretSantaQuery(id, { skip: !family });
+  const format = useFormat();
   usePageTitle(family ? t('santa.pageTitle', { name: family.name }) : t('santa.title'));
 
   if (families.isLoading || (family && match.isLoading)) return <PageSpinner label={t('santa.loading')} />;
@@ -75,6 +77,7 @@ export default function SecretSantaPage() {
           <p>
             {t('santa.noDraw')} {family.role === 'admin' ? t('santa.noDrawAdmin') : t('santa.noDrawMember')}
           </p>
+          {family.drawOn && <p data-testid="planned-draw">{t('santa.plannedOn', { date: format.date(family.drawOn) })}</p>}
         </div>
       )}
       {match.error && !noDraw && <p className="notice notice--warning">{errorMessage(match.error)}</p>}

@@ -1,0 +1,325 @@
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/migrate"
+	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/pkg/reminders"
+	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/services/wishlist/internal/adapters"
+)
+
+// replica is one wishlist replica's scheduler, on a pool of its own.
+func replica(t *testing.T, dbURL string, clock *testenv.Clock) (*reminders.Scheduler, *adapters.Repository, *pgxpool.Pool) {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	repo := adapters.NewRepository(pool, nil)
+	return reminders.New(pool, reminders.Options{Clock: clock.Now, Registry: prometheus.NewRegistry()},
+		repo.ShoppingDue, repo.EmptyListsDue), repo, pool
+}
+
+// reminderWorld is the seed of the reminder tests: reveal is 26 December 2026 (UTC).
+//   - olive's list "Olive's wishes" is shared by link; both its items are claimed (by carl,
+//     not purchased; and by dora, purchased);
+//   - carl also claimed a gift on ema's other list, not purchased: 2 gifts not purchased;
+//   - ema's "Ema's list" is shared with a family and has no items;
+//   - nina's list is empty but shared with nobody.
+type reminderWorld struct {
+	reveal                   time.Time
+	oliveList, emaEmpty      string
+	oliveItems, emaOtherItem []string
+}
+
+func seedReminderWorld(t *testing.T, pool *pgxpool.Pool) reminderWorld {
+	t.Helper()
+	ctx := context.Background()
+	w := reminderWorld{reveal: time.Date(2026, 12, 26, 0, 0, 0, 0, time.UTC)}
+	list := func(owner, name string, token *string, families []string) string {
+		id := uuid.NewString()
+		if families == nil {
+			families = []string{}
+		}
+		if _, err := pool.Exec(ctx, `INSERT INTO lists (id, user_id, name, is_default, reveal_at, share_token, owner_name, family_ids)
+			VALUES ($1, $2, $3, false, $4, $5, $2, $6)`, id, owner, name, w.reveal, token, families); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	item := func(owner, listID, name string) string {
+		id := uuid.NewString()
+		if _, err := pool.Exec(ctx, `INSERT INTO items (id, user_id, name, description, search_query, shopping_url, list_id)
+			VALUES ($1, $2, $3, 'a gift', 'q', 'u', $4)`, id, owner, name, listID); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	claim := func(itemID, claimer, listID string, purchased bool) {
+		if _, err := pool.Exec(ctx, `INSERT INTO claims (item_id, user_id, display_name, quantity, purchased, reveal_at, list_id, list_name)
+			VALUES ($1, $2, $2, 1, $3, $4, $5, 'a list')`, itemID, claimer, purchased, w.reveal, listID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	token := "tok-" + uuid.NewString()
+	w.oliveList = list("olive", "Olive's wishes", &token, nil)
+	w.oliveItems = []string{item("olive", w.oliveList, "Red bike"), item("olive", w.oliveList, "Kite")}
+	claim(w.oliveItems[0], "carl", w.oliveList, false)
+	claim(w.oliveItems[1], "dora", w.oliveList, true)
+	claim(w.oliveItems[1], "carl", w.oliveList, false)
+	w.emaEmpty = list("ema", "Ema's list", nil, []string{uuid.NewString()})
+	emaToken := "tok-" + uuid.NewString()
+	emaOther := list("ema", "Ema's books", &emaToken, nil)
+	w.emaOtherItem = []string{item("ema", emaOther, "A book")}
+	list("nina", "Nina's quiet list", nil, nil)
+	return w
+}
+
+// The reminders' promise of once: two replicas scan the same database at the same moments,
+// one more crashes between its scan and its commit (holding the reminder's key uncommitted,
+// so a replica that meets it waits), and a replica started after the crash scans again. Each
+// reminder reaches the stream exactly once, at its time, and to its recipient only.
+func TestRemindersAreSentOnceAcrossTwoReplicasAndARestart(t *testing.T) {
+	ctx := context.Background()
+	seedPool, dbURL := testenv.Postgres(t)
+	if err := migrate.Apply(ctx, seedPool, "wishlist", adapters.Migrations(), quiet); err != nil {
+		t.Fatal(err)
+	}
+	world := seedReminderWorld(t, seedPool)
+	clock := testenv.NewClock(world.reveal.Add(-40 * 24 * time.Hour))
+	a, _, _ := replica(t, dbURL, clock)
+	b, _, _ := replica(t, dbURL, clock)
+
+	both := func() int {
+		t.Helper()
+		var wg sync.WaitGroup
+		sent := make([]int, 8)
+		errs := make([]error, 8)
+		for i := range 8 { // each replica's loop, four scans at once
+			s := a
+			if i%2 == 1 {
+				s = b
+			}
+			wg.Add(1)
+			go func() { defer wg.Done(); sent[i], errs[i] = s.RunOnce(ctx) }()
+		}
+		wg.Wait()
+		total := 0
+		for i := range sent {
+			if errs[i] != nil {
+				t.Fatalf("scan: %v", errs[i])
+			}
+			total += sent[i]
+		}
+		return total
+	}
+
+	// 40 days before: nothing is due.
+	if n := both(); n != 0 {
+		t.Fatalf("40 days before the reveal date %d reminders went out", n)
+	}
+	// 30 days before (and a little): ema's shared empty list. Olive's list has items (all of
+	// them claimed, which must not matter); nina's is shared with nobody.
+	clock.Set(world.reveal.Add(-30*24*time.Hour + time.Hour))
+	if n := both(); n != 1 {
+		t.Fatalf("a month before: %d reminders, want 1 (ema's empty list)", n)
+	}
+	clock.Set(world.reveal.Add(-20 * 24 * time.Hour))
+	if n := both(); n != 0 {
+		t.Fatalf("20 days before: %d reminders sent again", n)
+	}
+
+	// 7 days before: carl's shopping reminder is due. A third replica scans, records it and
+	// crashes before committing; meanwhile replica a scans and finds it due too.
+	clock.Set(world.reveal.Add(-7*24*time.Hour + time.Minute))
+	_, crashRepo, crashPool := replica(t, dbURL, clock)
+	due, err := crashRepo.ShoppingDue(ctx, clock.Now())
+	if err != nil || len(due) != 1 || due[0].Event.UserID != "carl" {
+		t.Fatalf("due at 7 days: %+v, %v", due, err)
+	}
+	conn, err := crashPool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := reminders.Record(ctx, tx, due[0]); err != nil || !ok {
+		t.Fatalf("the crashing replica recorded nothing: %v", err)
+	}
+	done := make(chan int, 1)
+	go func() {
+		n, err := a.RunOnce(ctx)
+		if err != nil {
+			t.Errorf("replica a: %v", err)
+		}
+		done <- n
+	}()
+	select {
+	case n := <-done:
+		t.Fatalf("replica a finished (%d sent) while the crashing replica held the reminder's key", n)
+	case <-time.After(500 * time.Millisecond):
+	}
+	// The crash: the connection goes without a commit, so PostgreSQL rolls the transaction back.
+	_ = conn.Conn().Close(ctx)
+	conn.Release()
+	select {
+	case n := <-done:
+		if n != 1 {
+			t.Fatalf("replica a sent %d after the crash, want carl's 1", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("replica a is still waiting after the crash")
+	}
+	// The crashed replica comes back as a new instance and scans: nothing is left to send.
+	restarted, _, _ := replica(t, dbURL, clock)
+	if n, err := restarted.RunOnce(ctx); err != nil || n != 0 {
+		t.Fatalf("the restarted replica sent %d (%v)", n, err)
+	}
+	if n := both(); n != 0 {
+		t.Fatalf("%d reminders sent again after the restart", n)
+	}
+	// On the day and after it, nothing more.
+	clock.Set(world.reveal.Add(time.Hour))
+	if n := both(); n != 0 {
+		t.Fatalf("after the reveal date %d reminders went out", n)
+	}
+
+	// Publish what was committed, twice over (two relays), and read the stream.
+	broker := testenv.StartNATS(t)
+	nc, js, err := events.Connect(broker.URL(), "relay", quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	for range 2 {
+		relay := outbox.NewRelay(seedPool, js, prometheus.NewRegistry(), quiet)
+		if _, err := relay.PublishPending(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := seedPool.Exec(ctx, "UPDATE outbox SET published_at = NULL"); err != nil { // a relay that crashed before marking
+			t.Fatal(err)
+		}
+	}
+	got := map[string][]events.Envelope{}
+	for _, env := range testenv.StreamEvents(t, broker.URL()) {
+		conformsToSchema(t, env)
+		got[env.Type+" to "+env.UserID] = append(got[env.Type+" to "+env.UserID], env)
+	}
+	if len(got) != 2 || len(got["reminder.list_empty to ema"]) != 1 || len(got["reminder.shopping to carl"]) != 1 {
+		t.Fatalf("the stream holds %v, want one list_empty to ema and one shopping to carl", keys(got))
+	}
+	var shop events.ShoppingData
+	_ = json.Unmarshal(got["reminder.shopping to carl"][0].Data, &shop)
+	if shop.NotPurchased != 2 || shop.DaysLeft != 7 || !shop.RevealAt.Equal(world.reveal) {
+		t.Errorf("carl's shopping reminder: %+v, want 2 not purchased, 7 days left", shop)
+	}
+	var empty events.ListEmptyData
+	_ = json.Unmarshal(got["reminder.list_empty to ema"][0].Data, &empty)
+	if empty.ListID != world.emaEmpty || empty.ListName != "Ema's list" || empty.DaysLeft != 30 {
+		t.Errorf("ema's empty-list reminder: %+v", empty)
+	}
+	var keysStored int
+	if err := seedPool.QueryRow(ctx, "SELECT count(*) FROM sent_reminders").Scan(&keysStored); err != nil || keysStored != 2 {
+		t.Fatalf("sent_reminders holds %d keys (%v), want 2", keysStored, err)
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// A list whose stored reveal date passed rolls to next season: a month before that date, the
+// shared empty list is reminded of again (a new occasion), once.
+func TestTheEmptyListReminderComesBackNextSeason(t *testing.T) {
+	ctx := context.Background()
+	pool, dbURL := testenv.Postgres(t)
+	if err := migrate.Apply(ctx, pool, "wishlist", adapters.Migrations(), quiet); err != nil {
+		t.Fatal(err)
+	}
+	world := seedReminderWorld(t, pool)
+	clock := testenv.NewClock(world.reveal.Add(-10 * 24 * time.Hour))
+	s, _, _ := replica(t, dbURL, clock)
+	if n, err := s.RunOnce(ctx); err != nil || n != 1 {
+		t.Fatalf("this season: %d (%v)", n, err)
+	}
+	clock.Set(world.reveal.AddDate(1, 0, -10))
+	if n, err := s.RunOnce(ctx); err != nil || n != 1 {
+		t.Fatalf("next season: %d (%v), want ema's list again", n, err)
+	}
+	if n, err := s.RunOnce(ctx); err != nil || n != 0 {
+		t.Fatalf("next season, again: %d (%v)", n, err)
+	}
+	var occasions []string
+	rows, _ := pool.Query(ctx, "SELECT occasion FROM sent_reminders WHERE kind = 'reminder.list_empty' ORDER BY occasion")
+	occasions, _ = pgx.CollectRows(rows, pgx.RowTo[string])
+	if len(occasions) != 2 || occasions[0] != "2026-12-26T00:00:00.000000Z" || occasions[1] != "2027-12-26T00:00:00.000000Z" {
+		t.Fatalf("occasions %v", occasions)
+	}
+}
+
+// The promise, as a curious owner would try it: olive's shared list has items and every one
+// of them is claimed (one bought). Day by day through the season, no reminder is addressed to
+// olive, and none, to anyone, names her list, her items or her: the claimers' shopping
+// reminders count their own claims and say nothing of whose list they are on.
+func TestAnOwnerWhoseItemsAreAllClaimedGetsNoReminderOfIt(t *testing.T) {
+	ctx := context.Background()
+	pool, dbURL := testenv.Postgres(t)
+	if err := migrate.Apply(ctx, pool, "wishlist", adapters.Migrations(), quiet); err != nil {
+		t.Fatal(err)
+	}
+	world := seedReminderWorld(t, pool)
+	clock := testenv.NewClock(world.reveal.AddDate(0, 0, -45))
+	s, _, _ := replica(t, dbURL, clock)
+	for day := -45; day <= 1; day++ {
+		clock.Set(world.reveal.AddDate(0, 0, day).Add(6 * time.Hour))
+		if _, err := s.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := pool.Query(ctx, "SELECT payload FROM outbox WHERE subject LIKE 'reminder.%'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	payloads, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(payloads) != 2 { // ema's empty list, carl's shopping
+		t.Fatalf("%d reminders over the season, want 2", len(payloads))
+	}
+	secrets := append([]string{"olive", "Olive", world.oliveList}, world.oliveItems...)
+	for _, p := range payloads {
+		var env events.Envelope
+		if err := json.Unmarshal(p, &env); err != nil {
+			t.Fatal(err)
+		}
+		if env.UserID == "olive" {
+			t.Fatalf("olive was sent %s: %s", env.Type, env.Data)
+		}
+		for _, s := range secrets {
+			if bytes.Contains(p, []byte(s)) {
+				t.Fatalf("a reminder to %s names %q: %s", env.UserID, s, p)
+			}
+		}
+	}
+}
