@@ -620,7 +620,7 @@ export interface paths {
         };
         /**
          * Download a copy of everything the account keeps with us, as a ZIP
-         * @description Streamed as it is gathered: account.json, lists.json, lists/<listId>.json (the items as the owner sees them: no claim made on them before the reveal date), photos/<file> (the items' stored photos), claims.json (what the user promised to give), families.json, notices.json (the latest 50). A failure after the first byte ends the download without the ZIP's central directory, so it does not open.
+         * @description Streamed as it is gathered: account.json, lists.json, lists/<listId>.json (the items as the owner sees them: no claim made on them before the reveal date), photos/<file> (the items' stored photos), claims.json (what the user promised to give), families.json, notices.json (the latest 50), notification-settings.json (which notices reach the user by push and by email). A failure after the first byte ends the download without the ZIP's central directory, so it does not open.
          */
         get: operations["exportAccount"];
         put?: never;
