@@ -425,8 +425,8 @@ func TestNetworkPolicies(t *testing.T) {
 			if set == "dev" && svc == "gateway" {
 				wantTo = append(append([]string{}, wantTo...), "firebase-auth-emulator")
 			}
-			if set == "dev" && svc == "notification" { // invitation emails go to Mailpit (its rule comes before HTTPS out)
-				wantTo = []string{"postgresql", "nats", "mailpit", "ipBlock:0.0.0.0/0"}
+			if set == "dev" && svc == "notification" { // emails go to Mailpit (its rule comes before HTTPS out); addresses come from the emulator
+				wantTo = []string{"postgresql", "nats", "mailpit", "ipBlock:0.0.0.0/0", "firebase-auth-emulator"}
 			}
 			if strings.Join(to, ",") != strings.Join(wantTo, ",") {
 				t.Errorf("%s: %s may reach %v, want %v", set, svc, to, wantTo)
@@ -438,7 +438,7 @@ func TestNetworkPolicies(t *testing.T) {
 			"nats": {"family", "gateway", "media", "notification", "vision", "wishlist"}, "minio": {"media"},
 		}
 		if set == "dev" {
-			depClients["firebase-auth-emulator"] = []string{"gateway"}
+			depClients["firebase-auth-emulator"] = []string{"gateway", "notification"}
 			depClients["mailpit"] = []string{"notification"}
 		}
 		for dep, want := range depClients {
@@ -627,6 +627,8 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"LOOKUP_DAILY_QUOTA_PER_IP":     "service default",
 		"LOOKUP_FETCH_TEST_ALLOW":       "test stacks only: the schema refuses it",
 		"PUSH_ALLOW":                    "test stacks only: the schema refuses it",
+		"EMAIL_DIGEST_WINDOW":           "service default (1h); services.notification.env may set it",
+		"EMAIL_SEND_EVERY":              "service default (15s)",
 		"VAPID_SUBJECT":                 "service default (a mailto: of the product); services.notification.env may set it",
 		"RATE_LIMIT_IP_PER_MINUTE":      "service default",
 		"RATE_LIMIT_USER_PER_MINUTE":    "service default",

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -95,6 +96,26 @@ type MailpitBody struct {
 func (m *MailpitServer) Message(id string) (MailpitBody, error) {
 	var out MailpitBody
 	return out, m.get("/api/v1/message/"+id, &out)
+}
+
+// Headers reads one message's headers (List-Unsubscribe and the like), as sent.
+func (m *MailpitServer) Headers(id string) (map[string][]string, error) {
+	out := map[string][]string{}
+	return out, m.get("/api/v1/message/"+id+"/headers", &out)
+}
+
+// To lists the delivered messages to one address, newest first.
+func (m *MailpitServer) To(address string) ([]MailpitMessage, error) {
+	all, err := m.Messages()
+	var out []MailpitMessage
+	for _, msg := range all {
+		for _, to := range msg.To {
+			if strings.EqualFold(to.Address, address) {
+				out = append(out, msg)
+			}
+		}
+	}
+	return out, err
 }
 
 func (m *MailpitServer) get(path string, out any) error {

@@ -45,6 +45,7 @@ func TestTheExportHoldsTheUsersDataAndNotTheClaimsOnTheirLists(t *testing.T) {
 	must("claims.json", "Kite") // what Anna promised to give
 	must("families.json", "The Smiths")
 	must("notices.json", "secret-santa")
+	must("notification-settings.json", "secretsanta.drawn")
 	photo := "photos/" + path.Base(strings.SplitN(a.photoURLs[0], "?", 2)[0]) // named by its key, not its signed address
 	if len(files[photo]) < 1000 || !strings.HasPrefix(files[photo], "\xff\xd8") {
 		t.Errorf("the item's photo %s is not in the archive as a JPEG (%d bytes)", photo, len(files[photo]))

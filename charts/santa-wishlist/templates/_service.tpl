@@ -53,12 +53,17 @@ kernel's OOM killer would step in. */ -}}
 {{- end -}}
 {{- if has "firebase" $svc.uses -}}
 {{- $_ := set $cfg "FIREBASE_PROJECT_ID" (required "firebase.projectId is required" $v.firebase.projectId) -}}
+{{- /* The web app's Firebase config is the gateway's to hand out (notification only reads user records). */ -}}
+{{- if eq .name "gateway" -}}
 {{- with $v.firebase.webApiKey }}{{ $_ := set $cfg "FIREBASE_WEB_API_KEY" . }}{{ end -}}
 {{- with $v.firebase.authDomain }}{{ $_ := set $cfg "FIREBASE_AUTH_DOMAIN" . }}{{ end -}}
+{{- end -}}
 {{- if $v.authEmulator.enabled -}}
 {{- $_ := set $cfg "FIREBASE_AUTH_EMULATOR_HOST" (printf "%s:9099" (include "santa.name" (dict "root" $root "name" "firebase-auth-emulator"))) -}}
 {{- $_ := set $cfg "ALLOW_AUTH_EMULATOR" "true" -}}
+{{- if eq .name "gateway" -}}
 {{- $_ := set $cfg "AUTH_EMULATOR_PUBLIC_URL" $v.authEmulator.publicUrl -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 {{- /* Whose identity assertions the service accepts: the gateway's, and those of the

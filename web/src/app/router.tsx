@@ -37,6 +37,8 @@ export const routes: RouteObject[] = [
       { path: 'l/:token', ...lazyPage(() => import('../features/family-lists/components/SharedListPage')) },
       // Open to visitors: it names the family and who invited, then asks them to sign in and come back.
       { path: 'join/:token', ...lazyPage(() => import('../features/families/components/JoinPage')) },
+      // An email's unsubscribe link: no sign-in, the token says what stops.
+      { path: 'unsubscribe/:token', ...lazyPage(() => import('../features/notification-settings/components/UnsubscribePage')) },
       {
         element: <RequireAuth />,
         children: [
@@ -45,6 +47,7 @@ export const routes: RouteObject[] = [
           { path: 'claims', ...lazyPage(() => import('../features/family-lists/components/ClaimsPage')) },
           { path: 'family', ...lazyPage(() => import('../features/families/components/FamilyPage')) },
           { path: 'family/:id/secret-santa', ...lazyPage(() => import('../features/families/components/SecretSantaPage')) },
+          { path: 'settings/notifications', ...lazyPage(() => import('../features/notification-settings/components/NotificationSettingsPage')) },
         ],
       },
       { path: '*', ...lazyPage(() => import('./routes/NotFoundPage')) },

@@ -4,7 +4,8 @@ import { Link } from 'react-router';
 import { chooseLanguage, LANGUAGE_NAMES, LANGUAGES, useLanguage } from '../lib/i18n';
 import { avatarLetter, menuName, type CurrentUser } from '../lib/session';
 import { chooseTheme, useTheme } from '../lib/theme';
-import { FamilyIcon, GiftIcon, LockIcon, LogOutIcon, MoonIcon } from './icons';
+import { saveNotificationLanguage } from '../lib/notificationLanguage';
+import { BellIcon, FamilyIcon, GiftIcon, LockIcon, LogOutIcon, MoonIcon } from './icons';
 import './AvatarMenu.css';
 
 interface AvatarMenuProps {
@@ -71,6 +72,9 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
           <Link to="/family" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
             <FamilyIcon size={18} /> {t('avatar.families')}
           </Link>
+          <Link to="/settings/notifications" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
+            <BellIcon size={18} /> {t('avatar.notifications')}
+          </Link>
           <Link to="/account" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
             <LockIcon size={18} /> {t('avatar.account')}
           </Link>
@@ -92,7 +96,10 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
                 aria-checked={language === lng}
                 lang={lng}
                 className="avatar-menu__language"
-                onClick={() => void chooseLanguage(lng)}
+                onClick={() => {
+                  void chooseLanguage(lng);
+                  saveNotificationLanguage(lng); // emails follow the app's language
+                }}
               >
                 {LANGUAGE_NAMES[lng]}
               </button>

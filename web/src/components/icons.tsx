@@ -74,6 +74,8 @@ export const CartIcon = (p: IconProps) => (
 
 export const CloseIcon = pathIcon('M6 6l12 12M18 6 6 18');
 
+export const BellIcon = pathIcon('M6 16V11a6 6 0 0 1 12 0v5l2 2H4l2-2z', 'M10 20a2 2 0 0 0 4 0');
+
 export const LogOutIcon = pathIcon('M10 4H5v16h5', 'M15 8l4 4-4 4M19 12H9');
 
 export const GiftIcon = (p: IconProps) => (

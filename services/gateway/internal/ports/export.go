@@ -100,6 +100,7 @@ func exportAccount(up Upstreams, identity *auth.IdentitySigner) gin.HandlerFunc 
 			{"claims.json", up.Wishlist, "wishlist", "/api/claims"},
 			{"families.json", up.Family, "family", "/api/families"},
 			{"notices.json", up.Notification, "notification", "/api/notifications"},
+			{"notification-settings.json", up.Notification, "notification", "/api/notifications/preferences"},
 		} {
 			body, err := get(part.base, part.audience, part.path)
 			if err != nil {

@@ -119,6 +119,13 @@ func Routes(r *gin.Engine, d Deps) {
 	r.GET("/api/push/key", with(signedIn, notification)...)
 	r.POST("/api/push/subscriptions", with(signedIn, small, notification)...)
 	r.DELETE("/api/push/subscriptions", with(signedIn, small, notification)...)
+	// Which notices reach the user by push and by email (issue 29).
+	r.GET("/api/notifications/preferences", with(signedIn, notification)...)
+	r.PUT("/api/notifications/preferences", with(signedIn, small, notification)...)
+	// One-click unsubscribe (RFC 8058): the mail program POSTs without any sign-in; the token
+	// in the address is the only key. A browser opening it is sent to the app's page.
+	r.GET("/api/unsubscribe/:token", with(anyone, notification)...)
+	r.POST("/api/unsubscribe/:token", with(anyone, small, notification)...)
 	// A copy of everything the user keeps with us, gathered from every service (issue 18).
 	r.GET("/api/account/export", with(signedIn, exportAccount(d.Upstreams, d.Identity))...)
 

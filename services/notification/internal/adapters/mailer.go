@@ -60,6 +60,12 @@ func (m *SMTPMailer) Send(ctx context.Context, messageID string, e domain.Email)
 	msg.Subject(e.Subject)
 	msg.SetMessageIDWithValue(messageID)
 	msg.SetDate()
+	if e.Unsubscribe != "" {
+		// RFC 8058: the mail program's unsubscribe button POSTs List-Unsubscribe=One-Click to
+		// the address, without the user signing in. ASCII only, so preformatted.
+		msg.SetGenHeaderPreformatted("List-Unsubscribe", "<"+e.Unsubscribe+">")
+		msg.SetGenHeaderPreformatted("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+	}
 	msg.SetBodyString(mail.TypeTextPlain, e.Text)
 	msg.AddAlternativeString(mail.TypeTextHTML, e.HTML)
 	client, err := mail.NewClient(m.host, m.opts...)

@@ -24,17 +24,25 @@ type SentEmails interface {
 	MarkEmailSent(ctx context.Context, eventID string) error
 }
 
+// Suppressions are the addresses that want no more invitations, and their tokens.
+type Suppressions interface {
+	Suppressed(ctx context.Context, address string) (bool, error)
+	AddressToken(ctx context.Context, address string) (string, error)
+}
+
 // Emailer sends the emails events ask for: invitations (family.invited).
 type Emailer struct {
-	mailer    Mailer
-	sent      SentEmails
-	publicURL string
-	logger    *slog.Logger
+	mailer     Mailer
+	sent       SentEmails
+	suppressed Suppressions
+	publicURL  string
+	logger     *slog.Logger
 }
 
 // NewEmailer builds the handler; publicURL is the web app's origin, for absolute links.
-func NewEmailer(mailer Mailer, sent SentEmails, publicURL string, logger *slog.Logger) *Emailer {
-	return &Emailer{mailer: mailer, sent: sent, publicURL: strings.TrimRight(publicURL, "/"), logger: logger.With("component", "emailer")}
+func NewEmailer(mailer Mailer, sent SentEmails, suppressed Suppressions, publicURL string, logger *slog.Logger) *Emailer {
+	return &Emailer{mailer: mailer, sent: sent, suppressed: suppressed, publicURL: strings.TrimRight(publicURL, "/"),
+		logger: logger.With("component", "emailer")}
 }
 
 // Handle sends an event's email once. A failed send returns the error, so JetStream delivers
@@ -62,8 +70,21 @@ func (e *Emailer) Handle(ctx context.Context, env events.Envelope) error {
 	if err != nil || sent {
 		return err
 	}
+	// An address that unsubscribed gets no invitation; the invite itself stays as it is, and
+	// the family's admin is told nothing (which would say something about the address).
+	if quiet, err := e.suppressed.Suppressed(ctx, d.Email); err != nil || quiet {
+		if quiet {
+			e.logger.Info("invitation not emailed: the address unsubscribed", "event", env.ID)
+			return e.sent.MarkEmailSent(ctx, env.ID)
+		}
+		return err
+	}
+	token, err := e.suppressed.AddressToken(ctx, d.Email)
+	if err != nil {
+		return err
+	}
 	email, err := domain.InvitationEmail(domain.Invitation{To: d.Email, FamilyName: d.FamilyName, InvitedBy: d.InvitedBy,
-		Link: e.publicURL + d.URL, ExpiresAt: d.ExpiresAt})
+		Link: e.publicURL + d.URL, ExpiresAt: d.ExpiresAt}, e.publicURL+"/api/unsubscribe/"+token)
 	if err != nil {
 		return fmt.Errorf("%w: %w", events.ErrPoison, err)
 	}

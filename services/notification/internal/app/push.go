@@ -47,12 +47,13 @@ type PushStore interface {
 type Pusher struct {
 	store  PushStore
 	sender PushSender
+	prefs  PreferenceReader
 	logger *slog.Logger
 }
 
-// NewPusher builds the push consumer's handler.
-func NewPusher(store PushStore, sender PushSender, logger *slog.Logger) *Pusher {
-	return &Pusher{store: store, sender: sender, logger: logger.With("component", "pusher")}
+// NewPusher builds the push consumer's handler; prefs says which kinds each user wants pushed.
+func NewPusher(store PushStore, sender PushSender, prefs PreferenceReader, logger *slog.Logger) *Pusher {
+	return &Pusher{store: store, sender: sender, prefs: prefs, logger: logger.With("component", "pusher")}
 }
 
 // errPushLater makes JetStream deliver the event again after the consumer's back-off.
@@ -75,7 +76,18 @@ func (p *Pusher) Handle(ctx context.Context, env events.Envelope) error {
 	g.SetLimit(8)
 	var later atomic.Bool
 	for _, n := range notices {
-		if _, ok := domain.PushOf(n, "en"); !ok {
+		_, ok := domain.PushOf(n, "en")
+		kind, hasKind := domain.KindOf(n)
+		if !ok || !hasKind {
+			continue
+		}
+		// The user's choice at the time of the push (a redelivery after turning it off pushes
+		// no more).
+		on, err := p.prefs.Enabled(ctx, n.UserID, kind, domain.ChannelPush)
+		if err != nil {
+			return err
+		}
+		if !on {
 			continue
 		}
 		subs, err := p.store.OfUser(ctx, n.UserID)

@@ -19,6 +19,9 @@ type Invitation struct {
 // Email is a message ready to send, in plain text and HTML.
 type Email struct {
 	To, Subject, Text, HTML string
+	// Unsubscribe is the one-click unsubscribe address (RFC 8058), sent as List-Unsubscribe
+	// with List-Unsubscribe-Post; empty for none.
+	Unsubscribe string
 }
 
 var invitationText = template.Must(template.New("text").Parse(`{{.InvitedBy}} invited you to join "{{.FamilyName}}" on Santa Wishlist.
@@ -41,8 +44,9 @@ var invitationHTML = htmltemplate.Must(htmltemplate.New("html").Parse(`<!doctype
 </body></html>
 `))
 
-// InvitationEmail writes the invitation.
-func InvitationEmail(inv Invitation) (Email, error) {
+// InvitationEmail writes the invitation. unsubscribe is the one-click address that stops
+// invitations to this address.
+func InvitationEmail(inv Invitation, unsubscribe string) (Email, error) {
 	view := struct {
 		Invitation
 		Expires string
@@ -59,5 +63,7 @@ func InvitationEmail(inv Invitation) (Email, error) {
 		Subject: inv.InvitedBy + " invited you to join " + inv.FamilyName + " on Santa Wishlist",
 		Text:    text.String(),
 		HTML:    html.String(),
+		// The mail program shows its own unsubscribe button: no words of ours needed.
+		Unsubscribe: unsubscribe,
 	}, nil
 }

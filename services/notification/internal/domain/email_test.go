@@ -10,7 +10,7 @@ import (
 
 func TestInvitationEmail(t *testing.T) {
 	e, err := domain.InvitationEmail(domain.Invitation{To: "ben@example.com", FamilyName: "<The Smiths>", InvitedBy: "Ann",
-		Link: "https://santa.example/join/abc", ExpiresAt: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)})
+		Link: "https://santa.example/join/abc", ExpiresAt: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}, "https://santa.example/api/unsubscribe/t")
 	if err != nil {
 		t.Fatal(err)
 	}

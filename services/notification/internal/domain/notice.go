@@ -60,6 +60,9 @@ type ClaimRemovedData struct {
 	Message string `json:"message"`
 	ItemID  string `json:"itemId"`
 	ListID  string `json:"listId"`
+	// ItemName and OwnerName let an email say it in the user's language.
+	ItemName  string `json:"itemName,omitempty"`
+	OwnerName string `json:"ownerName,omitempty"`
 }
 
 // Notice is one stored notification; Seq orders a user's notices and is the SSE event id.
@@ -147,7 +150,8 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 		if d.Reason != "removed" && d.Reason != "quantity_lowered" {
 			return nil, nil // the claimer released it themselves
 		}
-		data, err := json.Marshal(ClaimRemovedData{Message: RemovedMessage(d.ItemName, d.OwnerName), ItemID: d.ItemID, ListID: d.ListID})
+		data, err := json.Marshal(ClaimRemovedData{Message: RemovedMessage(d.ItemName, d.OwnerName), ItemID: d.ItemID, ListID: d.ListID,
+			ItemName: d.ItemName, OwnerName: d.OwnerName})
 		return []Notice{{EventID: env.ID, UserID: env.UserID, OccurredAt: env.OccurredAt, Event: EventClaimRemoved, Data: data}}, err
 	case events.TypeListChanged:
 		var d struct {

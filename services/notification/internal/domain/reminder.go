@@ -77,10 +77,7 @@ func reminderNotice(env events.Envelope) ([]Notice, error) {
 	return []Notice{{EventID: env.ID, UserID: env.UserID, OccurredAt: env.OccurredAt, Event: event, Data: data}}, nil
 }
 
-// Languages the reminders are written in (the web app's); any other is English.
-var Languages = []string{"en", "de", "fr", "es"}
-
-// Language is the supported language of a tag such as "de-AT", or "en".
+// Language is the supported language (Languages) of a tag such as "de-AT", or "en".
 func Language(tag string) string {
 	base := strings.ToLower(strings.TrimSpace(tag))
 	if i := strings.IndexAny(base, "-_"); i >= 0 {

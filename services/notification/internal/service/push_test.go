@@ -23,7 +23,7 @@ type pushed struct {
 	b   broker
 }
 
-func startPushed(t *testing.T) pushed {
+func startPushed(t *testing.T, tweak ...func(*service.Config)) pushed {
 	t.Helper()
 	priv, pub, err := webpush.GenerateVAPIDKeys()
 	if err != nil {
@@ -38,6 +38,9 @@ func startPushed(t *testing.T) pushed {
 		// Each wait is also the server's ack wait for that attempt: long enough that no attempt
 		// is still pushing when the next one starts, however loaded the machine.
 		c.PushBackOff = []time.Duration{time.Second, time.Second, time.Second, time.Second, time.Second}
+		for _, f := range tweak {
+			f(c)
+		}
 	})
 	return pushed{svc: svc, ps: ps, b: newBroker(t, nats.URL())}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
 	"github.com/santa-wishlist/santa/pkg/config"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
@@ -55,7 +56,23 @@ type Config struct {
 	PushAllow []netip.AddrPort
 	// PushBackOff are the waits between attempts to push one event.
 	PushBackOff []time.Duration
+	// FirebaseProjectID (FIREBASE_PROJECT_ID) is the project whose user records give the
+	// addresses notices are emailed to (the Admin SDK's GetUser); AllowAuthEmulator lets
+	// FIREBASE_AUTH_EMULATOR_HOST stand in for it in development and tests. Without a
+	// project (or without SMTP) no notice is emailed.
+	FirebaseProjectID string
+	AllowAuthEmulator bool
+	// DigestWindow (EMAIL_DIGEST_WINDOW) is how long a user's digest collects notices after
+	// its first; EmailSendEvery (EMAIL_SEND_EVERY) how often the sender looks for what is due.
+	DigestWindow   time.Duration
+	EmailSendEvery time.Duration
+	// Clock is the notice emails' clock (nil: the real one); tests drive it.
+	Clock func() time.Time
 }
+
+// NoticeEmailConsumerName is the durable consumer that queues notices for email: its own, so
+// neither SMTP nor the live stream holds up the other.
+const NoticeEmailConsumerName = "notification-email-notices"
 
 // PushConsumerName is the durable consumer that pushes notices to closed apps: its own, so
 // a slow push service never holds up live notices.
@@ -77,7 +94,11 @@ func LoadConfig(env *config.Env) Config {
 			30 * time.Minute, time.Hour},
 		// The first wait is also the server's ack wait for the first attempt: room for a
 		// large family's devices pushed eight at a time with a 10 s timeout each.
-		PushBackOff: []time.Duration{time.Minute, 2 * time.Minute, 5 * time.Minute, 15 * time.Minute, 30 * time.Minute},
+		PushBackOff:       []time.Duration{time.Minute, 2 * time.Minute, 5 * time.Minute, 15 * time.Minute, 30 * time.Minute},
+		FirebaseProjectID: env.String("FIREBASE_PROJECT_ID", ""),
+		AllowAuthEmulator: env.Bool("ALLOW_AUTH_EMULATOR", false),
+		DigestWindow:      env.Duration("EMAIL_DIGEST_WINDOW", time.Hour),
+		EmailSendEvery:    env.Duration("EMAIL_SEND_EVERY", 15*time.Second),
 	}
 	if key := env.String("VAPID_PRIVATE_KEY", ""); key != "" {
 		vapid, err := adapters.ParseVAPIDKey(key)
@@ -113,6 +134,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	notices := adapters.NewNotices(w.Pool)
 	fanout := adapters.NewFanout(w.NC, cfg.EventsNamespace)
 	subscriptions := adapters.NewSubscriptions(w.Pool)
+	prefs := adapters.NewPreferences(w.Pool)
 	hub := app.NewHub(srv.Registry)
 	// Listen before consuming, so no notice is stored before this replica can hear of it.
 	fanSub, err := fanout.Listen(hub.Announce)
@@ -132,6 +154,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		if err := subscriptions.EraseUser(ctx, uid); err != nil {
 			return err
 		}
+		if err := prefs.EraseUser(ctx, uid); err != nil {
+			return err
+		}
 		return fanout.Announce(uid, app.SeqGone)
 	}, cfg.ErasureBackOff); err != nil {
 		return nil, err
@@ -143,17 +168,23 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		}
 		if err := w.Consumer(events.Consume(ctx, w.JS, events.ConsumerConfig{Durable: EmailConsumerName,
 			Subjects: []string{events.TypeFamilyInvited}, BackOff: cfg.EmailBackOff},
-			app.NewEmailer(mailer, notices, cfg.PublicURL, logger).Handle, logger, w.Metrics)); err != nil {
+			app.NewEmailer(mailer, notices, prefs, cfg.PublicURL, logger).Handle, logger, w.Metrics)); err != nil {
 			return nil, err
+		}
+		if cfg.FirebaseProjectID != "" {
+			if err := startNoticeMail(ctx, w, cfg, mailer, prefs, logger); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if cfg.VAPID.PublicKey != "" {
 		// Every event: NATS 2.9 filters on one subject only; domain.PushOf picks what is pushed.
-		if err := w.Consumer(events.Consume(ctx, w.JS, events.ConsumerConfig{Durable: PushConsumerName, BackOff: cfg.PushBackOff}, app.NewPusher(subscriptions, adapters.NewWebPush(cfg.VAPID, cfg.PushAllow), logger).Handle,
+		if err := w.Consumer(events.Consume(ctx, w.JS, events.ConsumerConfig{Durable: PushConsumerName, BackOff: cfg.PushBackOff}, app.NewPusher(subscriptions, adapters.NewWebPush(cfg.VAPID, cfg.PushAllow), prefs, logger).Handle,
 			logger, w.Metrics)); err != nil {
 			return nil, err
 		}
 	}
+	ports.PreferenceRoutes(srv.Engine, prefs)
 	ports.PushRoutes(srv.Engine, ports.PushConfig{Store: subscriptions, PublicKey: cfg.VAPID.PublicKey, Allow: cfg.PushAllow})
 	// The server's shutdown waits for every handler, and a stream never ends by itself, so
 	// streams end when ctx does (SIGTERM, the moment readiness starts failing); their devices
@@ -169,4 +200,29 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	// Run stops the consumers (the event in hand finishes) and the fan-out, then drains NATS,
 	// then closes the pool the handlers were using.
 	return srv, nil
+}
+
+// startNoticeMail starts emailing notices: the consumer that queues them and the sender that
+// sends what is due (on every replica: FOR UPDATE SKIP LOCKED keeps them from sending one
+// email twice).
+func startNoticeMail(ctx context.Context, w *wiring.Wiring, cfg Config, mailer app.Mailer, prefs *adapters.Preferences, logger *slog.Logger) error {
+	directory, err := firebaseauth.NewDirectory(ctx, cfg.FirebaseProjectID, cfg.AllowAuthEmulator)
+	if err != nil {
+		return w.Fail(err)
+	}
+	window, every := cfg.DigestWindow, cfg.EmailSendEvery
+	if window <= 0 {
+		window = time.Hour
+	}
+	if every <= 0 {
+		every = 15 * time.Second
+	}
+	m := &app.NoticeMailer{Outbox: adapters.NewEmailOutbox(w.Pool), Prefs: prefs, Directory: directory, Mailer: mailer,
+		PublicURL: cfg.PublicURL, Window: window, BackOff: cfg.EmailBackOff, Now: cfg.Clock, Logger: logger.With("component", "notice-mailer")}
+	if err := w.Consumer(events.Consume(ctx, w.JS, events.ConsumerConfig{Durable: NoticeEmailConsumerName, BackOff: cfg.RetryBackOff},
+		m.Handle, logger, w.Metrics)); err != nil {
+		return err
+	}
+	w.Go(func(ctx context.Context) { m.Run(ctx, every) })
+	return nil
 }

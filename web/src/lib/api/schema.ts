@@ -223,6 +223,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which notices reach the caller by push and by email
+         * @description Every kind and channel with its state: a choice the user made, else the default (push on for every kind; email on for Secret Santa, the reminders, removed claims and list changes, off for who joined). Emails of kinds with digest true are collected into one email per digest window (EMAIL_DIGEST_WINDOW, an hour by default); the others go at once. language is the language the emails are written in.
+         */
+        get: operations["getNotificationPreferences"];
+        /**
+         * Turn kinds of notices on or off per channel, and set the emails' language
+         * @description Only what is sent changes; the answer is the whole settings after.
+         */
+        put: operations["putNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the email's List-Unsubscribe address (random, 256 bits). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * What an unsubscribe link stops (changes nothing)
+         * @description No sign-in. A browser (Accept: text/html) is sent to the app's page /unsubscribe/{token}, which asks before it POSTs; anything else is told what the token stops.
+         */
+        get: operations["describeUnsubscribe"];
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058)
+         * @description What a mail program sends for the List-Unsubscribe button of an email (List-Unsubscribe-Post: List-Unsubscribe=One-Click), with no sign-in: the token alone says what stops. A notice email's token turns email off for the kinds in that email; an invitation's stops every invitation to that address (the invitation itself stays, and its family sees nothing of it). Doing it twice is harmless.
+         */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vision/analyze": {
         parameters: {
             query?: never;
@@ -572,7 +623,7 @@ export interface paths {
         };
         /**
          * Download a copy of everything the account keeps with us, as a ZIP
-         * @description Streamed as it is gathered: account.json, lists.json, lists/<listId>.json (the items as the owner sees them: no claim made on them before the reveal date), photos/<file> (the items' stored photos), claims.json (what the user promised to give), families.json, notices.json (the latest 50). A failure after the first byte ends the download without the ZIP's central directory, so it does not open.
+         * @description Streamed as it is gathered: account.json, lists.json, lists/<listId>.json (the items as the owner sees them: no claim made on them before the reveal date), photos/<file> (the items' stored photos), claims.json (what the user promised to give), families.json, notices.json (the latest 50), notification-settings.json (which notices reach the user by push and by email). A failure after the first byte ends the download without the ZIP's central directory, so it does not open.
          */
         get: operations["exportAccount"];
         put?: never;
@@ -1064,6 +1115,32 @@ export interface components {
             /** Format: uuid */
             listId: string;
         };
+        /** @enum {string} */
+        NotificationLanguage: "en" | "de" | "fr" | "es";
+        /**
+         * @description The kinds of notices: secretsanta.drawn, the three reminders, list.changed (a shared list you opened changed), claim.removed (a gift you claimed was removed), family.member_joined (to a family's admins).
+         * @enum {string}
+         */
+        NotificationKind: "secretsanta.drawn" | "reminder.draw_soon" | "reminder.shopping" | "reminder.list_empty" | "list.changed" | "claim.removed" | "family.member_joined";
+        NotificationPreference: {
+            kind: components["schemas"]["NotificationKind"];
+            /** @enum {string} */
+            channel: "push" | "email";
+            enabled: boolean;
+        };
+        NotificationSettings: {
+            language: components["schemas"]["NotificationLanguage"];
+            /** @description Every kind with each channel, in the order the settings screen shows them. */
+            preferences: (components["schemas"]["NotificationPreference"] & {
+                /** @description This kind's emails wait for the digest (one email per window). */
+                digest: boolean;
+            })[];
+        };
+        /** @description What the token stops (kinds of one user's emails, or every invitation to an address). */
+        Unsubscribed: {
+            kinds?: components["schemas"]["NotificationKind"][];
+            invitations?: boolean;
+        };
         /** @description claim-removed: the owner deleted a gift the user claimed, or lowered its quantity below what was claimed (the newest claims are released). Sent to the claimer only. */
         ClaimRemovedData: {
             /** @example Red bicycle was removed from Emma's list */
@@ -1072,6 +1149,8 @@ export interface components {
             itemId: string;
             /** Format: uuid */
             listId: string;
+            itemName?: string;
+            ownerName?: string;
         };
         WishlistCountData: {
             count: number;
@@ -1243,6 +1322,15 @@ export interface components {
         };
         /** @description too_many_families (10 per user) or family_full (50 members). */
         FamilyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description unsubscribe_not_found: no such unsubscribe token. */
+        UnsubscribeNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1974,6 +2062,146 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    putNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    language?: components["schemas"]["NotificationLanguage"];
+                    preferences?: components["schemas"]["NotificationPreference"][];
+                };
+            };
+        };
+        responses: {
+            /** @description The settings after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["TooLarge"];
+            /** @description validation_failed: an unknown kind, channel or language; the message names the known ones. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    describeUnsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the email's List-Unsubscribe address (random, 256 bits). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What a POST would stop. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unsubscribed"];
+                };
+            };
+            /** @description To the app's page /unsubscribe/{token}. */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["UnsubscribeNotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the email's List-Unsubscribe address (random, 256 bits). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    "List-Unsubscribe": "One-Click";
+                };
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    "List-Unsubscribe": "One-Click";
+                };
+            };
+        };
+        responses: {
+            /** @description Unsubscribed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unsubscribed"];
+                };
+            };
+            /** @description validation_failed: the body is not List-Unsubscribe=One-Click. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["UnsubscribeNotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
         };
     };

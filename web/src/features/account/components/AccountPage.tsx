@@ -115,6 +115,11 @@ export default function AccountPage({ onSignOut }: AccountPageProps) {
         <Link to="/privacy">{t('kept.privacyLink')}</Link>
         {account.deletionPending && <p role="status">{t('kept.pending')}</p>}
       </section>
+      <section className="account-card" aria-labelledby="notifications-title">
+        <h2 id="notifications-title">{t('notifications.title')}</h2>
+        <p>{t('notifications.text')}</p>
+        <Link to="/settings/notifications">{t('notifications.link')}</Link>
+      </section>
       <section className="account-card" aria-labelledby="download-title">
         <h2 id="download-title">{t('download.title')}</h2>
         <p>{t('download.text')}</p>
