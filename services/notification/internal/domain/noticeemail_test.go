@@ -20,9 +20,9 @@ func TestNoticeEmailsInEveryLanguage(t *testing.T) {
 		notice(domain.EventFamilyMemberJoined, domain.MemberJoinedData{FamilyName: "<Smiths>", DisplayName: "Cleo"}),
 		notice(domain.EventClaimRemoved, domain.ClaimRemovedData{ItemName: "Kite", OwnerName: "Kid"}),
 		notice(domain.EventSharedListChanged, domain.SharedListData{ListID: "l1"}),
-		notice(domain.KindReminderDrawSoon, map[string]string{"familyId": "f1", "familyName": "<Smiths>"}),
-		notice(domain.KindReminderShopping, map[string]string{}),
-		notice(domain.KindReminderListEmpty, map[string]string{}),
+		notice(domain.EventReminderDrawSoon, map[string]string{"familyId": "f1", "familyName": "<Smiths>"}),
+		notice(domain.EventReminderShopping, map[string]string{}),
+		notice(domain.EventReminderListEmpty, map[string]string{}),
 		notice(domain.EventWishlistCount, domain.CountData{Count: 1}), // never emailed
 	}
 	english := map[string]bool{}

@@ -211,8 +211,9 @@ func (b broker) consumerSettledNamed(name string, timeout time.Duration) {
 		}
 		// The consumer's pending count can lag a publish that was just acknowledged (the
 		// server counts it asynchronously), so "nothing pending" alone can be read before
-		// the consumer has seen the last event: every message of the stream must be acked.
-		// (A filtered consumer's ack floor stops at the last message it matched.)
+		// the consumer has seen the last event: it must have been delivered every message of
+		// the stream (and, from above, have none unacknowledged).
+		// (A filtered consumer is delivered only the messages it matches.)
 		if info.Config.FilterSubject != "" || len(info.Config.FilterSubjects) > 0 {
 			return nil
 		}
@@ -224,8 +225,8 @@ func (b broker) consumerSettledNamed(name string, timeout time.Duration) {
 		if err != nil {
 			return err
 		}
-		if info.AckFloor.Stream < sinfo.State.LastSeq {
-			return fmt.Errorf("consumer: acked up to %d of %d", info.AckFloor.Stream, sinfo.State.LastSeq)
+		if info.Delivered.Stream < sinfo.State.LastSeq {
+			return fmt.Errorf("consumer: delivered up to %d of %d", info.Delivered.Stream, sinfo.State.LastSeq)
 		}
 		return nil
 	})

@@ -505,3 +505,24 @@ func TestPreferenceRoutes(t *testing.T) {
 		t.Fatalf("signed out: %d", r.Status)
 	}
 }
+
+// A reminder is emailed at once (not held for the digest), under its own kind: turning that
+// kind's email off stops the next one, while the push preference is left alone.
+func TestARemindersEmailFollowsItsKind(t *testing.T) {
+	m := newMailed(t)
+	svc := m.replica(t)
+	carl := user(t, "carl")
+	reveal := time.Now().UTC().Add(7 * 24 * time.Hour)
+	m.publish(t, events.TypeReminderShopping, carl.UID, map[string]any{"revealAt": reveal, "daysLeft": 7, "notPurchased": 2})
+	m.settled()
+	msgs := m.inbox(t, carl.Email, 1)
+	if msgs[0].Subject != "Christmas is coming: your shopping list" {
+		t.Fatalf("subject %q", msgs[0].Subject)
+	}
+	setPrefs(t, svc.base, carl.UID, map[string]any{"preferences": []map[string]any{
+		{"kind": "reminder.shopping", "channel": "email", "enabled": false}}})
+	m.publish(t, events.TypeReminderShopping, carl.UID, map[string]any{"revealAt": reveal.Add(24 * time.Hour), "daysLeft": 7, "notPurchased": 1})
+	m.settled()
+	m.clock.Advance(2 * time.Hour) // past any digest window too
+	m.stays(t, carl.Email, 1)
+}
