@@ -68,7 +68,7 @@ security:
 bench:
 	deploy/local/bench.sh
 
-# Barcode lookup p50/p99 from the cache and from the fake upstreams (issue 15).
+# Barcode lookup p50/p99 from the cache and from the fake upstreams.
 bench-lookup:
 	deploy/local/bench.sh lookup
 

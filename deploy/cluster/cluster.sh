@@ -11,8 +11,8 @@
 #   cluster.sh env      prints `export KUBECONFIG=...` for a shell
 #   cluster.sh kubectl  runs the cluster's kubectl
 # Kubernetes, CoreDNS and metrics-server are built from the Go module proxy at the versions in
-# versions.env; etcd, containerd, runc and the CNI plugins are Debian's. Facts about this VM
-# that shaped the settings (cgroup v1, no CAP_SYS_RESOURCE): ../shared/notes/kubernetes-offline.md.
+# versions.env; etcd, containerd, runc and the CNI plugins are Debian's. The machines this runs
+# on shaped the settings: cgroup v1, and no CAP_SYS_RESOURCE (docs/kubernetes.md).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/versions.env"

@@ -229,7 +229,7 @@ start_redis() {
   wait_port 127.0.0.1:$REDIS_PORT Redis 10
 }
 
-# The services reach Redis as the stack's own ACL user with a password (issue 13, point 9),
+# The services reach Redis as the stack's own ACL user with a password,
 # never as the server's default user: on a shared Redis (this machine's, CI's) the user is
 # added next to whatever else uses it; the password is made once per stack in $STATE.
 redis_user() {
@@ -250,7 +250,7 @@ start_nats() {
   wait_port 127.0.0.1:$NATS_PORT NATS 10
 }
 
-# The services' NATS (issue 13, point 9): the stack's own server, on a port of its own, with a
+# The services' NATS: the stack's own server, on a port of its own, with a
 # user and password per service and publish/subscribe permissions per subject, so that no
 # service (and nobody without a password) can publish another's events, such as a forged
 # item.deleted. The shared server (NATS_PORT) stays for the Go tests (which make their own
@@ -381,7 +381,7 @@ reuse_own() {
   die "$2 is still held by another program: stop it and try again"
 }
 
-# Fake Open Food Facts, Open Products Facts and UPCitemdb for the barcode lookup (issue 15).
+# Fake Open Food Facts, Open Products Facts and UPCitemdb for the barcode lookup.
 start_fake_products() {
   reuse_own fakeproducts $FAKE_PRODUCTS_ADDR && return
   [ -f "$ROOT/services/vision/cmd/fakeproducts/main.go" ] || return 0
@@ -454,7 +454,7 @@ ENV
   return 0
 }
 
-# Identity assertions between services (issue 13): one Ed25519 key per service that signs
+# Identity assertions between services: one Ed25519 key per service that signs
 # (the gateway for every call, wishlist and vision for their uploads to media), made once per
 # stack and kept in $STATE (never committed).
 identity_keys() {
@@ -465,7 +465,7 @@ identity_keys() {
     mv "$STATE/identity.env.tmp" "$STATE/identity.env"
 }
 
-# The photo address secret (issue 18): wishlist, vision and media sign photo addresses with it
+# The photo address secret: wishlist, vision and media sign photo addresses with it
 # and media checks them. Made once per stack and kept in $STATE (never committed).
 media_url_secret() {
   [ -s "$STATE/mediaurl.env" ] && return

@@ -21,7 +21,7 @@ import (
 // HeaderIdentity carries the identity assertion: a short-lived JWT (EdDSA, Ed25519) that the
 // caller (the gateway, or a service calling another) signs for one audience, the service it
 // calls. Internal services refuse every request without a valid one, so reaching a service's
-// port is not enough to act as a user (issue 13, point 2). A signed-out visitor's request
+// port is not enough to act as a user. A signed-out visitor's request
 // carries one too, without a subject: it proves the request came through the gateway.
 const HeaderIdentity = "X-Identity-Assertion"
 

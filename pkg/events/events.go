@@ -28,7 +28,7 @@ const (
 	TypeItemCreated = "item.created"
 	TypeItemDeleted = "item.deleted"
 	TypeSantaSent   = "santa.sent"
-	// Family lists (FAMILY.md). item.claimed and item.unclaimed carry the claimer as userId,
+	// Family lists. item.claimed and item.unclaimed carry the claimer as userId,
 	// never the list's owner; list.changed goes to a shared list's recent viewers.
 	TypeItemUpdated   = "item.updated"
 	TypeItemClaimed   = "item.claimed"
@@ -38,16 +38,16 @@ const (
 	// TypeListFamilies is a list's sharing with families as it now stands (wishlist owns
 	// familyIds; family keeps a projection of it for GET /api/families).
 	TypeListFamilies = "list.families"
-	// Families (FAMILY.md). secretsanta.drawn names the participants, never a pair.
+	// Families. secretsanta.drawn names the participants, never a pair.
 	TypeFamilyInvited      = "family.invited"
 	TypeFamilyMemberJoined = "family.member.joined"
 	TypeFamilyMemberLeft   = "family.member.left"
 	TypeSecretSantaDrawn   = "secretsanta.drawn"
-	// Accounts (issue 18). user.deleted asks every service to erase the user; each answers
+	// Accounts. user.deleted asks every service to erase the user; each answers
 	// with user.erased naming itself, and the account's owner (wishlist) counts the answers.
 	TypeUserDeleted = "user.deleted"
 	TypeUserErased  = "user.erased"
-	// Reminders (issue 29), each published once per (kind, subject, occasion) by the service
+	// Reminders, each published once per (kind, subject, occasion) by the service
 	// that owns what it is about, addressed to its recipient as userId. None carries anything
 	// a claim on the recipient's own lists would tell them.
 	TypeReminderDrawSoon  = "reminder.draw_soon"

@@ -1,4 +1,4 @@
-// Package mediaurl signs and checks the addresses of stored photos (issue 18): a photo is
+// Package mediaurl signs and checks the addresses of stored photos: a photo is
 // served only at /media/<key>?exp=<unix>&sig=<base64url>, where sig is an HMAC-SHA256 of the
 // key and the expiry under a secret the signing services share with media. Stored imageUrls
 // stay /media/<key>; the services that answer them sign at read time.

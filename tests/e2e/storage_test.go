@@ -45,7 +45,7 @@ func storedImages(t *testing.T, uid string) int {
 
 // Send to Santa with a photo, for a gift already on the list (matched by its name): the
 // existing item is marked sent and the photo stored for the new one is not left behind
-// (issue 13, point 3: before, it stayed in storage, attached to no item).
+// (before, it stayed in storage, attached to no item).
 func TestSendToSantaMatchingAnExistingItemKeepsNoOrphanPhoto(t *testing.T) {
 	c, session := newUser(t, "orphan")
 	code, body := c.json("POST", "/api/wishlist", map[string]any{

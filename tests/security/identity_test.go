@@ -46,7 +46,7 @@ func stackKey(t *testing.T, name string) string {
 	return ""
 }
 
-// Forged internal requests, straight to each service's port (issue 13, point 2): a forged
+// Forged internal requests, straight to each service's port: a forged
 // X-User-Id without an assertion, with one signed by an attacker's key, with the gateway's key
 // but for another service, and expired, are all 401; only the gateway's valid assertion for
 // that service is answered. Every service listens on 127.0.0.1 only.
@@ -148,7 +148,7 @@ func outboundIP() string {
 	return ""
 }
 
-// Storage quota exhaustion (issue 13, point 3): one user uploads small photos until the
+// Storage quota exhaustion: one user uploads small photos until the
 // quota (the test stack's MEDIA_QUOTA_IMAGES, 20) is full; the next upload, and a photo item
 // through the wishlist, are a 409 storage_quota_exceeded, and another user is unaffected.
 func TestStorageQuotaExhaustion(t *testing.T) {
@@ -200,7 +200,7 @@ func smallJPEG(t *testing.T) []byte {
 	return buf.Bytes()
 }
 
-// Forged events on the stack's NATS (issue 13, point 9): nobody connects without a password,
+// Forged events on the stack's NATS: nobody connects without a password,
 // and a service's user (media's) may not publish another service's event such as a forged
 // item.deleted; the wishlist's user may.
 func TestForgedEventsOnTheBroker(t *testing.T) {

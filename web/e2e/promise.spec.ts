@@ -3,7 +3,7 @@ import { contextFor, expectAccessible, signInWithEmail } from './support/app';
 import { callApi, idToken, newPerson, PASSWORD, type Person } from './support/people';
 
 /**
- * FAMILY.md 'The promise', seen in the browser: an anonymous visitor of a shared list learns
+ * The promise (docs/family.md), seen in the browser: an anonymous visitor of a shared list learns
  * nothing of its claims (and is invited to sign in, which brings them back with the claims shown),
  * and the owner sees a claim only once its own reveal date has passed, as the list's gift history
  * by year, while the next season's claims stay secret.

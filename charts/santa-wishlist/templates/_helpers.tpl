@@ -80,7 +80,7 @@ dict: root, secret (name), key, value.
 {{- end -}}
 
 {{/*
-Identity keys (issue 13, point 2): an Ed25519 key for each service that calls others (the
+Identity keys: an Ed25519 key for each service that calls others (the
 gateway, and every service with `calls`), which signs the identity assertion of its calls.
 Made at install, kept across upgrades in the release's Secret <name>-identity-keys, and
 computed once per render (cached in .Values) so that every object agrees. Takes the root;
@@ -110,7 +110,7 @@ returns YAML {<service>: {key: <base64 PKCS #8>, cert: <base64 DER certificate>}
 {{- toYaml (index $root.Values "_identityKeys") -}}
 {{- end -}}
 
-{{/* The photo address secret (issue 18, MEDIA_URL_SECRET): wishlist and vision sign photo
+{{/* The photo address secret (MEDIA_URL_SECRET): wishlist and vision sign photo
 addresses with it, media checks them. Generated once, kept in the identity Secret across
 upgrades (memoised like the keys, so one render uses one value). */}}
 {{- define "santa.mediaUrlSecret" -}}

@@ -105,7 +105,7 @@ func (v *Verifier) Authenticate(required bool) gin.HandlerFunc {
 	}
 }
 
-// DeleteUser deletes a Firebase user through the Admin SDK (a deleted account, issue 18). A
+// DeleteUser deletes a Firebase user through the Admin SDK (a deleted account). A
 // user already gone is not an error, so the call is idempotent.
 func (v *Verifier) DeleteUser(ctx context.Context, uid string) error {
 	if err := v.client.DeleteUser(ctx, uid); err != nil && !fbauth.IsUserNotFound(err) {

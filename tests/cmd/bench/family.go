@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// runFamilyBench measures the family side (issue 11): a 50-item shared list opened
+// runFamilyBench measures the family side: a 50-item shared list opened
 // anonymously through the gateway beside its owner's own list, and a claim storm on one list.
 func runFamilyBench(cfg config, users []user) {
 	if len(users) < 2 {
@@ -45,7 +45,7 @@ func runFamilyBench(cfg config, users []user) {
 	shared := closedLoop(cfg.Concurrency, cfg.Duration, func(int) error {
 		return call(http.MethodGet, cfg.URL+"/api/shared/"+share.Token, "", "", nil)
 	})
-	// Christmas Eve's read storm: the family reopening a list it already holds (issue 17).
+	// Christmas Eve's read storm: the family reopening a list it already holds.
 	etag, err := sharedETag(cfg.URL + "/api/shared/" + share.Token)
 	if err != nil {
 		log.Printf("family bench: etag: %v", err)

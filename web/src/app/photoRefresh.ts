@@ -2,7 +2,7 @@ import { api } from './api';
 import type { AppDispatch } from './store';
 
 /**
- * Photo addresses expire 1 to 2 hours after the server hands them out (issue 18: signed,
+ * Photo addresses expire 1 to 2 hours after the server hands them out (signed,
  * expiring photo links). Wishlist data is otherwise never stale by time (SPEC 7), so a screen
  * left open for hours would keep addresses that no longer open (a lazy image scrolled into
  * view, a detail page opened from an old list). Every half hour the answers that carry photos

@@ -10,7 +10,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/reminders"
 )
 
-// EraseUser removes a deleted account from every family (issue 18), as if the user had left
+// EraseUser removes a deleted account from every family, as if the user had left
 // each: a family they were alone in is dissolved; when they were its last admin, the member
 // who joined earliest becomes admin; a Secret Santa draw that included them is cancelled (its
 // pairs no longer add up), so an admin draws again. The invitations they made, and their uid

@@ -18,7 +18,7 @@ const (
 	RoleMember = "member"
 )
 
-// Limits of FAMILY.md.
+// The family limits.
 const (
 	MaxMembers         = 50
 	MaxFamiliesPerUser = 10
@@ -135,7 +135,7 @@ func SameEmail(invited, account string) bool {
 	return account != "" && strings.EqualFold(strings.TrimSpace(invited), account)
 }
 
-// Planned draw dates (issue 29): how far ahead an admin may plan, and when the admins are
+// Planned draw dates: how far ahead an admin may plan, and when the admins are
 // reminded.
 const (
 	MaxDrawOnAhead = 366 * 24 * time.Hour
@@ -143,7 +143,7 @@ const (
 )
 
 // DateError is a date that breaks a rule; unlike other field errors it is a 422, as a list's
-// revealAt is (FAMILY.md).
+// revealAt is.
 type DateError struct{ Field, Message string }
 
 func (e *DateError) Error() string { return e.Message }

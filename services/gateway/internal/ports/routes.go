@@ -96,7 +96,7 @@ func Routes(r *gin.Engine, d Deps) {
 	vision := forward(d.Upstreams.Vision, "vision", d.Identity, false)
 	r.POST("/api/vision/analyze", with(anyone, photo, vision)...)
 	r.POST("/api/vision/generate", with(anyone, photo, vision)...)
-	// Product lookups reach the internet from vision (issue 15): a barcode for anyone, like
+	// Product lookups reach the internet from vision: a barcode for anyone, like
 	// the AI calls, with vision's daily lookup quotas behind the per-IP limit.
 	r.POST("/api/lookup/barcode", with(anyone, small, vision)...)
 	// A shop link, or a scanned product's picture, is imported for a signed-in user only: the
@@ -119,14 +119,14 @@ func Routes(r *gin.Engine, d Deps) {
 	r.GET("/api/push/key", with(signedIn, notification)...)
 	r.POST("/api/push/subscriptions", with(signedIn, small, notification)...)
 	r.DELETE("/api/push/subscriptions", with(signedIn, small, notification)...)
-	// Which notices reach the user by push and by email (issue 29).
+	// Which notices reach the user by push and by email.
 	r.GET("/api/notifications/preferences", with(signedIn, notification)...)
 	r.PUT("/api/notifications/preferences", with(signedIn, small, notification)...)
 	// One-click unsubscribe (RFC 8058): the mail program POSTs without any sign-in; the token
 	// in the address is the only key. A browser opening it is sent to the app's page.
 	r.GET("/api/unsubscribe/:token", with(anyone, notification)...)
 	r.POST("/api/unsubscribe/:token", with(anyone, small, notification)...)
-	// A copy of everything the user keeps with us, gathered from every service (issue 18).
+	// A copy of everything the user keeps with us, gathered from every service.
 	r.GET("/api/account/export", with(signedIn, exportAccount(d.Upstreams, d.Identity))...)
 
 	r.NoRoute(webApp(d.WebDir))
@@ -151,7 +151,7 @@ func contentSecurityPolicy(wc WebConfig) string {
 		"manifest-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 }
 
-// familyRoutes are the family lists (FAMILY.md): lists, item editing, share links, claims.
+// familyRoutes are the family lists: lists, item editing, share links, claims.
 // A shared list opens for visitors (per-IP limit; unknown and revoked tokens answer alike),
 // everything else needs a signed-in user, so an anonymous claim is a 401 here.
 func familyRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
@@ -167,12 +167,12 @@ func familyRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
 	r.PUT("/api/shared/:token/items/:itemId/claim", with(signedIn, small, wishlist)...)
 	r.DELETE("/api/shared/:token/items/:itemId/claim", with(signedIn, small, wishlist)...)
 	r.GET("/api/claims", with(signedIn, wishlist)...)
-	// The account (issue 18): the wishlist keeps the deletion records.
+	// The account: the wishlist keeps the deletion records.
 	r.GET("/api/account", with(signedIn, wishlist)...)
 	r.DELETE("/api/account", with(signedIn, small, wishlist)...)
 }
 
-// familiesRoutes are the family service's (FAMILY.md "Families", "Secret Santa"). The
+// familiesRoutes are the family service's. The
 // invitation's accept page reads who invited before the visitor signs in (per-IP limit; an
 // unknown and an expired token answer alike); everything else needs a signed-in user.
 func familiesRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,

@@ -61,7 +61,7 @@ type ObjectStore interface {
 	ListOwnedBy(ctx context.Context, owner string) ([]string, error)
 }
 
-// EraseUser removes every object a deleted account uploaded (issue 18). Idempotent: a second
+// EraseUser removes every object a deleted account uploaded. Idempotent: a second
 // call finds nothing. It returns how many objects it removed.
 func (s *Service) EraseUser(ctx context.Context, uid string) (int, error) {
 	if uid == "" {

@@ -15,7 +15,7 @@ import (
 // ErrQuotaExceeded: storing the image would take the user past their storage quota.
 var ErrQuotaExceeded = errors.New("storage quota exceeded")
 
-// Quota bounds what one user keeps stored (issue 13, point 3); 0 turns a bound off.
+// Quota bounds what one user keeps stored; 0 turns a bound off.
 type Quota struct {
 	MaxBytes  int64 // images and thumbnails together
 	MaxImages int   // images (each with its thumbnail)

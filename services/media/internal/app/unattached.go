@@ -10,7 +10,7 @@ import (
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
 )
 
-// Unattached uploads (issue 13, point 3): an image uploaded without an item (a shop link's
+// Unattached uploads: an image uploaded without an item (a shop link's
 // picture, an upload before the item is saved) lives in items/unattached/. When an item takes
 // it as its imageUrl, the wishlist calls Attach, which records the item on the object; the
 // sweeper removes the unattached uploads no item took once they are older than the TTL.

@@ -351,7 +351,7 @@ func humanBytes(n int64) string {
 
 // serve streams a stored object. Keys are unguessable and nothing lists them: anything that
 // is not exactly a key this service writes is a 404, including /media/ and folders. So is an
-// address without a valid, unexpired signature (issue 18): a photo is seen by whom the list's
+// address without a valid, unexpired signature: a photo is seen by whom the list's
 // owner lets see it, for as long as the address they were given lives, not by anyone who once
 // had the URL. 404, not 403, so a refused address says nothing about whether the photo exists.
 func (h *HTTP) serve(c *gin.Context) {

@@ -559,7 +559,7 @@ func metricValue(t *testing.T, h *harness, series string) float64 {
 	return 0
 }
 
-// Reaching media's port is not enough (issue 13, point 2): a forged X-User-Id, an assertion
+// Reaching media's port is not enough: a forged X-User-Id, an assertion
 // signed by an unknown key, one for another service, an expired one, or the gateway's on the
 // wishlist's internal route are all refused with 401, and nothing is stored.
 func TestForgedInternalRequestsAreRefused(t *testing.T) {
@@ -635,7 +635,7 @@ func (h *harness) publishDeleted(user, itemID, imageURL string) uint64 {
 	return ack.Sequence
 }
 
-// A forged item.deleted (issue 13, point 9: anyone reaching NATS could publish one) naming
+// A forged item.deleted (anyone reaching NATS could publish one) naming
 // another user's item deletes nothing: media checks the owner recorded with each object.
 func TestAForgedItemDeletedEventDeletesNothing(t *testing.T) {
 	h := start(t)
@@ -658,7 +658,7 @@ func TestAForgedItemDeletedEventDeletesNothing(t *testing.T) {
 	}
 }
 
-// Each user's storage quota (issue 13, point 3): past the count or the bytes the upload is a
+// Each user's storage quota: past the count or the bytes the upload is a
 // 409 storage_quota_exceeded and nothing more is stored; deleting frees the room again.
 func TestStorageQuotaIsCheckedBeforeStoring(t *testing.T) {
 	h := start(t, func(c *service.Config) { c.Limits.Quota = app.Quota{MaxImages: 2, MaxBytes: 50 << 20} })
@@ -729,7 +729,7 @@ func TestDiscardIsTheWishlistsAndTheOwnersOnly(t *testing.T) {
 	}
 }
 
-// Unattached uploads expire (issue 13, point 3): past MEDIA_UNATTACHED_TTL the sweeper removes
+// Unattached uploads expire: past MEDIA_UNATTACHED_TTL the sweeper removes
 // an upload no item took, and keeps the one an item took (the wishlist's attach) and an item's
 // own photos.
 func TestUnattachedUploadsExpireUnlessAnItemTookThem(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/santa-wishlist/santa/services/notification/internal/adapters"
 )
 
-// Two environments on one NATS (issue 13, points 9 and 11): the wake-up calls of one never
+// Two environments on one NATS: the wake-up calls of one never
 // reach the other's replicas, because their subjects are in the events namespace.
 func TestFanoutStaysInItsNamespace(t *testing.T) {
 	nc, err := nats.Connect(testenv.SharedNATSURL())

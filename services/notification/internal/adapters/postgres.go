@@ -32,7 +32,7 @@ type Notices struct{ pool *pgxpool.Pool }
 // NewNotices wraps a pool.
 func NewNotices(pool *pgxpool.Pool) *Notices { return &Notices{pool: pool} }
 
-// EraseUser deletes every notice of a deleted account (issue 18). Idempotent.
+// EraseUser deletes every notice of a deleted account. Idempotent.
 func (s *Notices) EraseUser(ctx context.Context, userID string) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))", userID, userLockSeed); err != nil {

@@ -21,7 +21,7 @@ const (
 	KindMemberJoined     = "family.member_joined"
 	KindClaimRemoved     = "claim.removed"
 	KindListChanged      = "list.changed"
-	// The reminders (issue 29's scheduler): their notices carry the kind as their event.
+	// The reminders (pkg/reminders' scans in wishlist and family); KindOf maps their notices here.
 	KindReminderDrawSoon  = "reminder.draw_soon"
 	KindReminderShopping  = "reminder.shopping"
 	KindReminderListEmpty = "reminder.list_empty"

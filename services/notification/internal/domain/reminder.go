@@ -9,7 +9,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 )
 
-// Server-Sent Event names of the reminders (issue 29).
+// Server-Sent Event names of the reminders.
 const (
 	// EventReminderDrawSoon: a family's planned Secret Santa draw is near; to its admins.
 	EventReminderDrawSoon = "reminder-draw-soon"

@@ -27,7 +27,7 @@ type Lookups struct {
 	Photos *mediaurl.Signer
 }
 
-// signed is a stored picture's address as the browser may load it (issue 18): signed at
+// signed is a stored picture's address as the browser may load it: signed at
 // answer time, as the cache keeps the plain address longer than a signature lives.
 func (l Lookups) signed(u string) string {
 	if l.Photos == nil {

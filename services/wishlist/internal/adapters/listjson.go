@@ -23,7 +23,7 @@ import (
 // them; domain.Item's JSON names are the contract, and adapters tests hold the two equal.
 
 // column is one answered field: the SQL that yields it, its JSON key and how its binary value
-// is written; a photo column's address is signed for the answer (issue 18). itemFields is THE item shape of the list answers: a new item field is one row
+// is written; a photo column's address is signed for the answer. itemFields is THE item shape of the list answers: a new item field is one row
 // here (plus its migration and domain.Item's field, which the adapters tests hold equal).
 type column struct {
 	sql   string

@@ -11,7 +11,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/reminders"
 )
 
-// Reminder windows (issue 29).
+// Reminder windows.
 const (
 	// ShoppingLead: claimers hear of their not-purchased claims a week before those claims'
 	// reveal date.

@@ -2,7 +2,7 @@ package domain
 
 import "errors"
 
-// Claim refusals (FAMILY.md "Claiming a gift").
+// Claim refusals.
 var (
 	ErrShareNotFound = errors.New("this shared list does not exist or its link was revoked")
 	ErrNotEnoughLeft = errors.New("not enough of this gift is left to claim")

@@ -221,7 +221,7 @@ func (d Draft) Validate() (Item, error) {
 	}
 
 	if d.ImageURL != nil {
-		// A photo's address comes back as it was answered, signed (issue 18); the plain
+		// A photo's address comes back as it was answered, signed; the plain
 		// /media/ address is what is stored, and signed afresh on every answer.
 		if u := mediaurl.Unsigned(strings.TrimSpace(*d.ImageURL)); u != "" {
 			if !validImageURL(u) {

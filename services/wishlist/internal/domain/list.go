@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// List rules (FAMILY.md "Lists and items").
+// List rules.
 const (
 	DefaultListName = "My Wishlist"
 	MaxListsPerUser = 20
@@ -16,7 +16,7 @@ const (
 	MsgListName     = "List name must be 1 to 60 characters."
 	MsgRevealAt     = "Please give the reveal date as a date and time, such as 2026-12-26T00:00:00Z."
 	MsgRevealFuture = "The reveal date must be in the future."
-	// MaxFamilyIDs is the most families a user belongs to (FAMILY.md "Families").
+	// MaxFamilyIDs is the most families a user belongs to.
 	MaxFamilyIDs = 10
 	MsgFamilyIDs = "familyIds must be a list of family ids, at most 10."
 	// MsgNotYourFamily is the one answer for a family that does not exist, that the caller

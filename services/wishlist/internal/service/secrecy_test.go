@@ -11,7 +11,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/testenv"
 )
 
-// THE SECRECY PROMISE (FAMILY.md "The promise"): before the reveal date nothing the owner can
+// THE SECRECY PROMISE (docs/family.md, "how the surprise is kept"): before the reveal date nothing the owner can
 // request tells whether an item was claimed. The same story is played twice, by two owners
 // with the same name and the same gifts; the family claims in one of them only. Every answer
 // the owner gets and every event on the owner's account must be the same in both, byte for

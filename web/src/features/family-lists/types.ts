@@ -14,7 +14,7 @@ export type ClaimEntry = Schemas['ClaimEntry'];
 /** A family the caller is in, as a list can be shared with it. */
 export type FamilyChoice = Pick<Schemas['Family'], 'id' | 'name'>;
 
-/** FAMILY.md: most wanted first, then newest. The server already orders; this keeps it so after local edits. */
+/** Most wanted first, then newest. The server already orders; this keeps it so after local edits. */
 export function mostWantedFirst<T extends { priority: number; createdAt: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => b.priority - a.priority || b.createdAt.localeCompare(a.createdAt));
 }

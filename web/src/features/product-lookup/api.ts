@@ -6,7 +6,7 @@ export type BarcodeProduct = components['schemas']['BarcodeProduct'];
 /** POST /api/lookup/url's answer: an item filled from a shop's page (its picture already ours). */
 export type LinkItem = components['schemas']['LinkItem'];
 
-/** The product lookups of issue 15; they reach the internet through vision only. */
+/** The product lookups (barcode, shop link); they reach the internet through vision only. */
 const lookupApi = api.injectEndpoints({
   endpoints: (build) => ({
     lookupBarcode: build.mutation<BarcodeProduct, string>({

@@ -5,7 +5,7 @@ export type { NewWishlistItem, WishlistItem } from '../../lib/wishlistItem';
 /** What the edit sheet sends with PATCH /api/wishlist/{id}: only the fields it changes. */
 export type ItemEdit = Partial<Pick<WishlistItem, 'name' | 'priority' | 'quantity' | 'notes'>>;
 
-/** FAMILY.md's priorities: 1 nice to have, 2 would love (the default), 3 most wanted (texts: `priorities.<n>`). */
+/** The priorities: 1 nice to have, 2 would love (the default), 3 most wanted (texts: `priorities.<n>`). */
 export const PRIORITIES = [1, 2, 3] as const;
 
 /** Category values of the add form (SPEC 3); the labels are the catalog's `categories.<value>`. */

@@ -1010,7 +1010,7 @@ export interface components {
             itemId?: string;
         };
         /**
-         * @description A stored photo's address as every answer gives it (issue 18): /media/<key> with an expiry and a signature. Valid for 1 to 2 hours (the expiry is the end of the hour after the one it was issued in), so the same photo read twice within the hour has the same address (list ETags and the browser cache keep working). Load it as it is (an <img src>, no authorization header); do not build or shorten it. Sending it back as an item's imageUrl is fine: the plain address is what is stored, signed afresh on every answer. Once a share link is revoked no new address is issued through it; one already issued works until it expires.
+         * @description A stored photo's address as every answer gives it: /media/<key> with an expiry and a signature. Valid for 1 to 2 hours (the expiry is the end of the hour after the one it was issued in), so the same photo read twice within the hour has the same address (list ETags and the browser cache keep working). Load it as it is (an <img src>, no authorization header); do not build or shorten it. Sending it back as an item's imageUrl is fine: the plain address is what is stored, signed afresh on every answer. Once a share link is revoked no new address is issued through it; one already issued works until it expires.
          * @example /media/items/unattached/3f2a9c0d4e5b6a7f8091a2b3c4d5e6f7.jpg?exp=1766606400&sig=q2v0cXJ5LXNpZ25hdHVyZS1leGFtcGxlLTMyLWJ5dGVzAA
          */
         SignedPhotoUrl: string;

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import './account.css';
 
-/** /privacy: how long photos are kept and who sees them (issue 18). Open to everyone. */
+/** /privacy: how long photos are kept and who sees them. Open to everyone. */
 export default function PrivacyPage() {
   const { t } = useTranslation('account');
   usePageTitle(t('privacy.title'));

@@ -11,7 +11,7 @@ export function withFamily(familyIds: readonly string[], familyId: string, share
   return shared ? [...rest, familyId] : rest;
 }
 
-/** "Share with my families": one checkbox per family the owner is in (FAMILY.md: PATCH familyIds). */
+/** "Share with my families": one checkbox per family the owner is in (PATCH familyIds). */
 export function ShareWithFamilies({ list }: { list: WishList }) {
   const { t } = useTranslation('family-lists');
   const toast = useToast();

@@ -13,7 +13,7 @@ interface Props {
   /**
    * Only a member (signed in, not the owner) sees claim marks and controls. The owner and
    * anonymous visitors see the item as it was made: their answers carry no claim fields, and the
-   * card never guesses any (FAMILY.md 'The promise').
+   * card never guesses any (docs/family.md, "how the surprise is kept").
    */
   viewer: SharedList['viewer'];
 }
