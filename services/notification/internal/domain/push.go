@@ -100,6 +100,40 @@ type Push struct {
 // PushOf is the push of a notice to a device whose app speaks lang, or false for notices that
 // are not pushed (the badge count, Santa's answer: both are for the device in use).
 func PushOf(n Notice, lang string) (Push, bool) {
+	p, ok := pushOf(n, lang)
+	if ok && Language(lang) != "en" {
+		p.Message.Title, p.Message.Body = localizedPush(n, Language(lang), p.Message)
+	}
+	return p, ok
+}
+
+// localizedPush is a notice's title and body in lang, from the emails' texts (the English
+// ones, in pushOf, carry the names the notice was made with). Reminders are written in their
+// language already.
+func localizedPush(n Notice, lang string, en PushMessage) (title, body string) {
+	kind, ok := KindOf(n)
+	if !ok {
+		return en.Title, en.Body
+	}
+	var d struct{ FamilyName, DisplayName, ItemName, OwnerName string }
+	_ = json.Unmarshal(n.Data, &d)
+	switch kind {
+	case KindSecretSantaDrawn:
+		return text(lang, "subject."+kind), d.FamilyName
+	case KindMemberJoined:
+		return text(lang, "line."+kind, "{name}", d.DisplayName, "{family}", d.FamilyName), ""
+	case KindClaimRemoved:
+		if d.ItemName == "" || d.OwnerName == "" {
+			return en.Title, en.Body // a notice from before the names were kept
+		}
+		return text(lang, "line."+kind, "{item}", d.ItemName, "{owner}", d.OwnerName), ""
+	case KindListChanged:
+		return text(lang, "line."+kind), ""
+	}
+	return en.Title, en.Body
+}
+
+func pushOf(n Notice, lang string) (Push, bool) {
 	switch n.Event {
 	case EventReminderDrawSoon, EventReminderShopping, EventReminderListEmpty:
 		return reminderPush(n, lang)

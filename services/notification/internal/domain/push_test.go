@@ -3,6 +3,7 @@ package domain_test
 import (
 	"encoding/json"
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/santa-wishlist/santa/services/notification/internal/domain"
@@ -33,6 +34,34 @@ func TestPushOf(t *testing.T) {
 	}
 	if a.Topic == b.Topic || a.Message.Tag == b.Message.Tag {
 		t.Fatal("two people joining would replace each other's notification")
+	}
+}
+
+// Every pushed notice is written in the device's language: none of the four kinds reads as
+// the English push on a German, French or Spanish phone, and the names stay in.
+func TestPushesAreInTheDevicesLanguage(t *testing.T) {
+	notice := func(event string, data any) domain.Notice {
+		raw, _ := json.Marshal(data)
+		return domain.Notice{EventID: "e", Event: event, Data: raw}
+	}
+	notices := []domain.Notice{
+		notice(domain.EventSecretSanta, domain.SecretSantaData{FamilyID: "f1", FamilyName: "Smiths"}),
+		notice(domain.EventFamilyMemberJoined, domain.MemberJoinedData{Message: "Cleo joined Smiths", FamilyID: "f1", FamilyName: "Smiths", UID: "c", DisplayName: "Cleo"}),
+		notice(domain.EventClaimRemoved, domain.ClaimRemovedData{Message: "Kite was removed from Kid's list", ItemID: "i", ItemName: "Kite", OwnerName: "Kid"}),
+		notice(domain.EventSharedListChanged, domain.SharedListData{ListID: "l1"}),
+	}
+	names := []string{"Smiths", "Cleo", "Kite", ""}
+	for i, n := range notices {
+		en, _ := domain.PushOf(n, "en")
+		for _, lang := range []string{"de", "fr-CA", "es"} {
+			p, ok := domain.PushOf(n, lang)
+			if !ok || p.Message.Title == "" || p.Message.Title == en.Message.Title || p.Message.URL != en.Message.URL || p.Topic != en.Topic {
+				t.Errorf("%s in %s: %+v (English: %+v)", n.Event, lang, p.Message, en.Message)
+			}
+			if !strings.Contains(p.Message.Title+" "+p.Message.Body, names[i]) {
+				t.Errorf("%s in %s lost the name %q: %+v", n.Event, lang, names[i], p.Message)
+			}
+		}
 	}
 }
 
