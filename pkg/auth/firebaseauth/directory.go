@@ -3,8 +3,6 @@ package firebaseauth
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 
 	fbauth "firebase.google.com/go/v4/auth"
 )
@@ -20,15 +18,7 @@ type Directory struct {
 // NewVerifier. In production the SDK finds its credentials the usual way (Application Default
 // Credentials: a workload identity or GOOGLE_APPLICATION_CREDENTIALS); the emulator needs none.
 func NewDirectory(ctx context.Context, projectID string, allowEmulator bool) (*Directory, error) {
-	if os.Getenv("FIREBASE_AUTH_EMULATOR_HOST") != "" {
-		if !allowEmulator {
-			return nil, ErrEmulatorNotAllowed
-		}
-		if !strings.HasPrefix(projectID, "demo-") {
-			return nil, fmt.Errorf("%w: FIREBASE_PROJECT_ID is %q", ErrEmulatorNeedsDemoProject, projectID)
-		}
-	}
-	client, err := newAuthClient(ctx, projectID)
+	client, err := checkedAuthClient(ctx, projectID, allowEmulator)
 	if err != nil {
 		return nil, err
 	}

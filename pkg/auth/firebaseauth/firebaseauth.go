@@ -26,6 +26,21 @@ var ErrEmulatorNotAllowed = errors.New("FIREBASE_AUTH_EMULATOR_HOST is set, whic
 // users forgeable. Firebase's own convention: emulator-only projects start with "demo-".
 var ErrEmulatorNeedsDemoProject = errors.New("the Auth emulator is only allowed for a demo- project id")
 
+// checkedAuthClient is the project's Auth client. With FIREBASE_AUTH_EMULATOR_HOST set the
+// Admin SDK accepts unsigned tokens, so the emulator is refused unless allowEmulator says this
+// is a development or test run, and then only for a demo- project.
+func checkedAuthClient(ctx context.Context, projectID string, allowEmulator bool) (*fbauth.Client, error) {
+	if os.Getenv("FIREBASE_AUTH_EMULATOR_HOST") != "" {
+		if !allowEmulator {
+			return nil, ErrEmulatorNotAllowed
+		}
+		if !strings.HasPrefix(projectID, "demo-") {
+			return nil, fmt.Errorf("%w: FIREBASE_PROJECT_ID is %q", ErrEmulatorNeedsDemoProject, projectID)
+		}
+	}
+	return newAuthClient(ctx, projectID)
+}
+
 // Verifier checks Firebase ID tokens.
 type Verifier struct {
 	client *fbauth.Client
@@ -35,15 +50,7 @@ type Verifier struct {
 // NewVerifier builds a verifier for one Firebase project. It refuses the Auth emulator unless
 // allowEmulator says this is a development or test run.
 func NewVerifier(ctx context.Context, projectID string, allowEmulator bool) (*Verifier, error) {
-	if os.Getenv("FIREBASE_AUTH_EMULATOR_HOST") != "" {
-		if !allowEmulator {
-			return nil, ErrEmulatorNotAllowed
-		}
-		if !strings.HasPrefix(projectID, "demo-") {
-			return nil, fmt.Errorf("%w: FIREBASE_PROJECT_ID is %q", ErrEmulatorNeedsDemoProject, projectID)
-		}
-	}
-	client, err := newAuthClient(ctx, projectID)
+	client, err := checkedAuthClient(ctx, projectID, allowEmulator)
 	if err != nil {
 		return nil, err
 	}
