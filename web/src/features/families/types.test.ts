@@ -63,7 +63,7 @@ describe('exclusion pairs', () => {
 });
 
 describe('family helpers', () => {
-  const family = (members: FamilyMember[]): Family => ({ id: 'f', name: 'The Smiths', role: 'admin', members, lists: [] });
+  const family = (members: FamilyMember[]): Family => ({ id: 'f', name: 'The Smiths', role: 'admin', drawOn: null, members, lists: [] });
 
   it('knows the last admin, who may not leave while others remain', () => {
     expect(isLastAdmin(family([ann, ben]), 'u-ann')).toBe(true);

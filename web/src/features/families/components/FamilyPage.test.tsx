@@ -11,6 +11,7 @@ function smiths(): Family {
     id: 'fam-1',
     name: 'The Smiths',
     role: 'admin',
+    drawOn: null,
     members: [
       { uid: ME, displayName: 'Holly', role: 'admin' },
       { uid: 'u-ben', displayName: 'Ben', role: 'member' },
