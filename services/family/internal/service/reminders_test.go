@@ -13,6 +13,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/reminders"
+	"github.com/santa-wishlist/santa/pkg/reminders/reminderstest"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/family/internal/adapters"
 )
@@ -139,39 +140,8 @@ func TestTheDrawReminderGoesOnceToEachAdminWhoHasNotDrawn(t *testing.T) {
 	if err != nil || len(due) != 2 {
 		t.Fatalf("due 3 days before: %+v, %v (want ann and cleo)", due, err)
 	}
-	conn, err := crashPool.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ok, err := reminders.Record(ctx, tx, due[0]); err != nil || !ok {
-		t.Fatalf("the crashing replica recorded nothing: %v", err)
-	}
-	done := make(chan int, 1)
-	go func() {
-		n, err := a.RunOnce(ctx)
-		if err != nil {
-			t.Errorf("replica a: %v", err)
-		}
-		done <- n
-	}()
-	select {
-	case n := <-done:
-		t.Fatalf("replica a finished (%d sent) while the crashing replica held a reminder's key", n)
-	case <-time.After(500 * time.Millisecond):
-	}
-	_ = conn.Conn().Close(ctx) // the crash: no commit, PostgreSQL rolls back
-	conn.Release()
-	select {
-	case n := <-done:
-		if n != 2 {
-			t.Fatalf("replica a sent %d after the crash, want ann's and cleo's", n)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("replica a is still waiting after the crash")
+	if n := reminderstest.CrashWhileSending(t, crashPool, due[0], a); n != 2 {
+		t.Fatalf("replica a sent %d after the crash, want ann's and cleo's", n)
 	}
 	restarted, _, _ := familyReplica(t, e, clock)
 	if n, err := restarted.RunOnce(ctx); err != nil || n != 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/outbox"
 	"github.com/santa-wishlist/santa/pkg/reminders"
+	"github.com/santa-wishlist/santa/pkg/reminders/reminderstest"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/adapters"
 )
@@ -151,40 +152,8 @@ func TestRemindersAreSentOnceAcrossTwoReplicasAndARestart(t *testing.T) {
 	if err != nil || len(due) != 1 || due[0].Event.UserID != "carl" {
 		t.Fatalf("due at 7 days: %+v, %v", due, err)
 	}
-	conn, err := crashPool.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ok, err := reminders.Record(ctx, tx, due[0]); err != nil || !ok {
-		t.Fatalf("the crashing replica recorded nothing: %v", err)
-	}
-	done := make(chan int, 1)
-	go func() {
-		n, err := a.RunOnce(ctx)
-		if err != nil {
-			t.Errorf("replica a: %v", err)
-		}
-		done <- n
-	}()
-	select {
-	case n := <-done:
-		t.Fatalf("replica a finished (%d sent) while the crashing replica held the reminder's key", n)
-	case <-time.After(500 * time.Millisecond):
-	}
-	// The crash: the connection goes without a commit, so PostgreSQL rolls the transaction back.
-	_ = conn.Conn().Close(ctx)
-	conn.Release()
-	select {
-	case n := <-done:
-		if n != 1 {
-			t.Fatalf("replica a sent %d after the crash, want carl's 1", n)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("replica a is still waiting after the crash")
+	if n := reminderstest.CrashWhileSending(t, crashPool, due[0], a); n != 1 {
+		t.Fatalf("replica a sent %d after the crash, want carl's 1", n)
 	}
 	// The crashed replica comes back as a new instance and scans: nothing is left to send.
 	restarted, _, _ := replica(t, dbURL, clock)
