@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"sync"
 	"testing"
 	"time"
 
@@ -105,29 +104,8 @@ func TestRemindersAreSentOnceAcrossTwoReplicasAndARestart(t *testing.T) {
 	a, _, _ := replica(t, dbURL, clock)
 	b, _, _ := replica(t, dbURL, clock)
 
-	both := func() int {
-		t.Helper()
-		var wg sync.WaitGroup
-		sent := make([]int, 8)
-		errs := make([]error, 8)
-		for i := range 8 { // each replica's loop, four scans at once
-			s := a
-			if i%2 == 1 {
-				s = b
-			}
-			wg.Add(1)
-			go func() { defer wg.Done(); sent[i], errs[i] = s.RunOnce(ctx) }()
-		}
-		wg.Wait()
-		total := 0
-		for i := range sent {
-			if errs[i] != nil {
-				t.Fatalf("scan: %v", errs[i])
-			}
-			total += sent[i]
-		}
-		return total
-	}
+	// Each replica's loop, 4 scans at once.
+	both := func() int { t.Helper(); return reminderstest.ScanTogether(t, 8, a, b) }
 
 	// 40 days before: nothing is due.
 	if n := both(); n != 0 {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/events"
@@ -68,35 +67,7 @@ func (w *wishlist) add(uid, name string) string {
 // streamEvents reads every event in the stream.
 func streamEvents(t *testing.T, natsURL string) []events.Envelope {
 	t.Helper()
-	nc, js, err := events.Connect(natsURL, "reader", quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	stream, err := js.Stream(ctx, events.StreamName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, _ := stream.Info(ctx)
-	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []events.Envelope
-	for uint64(len(out)) < info.State.Msgs {
-		msg, err := cons.Next(jetstream.FetchMaxWait(2 * time.Second))
-		if err != nil {
-			t.Fatalf("read stream: %v", err)
-		}
-		var env events.Envelope
-		if err := json.Unmarshal(msg.Data(), &env); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, env)
-	}
-	return out
+	return testenv.StreamEvents(t, natsURL)
 }
 
 func TestEveryCommittedItemIsPublishedExactlyOnceAcrossANATSOutage(t *testing.T) {
