@@ -90,7 +90,7 @@ func Routes(r *gin.Engine, d Deps) {
 	}, wishlist)...)
 	r.DELETE("/api/wishlist/:id", with(signedIn, small, wishlist)...)
 	r.POST("/api/santa", with(signedIn, photo, once, wishlist)...)
-	familyRoutes(r, signedIn, anyone, with, wishlist, once, small, photo)
+	listRoutes(r, signedIn, anyone, with, wishlist, once, small, photo)
 	familiesRoutes(r, signedIn, anyone, with, forward(d.Upstreams.Family, "family", d.Identity, false), once, small)
 
 	vision := forward(d.Upstreams.Vision, "vision", d.Identity, false)
@@ -151,10 +151,11 @@ func contentSecurityPolicy(wc WebConfig) string {
 		"manifest-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 }
 
-// familyRoutes are the family lists: lists, item editing, share links, claims.
+// listRoutes are the wishlist service's lists: lists, item editing, share links, claims, and
+// the account, whose deletion records the wishlist keeps.
 // A shared list opens for visitors (per-IP limit; unknown and revoked tokens answer alike),
 // everything else needs a signed-in user, so an anonymous claim is a 401 here.
-func familyRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
+func listRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
 	with func([]gin.HandlerFunc, ...gin.HandlerFunc) []gin.HandlerFunc, wishlist, once, small, photo gin.HandlerFunc) {
 	r.PATCH("/api/wishlist/:id", with(signedIn, photo, wishlist)...)
 	r.GET("/api/lists", with(signedIn, wishlist)...)
@@ -172,7 +173,7 @@ func familyRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
 	r.DELETE("/api/account", with(signedIn, small, wishlist)...)
 }
 
-// familiesRoutes are the family service's. The
+// familiesRoutes are the family service's: families, invitations, Secret Santa. The
 // invitation's accept page reads who invited before the visitor signs in (per-IP limit; an
 // unknown and an expired token answer alike); everything else needs a signed-in user.
 func familiesRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
