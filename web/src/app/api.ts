@@ -15,7 +15,7 @@ export const api = createApi({
       return headers;
     },
   }),
-  // Lists, Shared (one shared list by token) and Claims belong to features/family-lists;
+  // Lists, Shared (one shared list by token) and Claims belong to features/lists;
   // Families and SecretSanta (the caller's match, by family id) to features/families.
   tagTypes: ['Wishlist', 'Lists', 'Shared', 'Claims', 'Families', 'SecretSanta'],
   // Wishlist data is never stale by time (SPEC 7): it changes only through our own saves and

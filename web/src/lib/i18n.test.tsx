@@ -15,7 +15,7 @@ const apiError = (code: string, message: string, status = 409) => ({ status, dat
 
 describe('i18n', () => {
   it('discovers namespaces from the catalog paths', () => {
-    expect(namespaceOf('../features/family-lists/locales/en.json')).toBe('family-lists');
+    expect(namespaceOf('../features/lists/locales/en.json')).toBe('lists');
     expect(namespaceOf('../locales/de.json')).toBe('common');
     expect(NAMESPACES).toContain('common');
   });

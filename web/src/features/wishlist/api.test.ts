@@ -4,7 +4,7 @@ import { makeStore } from '../../app/store';
 import { json, mockFetch, signedIn } from '../../test/utils';
 import { wishlistApi } from './api';
 
-// The list picker (family-lists) reads /api/lists, which carries each list's item count, under
+// The list picker (lists) reads /api/lists, which carries each list's item count, under
 // the 'Lists' tag. A probe of the same tag stands in for it here (features do not import each
 // other): adding or deleting an item must make it read the counts again.
 const probe = api.injectEndpoints({

@@ -4,7 +4,7 @@ import type { ItemEdit, NewWishlistItem, WishlistItem } from './types';
 
 const LIST = { type: 'Wishlist' as const, id: 'LIST' };
 const RECENT = { type: 'Wishlist' as const, id: 'RECENT' };
-// The lists (family-lists' list picker) carry each list's item count: adding or deleting an
+// The lists (lists' list picker) carry each list's item count: adding or deleting an
 // item changes it.
 const LISTS = 'Lists' as const;
 

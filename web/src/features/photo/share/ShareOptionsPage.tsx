@@ -110,7 +110,7 @@ export default function ShareOptionsPage({ listLink }: { listLink?: ReactNode } 
           </button>
         </div>
       </div>
-      {/* The whole list's link, put here by the app (family-lists). */}
+      {/* The whole list's link, put here by the app (lists). */}
       {listLink}
     </section>
   );

@@ -26,7 +26,7 @@ export function categoriesOf(items: readonly WishlistItem[]): string[] {
 interface Props {
   /** The list to show; the default list when absent. */
   listId?: string;
-  /** Controls the app puts under the title (the list switcher and settings of family-lists). */
+  /** Controls the app puts under the title (the list switcher and settings of lists). */
   toolbar?: ReactNode;
 }
 

@@ -33,7 +33,7 @@ export function earliestRevealDate(now: Date = new Date()): string {
 /** Share link (make, copy, replace, turn off), the families it is shared with, and reveal date of one list. */
 export function ListSettingsDialog({ list, onClose }: Props) {
   const toast = useToast();
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   const format = useFormat();
   const listName = useListName();
   const [share, sharing] = useShareListMutation();

@@ -13,7 +13,7 @@ export function withFamily(familyIds: readonly string[], familyId: string, share
 
 /** "Share with my families": one checkbox per family the owner is in (PATCH familyIds). */
 export function ShareWithFamilies({ list }: { list: WishList }) {
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   const toast = useToast();
   const { data: families, isLoading, error } = useGetFamilyChoicesQuery();
   const [update, updating] = useUpdateListMutation();

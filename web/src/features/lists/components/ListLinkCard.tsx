@@ -14,7 +14,7 @@ export function ListLinkCard() {
   const { data: lists } = useGetListsQuery(undefined, { skip: !user });
   const [share, { isLoading }] = useShareListMutation();
   const toast = useToast();
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   const listName = useListName();
   const list = lists?.find((l) => l.isDefault);
   if (!user || !list) return null;

@@ -21,7 +21,7 @@ interface Props {
 export function SharedItemCard({ token, item, viewer }: Props) {
   const isMember = viewer === 'member';
   const [imageFailed, setImageFailed] = useState(false);
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   const format = useFormat();
   const taken = isMember && unitsLeft(item) === 0;
   const shopUrl = item.shoppingUrl || shopSearchUrl(item.searchQuery || item.name);

@@ -24,7 +24,7 @@ export function groupByPerson(entries: readonly ClaimEntry[]): [string, ClaimEnt
 function ClaimRow({ entry }: { entry: ClaimEntry }) {
   const [claim, { isLoading }] = useClaimItemMutation();
   const toast = useToast();
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   const format = useFormat();
   const listName = useListName();
   const { item, list } = entry;
@@ -70,7 +70,7 @@ function ClaimRow({ entry }: { entry: ClaimEntry }) {
 
 /** /claims: "My gift shopping list", what the caller promised to buy, grouped by person. */
 export default function ClaimsPage() {
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   usePageTitle(t('claims.title'));
   const { data, error, isLoading } = useGetClaimsQuery();
   if (isLoading) return <PageSpinner label={t('claims.loading')} />;

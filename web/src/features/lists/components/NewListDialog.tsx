@@ -11,7 +11,7 @@ interface Props {
 
 /** Names a new list (1-60 characters; the server says so, and that there are at most 20). */
 export function NewListDialog({ onCreated, onCancel }: Props) {
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   const [create, { isLoading }] = useCreateListMutation();
   return (
     <NameDialog

@@ -9,7 +9,7 @@ import { rememberRedirectAfterLogin } from '../../../lib/redirectAfterLogin';
  * brings the visitor straight back to this list, where they see what is taken and can claim.
  */
 export function SignInInvite({ owner }: { owner: string }) {
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   const location = useLocation();
   return (
     <aside className="card shared-list__invite" aria-labelledby="shared-list-invite" data-testid="sign-in-invite">

@@ -22,7 +22,7 @@ export default function SharedListPage() {
   const authReady = useAppSelector((s) => s.auth.initialized);
   // Wait for the session so a signed-in member's first answer carries `mine`.
   const { data, error, isLoading } = useGetSharedListQuery(token, { skip: !authReady || !token });
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   const listName = useListName();
   usePageTitle(data ? t('shared.titleOf', { owner: data.list.ownerName, name: listName(data.list.name) }) : t('shared.fallbackTitle'));
 

@@ -19,7 +19,7 @@ export function ListBar({ selectedId, onSelect }: Props) {
   const { data: lists } = useGetListsQuery();
   const [dialog, setDialog] = useState<'new' | 'settings' | null>(null);
   const selectId = useId();
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   const listName = useListName();
   if (!lists || lists.length === 0) return null;
   const selected = lists.find((l) => l.id === selectedId) ?? lists.find((l) => l.isDefault) ?? lists[0];

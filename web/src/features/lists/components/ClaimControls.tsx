@@ -22,7 +22,7 @@ export function ClaimControls({ token, item }: Props) {
   const [claim, claiming] = useClaimItemMutation();
   const [release, releasing] = useReleaseClaimMutation();
   const toast = useToast();
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   const selectId = useId();
   const busy = claiming.isLoading || releasing.isLoading;
 

@@ -6,6 +6,6 @@ export const DEFAULT_LIST_NAME = 'My Wishlist';
 
 /** A list's name as the reader's language says it: the server's default name is translated, a chosen one kept. */
 export function useListName(): (name: string) => string {
-  const { t } = useTranslation('family-lists');
+  const { t } = useTranslation('lists');
   return useCallback((name: string) => (name === DEFAULT_LIST_NAME ? t('defaultListName') : name), [t]);
 }
