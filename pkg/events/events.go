@@ -16,7 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/santa-wishlist/santa/pkg/startup"
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 )
 
 // StreamName is the stream holding every product event of the default namespace; see
@@ -148,9 +148,9 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream
 
 // EnsureStreamAtStartup is EnsureStream for a service that is starting: while NATS does not
 // answer (the connection is still being made, the NATS pod is restarting) it tries again for
-// up to startup.Wait; an answer of JetStream's that refuses the stream fails at once.
+// up to lifecycle.StartupWait; an answer of JetStream's that refuses the stream fails at once.
 func EnsureStreamAtStartup(ctx context.Context, js jetstream.JetStream) error {
-	return startup.Retry(ctx, func() error {
+	return lifecycle.Retry(ctx, func() error {
 		_, err := EnsureStream(ctx, js)
 		return err
 	}, func(err error) bool {

@@ -1,6 +1,7 @@
 // Package lifecycle holds the start-up and shutdown pieces every service wires the same way
-// into its httpserver.Server: the NATS readiness check, the NATS drain, and background loops
-// that must stop (and be waited for) before what they use is closed.
+// into its httpserver.Server: waiting for a dependency at start (Retry), the NATS readiness
+// check, the NATS drain, and background loops that must stop (and be waited for) before what
+// they use is closed.
 package lifecycle
 
 import (

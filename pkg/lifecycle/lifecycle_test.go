@@ -1,4 +1,4 @@
-package lifecycle
+package lifecycle_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 )
 
@@ -19,7 +20,7 @@ func TestNATSReadyFollowsTheConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	ready := NATSReady(nc)
+	ready := lifecycle.NATSReady(nc)
 	if err := ready(context.Background()); err != nil {
 		t.Fatalf("connected but not ready: %v", err)
 	}
@@ -54,7 +55,7 @@ func TestDrainNATSLetsTheHandlerInHandFinish(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-started
-	if err := DrainNATS(nc)(context.Background()); err != nil {
+	if err := lifecycle.DrainNATS(nc)(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	testenv.Eventually(t, 5*time.Second, func() error {
@@ -66,7 +67,7 @@ func TestDrainNATSLetsTheHandlerInHandFinish(t *testing.T) {
 	if !finished.Load() {
 		t.Fatal("the connection closed before the handler in hand finished")
 	}
-	if err := DrainNATS(nc)(context.Background()); err == nil {
+	if err := lifecycle.DrainNATS(nc)(context.Background()); err == nil {
 		t.Error("draining a closed connection reported success")
 	}
 }
@@ -74,7 +75,7 @@ func TestDrainNATSLetsTheHandlerInHandFinish(t *testing.T) {
 func TestGoStopsTheLoopAndWaitsForIt(t *testing.T) {
 	var ticks atomic.Int32
 	var returned atomic.Bool
-	stop := Go(func(ctx context.Context) {
+	stop := lifecycle.Go(func(ctx context.Context) {
 		defer returned.Store(true)
 		for {
 			select {

@@ -12,14 +12,14 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/santa-wishlist/santa/pkg/startup"
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 )
 
 // DefaultMaxConns replaces pgxpool's default of max(4, CPUs): on a 2-core pod that default
 // makes requests queue for a connection while PostgreSQL sits idle.
 const DefaultMaxConns = 16
 
-// Connect opens a pool once PostgreSQL answers, waiting up to startup.Wait (less when ctx
+// Connect opens a pool once PostgreSQL answers, waiting up to lifecycle.StartupWait (less when ctx
 // ends sooner) while it cannot be reached. A refusal by the server itself (a wrong password,
 // a missing database) fails at once. Settings in the URL (pool_max_conns=...) win over the
 // defaults.
@@ -32,7 +32,7 @@ func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = startup.Retry(ctx, func() error { return pool.Ping(ctx) }, func(err error) bool {
+	err = lifecycle.Retry(ctx, func() error { return pool.Ping(ctx) }, func(err error) bool {
 		var answered *pgconn.PgError
 		return errors.As(err, &answered)
 	})

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santa-wishlist/santa/pkg/startup"
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 )
 
@@ -56,9 +56,9 @@ func TestConnectWaitsForADatabaseThatAnswersLater(t *testing.T) {
 
 func TestConnectGivesUpAfterStartupWait(t *testing.T) {
 	line := cutLine(t)
-	saved := startup.Wait
-	startup.Wait = time.Second
-	defer func() { startup.Wait = saved }()
+	saved := lifecycle.StartupWait
+	lifecycle.StartupWait = time.Second
+	defer func() { lifecycle.StartupWait = saved }()
 
 	started := time.Now()
 	pool, err := Connect(context.Background(), through(t, line.Addr()).String())
@@ -67,7 +67,7 @@ func TestConnectGivesUpAfterStartupWait(t *testing.T) {
 		t.Fatal("Connect succeeded with nothing listening")
 	}
 	if took := time.Since(started); took > 10*time.Second {
-		t.Fatalf("gave up after %s, with startup.Wait 1 s", took)
+		t.Fatalf("gave up after %s, with lifecycle.StartupWait 1 s", took)
 	}
 	if !strings.Contains(err.Error(), "refused") {
 		t.Errorf("the error does not say why: %v", err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santa-wishlist/santa/pkg/startup"
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/testminio"
@@ -25,16 +25,16 @@ func TestEnsureBucketGivesUpOnAnAbsentMinIOAfterTheStartupWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved := startup.Wait
-	startup.Wait = time.Second
-	defer func() { startup.Wait = saved }()
+	saved := lifecycle.StartupWait
+	lifecycle.StartupWait = time.Second
+	defer func() { lifecycle.StartupWait = saved }()
 
 	started := time.Now()
 	err = ensureBucket(context.Background(), store, quiet)
 	if err == nil || !strings.Contains(err.Error(), "object storage") {
 		t.Fatalf("ensureBucket = %v, want an object storage error", err)
 	}
-	// It tried more than once (the first wait is at least 50 ms) and stopped near startup.Wait.
+	// It tried more than once (the first wait is at least 50 ms) and stopped near lifecycle.StartupWait.
 	if took := time.Since(started); took < 40*time.Millisecond || took > 10*time.Second {
 		t.Fatalf("gave up after %s, with a 1 s startup wait", took)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
-	"github.com/santa-wishlist/santa/pkg/startup"
 	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
@@ -156,10 +155,10 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 }
 
 // ensureBucket waits for MinIO, which may start after us in a local stack or a fresh cluster
-// (pkg/startup: up to half a minute), then gives up with the last error; a refusal of our
+// (lifecycle.Retry: up to half a minute), then gives up with the last error; a refusal of our
 // credentials fails at once.
 func ensureBucket(ctx context.Context, store *adapters.MinIOStore, logger *slog.Logger) error {
-	err := startup.Retry(ctx, func() error {
+	err := lifecycle.Retry(ctx, func() error {
 		attempt, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		err := store.EnsureBucket(attempt)
