@@ -145,25 +145,37 @@ func listDirect(base, uid string) error {
 
 // benchItem mirrors the wishlist's row so the floor scans the same columns.
 type benchItem struct {
-	ID, UserID, Name, Description string
-	Price, ImageURL, Category     *string
-	Features                      []byte
-	SearchQuery, ShoppingURL      string
-	AIGenerated, SentToSanta      bool
-	CreatedAt                     time.Time
+	ID, Name, Description     string
+	Price, ImageURL, Category *string
+	Features                  []byte
+	SearchQuery, ShoppingURL  string
+	AIGenerated, SentToSanta  bool
+	CreatedAt                 time.Time
+	ListID                    string
+	Priority, Quantity        int16
+	Notes                     string
+	Claims                    []byte
 }
 
+// listThroughPgx is the floor: the query the wishlist answers GET /api/wishlist with (the
+// owner's default list, each item with its revealed claims), straight through pgx.
 func listThroughPgx(ctx context.Context, pool *pgxpool.Pool, uid string) error {
-	rows, err := pool.Query(ctx, `SELECT id, user_id, name, description, price, image_url, category, features,
-		search_query, shopping_url, ai_generated, sent_to_santa, created_at
-		FROM items WHERE user_id = $1 ORDER BY created_at DESC, id DESC`, uid)
+	rows, err := pool.Query(ctx, `SELECT items.id, items.name, items.description, items.price, items.image_url,
+		items.category, items.features, items.search_query, items.shopping_url, items.ai_generated,
+		items.sent_to_santa, items.created_at, items.list_id, items.priority, items.quantity, items.notes,
+		(SELECT COALESCE(jsonb_agg(jsonb_build_object('displayName', c.display_name, 'quantity', c.quantity,
+			'purchased', c.purchased, 'revealedAt', c.reveal_at) ORDER BY c.reveal_at DESC, c.created_at, c.user_id), '[]'::jsonb)
+			FROM claims c WHERE c.item_id = items.id AND c.reveal_at <= now())
+		FROM items JOIN lists l ON l.id = items.list_id WHERE l.user_id = $1 AND l.is_default
+		ORDER BY items.created_at DESC, items.id DESC`, uid)
 	if err != nil {
 		return err
 	}
 	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (benchItem, error) {
 		var it benchItem
-		err := r.Scan(&it.ID, &it.UserID, &it.Name, &it.Description, &it.Price, &it.ImageURL, &it.Category,
-			&it.Features, &it.SearchQuery, &it.ShoppingURL, &it.AIGenerated, &it.SentToSanta, &it.CreatedAt)
+		err := r.Scan(&it.ID, &it.Name, &it.Description, &it.Price, &it.ImageURL, &it.Category,
+			&it.Features, &it.SearchQuery, &it.ShoppingURL, &it.AIGenerated, &it.SentToSanta, &it.CreatedAt,
+			&it.ListID, &it.Priority, &it.Quantity, &it.Notes, &it.Claims)
 		return it, err
 	})
 	if err != nil {
