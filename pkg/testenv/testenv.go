@@ -82,3 +82,10 @@ func (c *Clock) Set(now time.Time) {
 	defer c.mu.Unlock()
 	c.now = now
 }
+
+// Advance moves the clock d ahead (a digest window of an hour passes in one call).
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
