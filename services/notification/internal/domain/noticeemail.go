@@ -14,88 +14,64 @@ import (
 // in web/src; these are the server's). {name} placeholders are filled per notice.
 var texts = map[string]map[string]string{
 	"en": {
-		"subject." + KindSecretSantaDrawn:  "Your Secret Santa match is ready",
-		"line." + KindSecretSantaDrawn:     "The Secret Santa names of {family} are drawn: see whom you give a present to.",
-		"subject." + KindReminderDrawSoon:  "The Secret Santa draw is coming up",
-		"line." + KindReminderDrawSoon:     "The Secret Santa names of {family} are not drawn yet, and Christmas is coming.",
-		"subject." + KindReminderShopping:  "Christmas is coming: your shopping list",
-		"line." + KindReminderShopping:     "Some gifts on your shopping list are not marked purchased yet.",
-		"subject." + KindReminderListEmpty: "Your wishlist is empty",
-		"line." + KindReminderListEmpty:    "Your family can see your wishlist, but it is still empty: add a few wishes.",
-		"line." + KindListChanged:          "A wishlist you follow changed.",
-		"line." + KindListChanged + ".n":   "A wishlist you follow changed ({count} times).",
-		"line." + KindClaimRemoved:         "{item} was removed from {owner}'s list: you had claimed it.",
-		"line." + KindMemberJoined:         "{name} joined {family}.",
-		"someone":                          "someone",
-		"subject.digest":                   "News from your family on Santa Wishlist",
-		"intro.digest":                     "Here is what happened since our last email:",
-		"open":                             "Open",
-		"footer":                           "You get these emails because they are on in your notification settings.",
-		"settings":                         "Notification settings",
-		"unsubscribe":                      "Stop these emails",
+		"subject." + KindSecretSantaDrawn: "Your Secret Santa match is ready",
+		"line." + KindSecretSantaDrawn:    "The Secret Santa names of {family} are drawn: see whom you give a present to.",
+		"line." + KindListChanged:         "A wishlist you follow changed.",
+		"line." + KindListChanged + ".n":  "A wishlist you follow changed ({count} times).",
+		"line." + KindClaimRemoved:        "{item} was removed from {owner}'s list: you had claimed it.",
+		"line." + KindMemberJoined:        "{name} joined {family}.",
+		"someone":                         "someone",
+		"subject.digest":                  "News from your family on Santa Wishlist",
+		"intro.digest":                    "Here is what happened since our last email:",
+		"open":                            "Open",
+		"footer":                          "You get these emails because they are on in your notification settings.",
+		"settings":                        "Notification settings",
+		"unsubscribe":                     "Stop these emails",
 	},
 	"de": {
-		"subject." + KindSecretSantaDrawn:  "Dein Wichtelpartner steht fest",
-		"line." + KindSecretSantaDrawn:     "Die Wichtelnamen von {family} sind gezogen: sieh nach, wen du beschenkst.",
-		"subject." + KindReminderDrawSoon:  "Die Wichtel-Ziehung steht bevor",
-		"line." + KindReminderDrawSoon:     "Die Wichtelnamen von {family} sind noch nicht gezogen, und Weihnachten kommt näher.",
-		"subject." + KindReminderShopping:  "Bald ist Weihnachten: deine Einkaufsliste",
-		"line." + KindReminderShopping:     "Einige Geschenke auf deiner Einkaufsliste sind noch nicht als gekauft markiert.",
-		"subject." + KindReminderListEmpty: "Deine Wunschliste ist leer",
-		"line." + KindReminderListEmpty:    "Deine Familie sieht deine Wunschliste, aber sie ist noch leer: füge ein paar Wünsche hinzu.",
-		"line." + KindListChanged:          "Eine Wunschliste, der du folgst, hat sich geändert.",
-		"line." + KindListChanged + ".n":   "Eine Wunschliste, der du folgst, hat sich geändert ({count}-mal).",
-		"line." + KindClaimRemoved:         "{item} wurde von der Liste von {owner} entfernt: du hattest es reserviert.",
-		"line." + KindMemberJoined:         "{name} ist {family} beigetreten.",
-		"someone":                          "jemandem",
-		"subject.digest":                   "Neues aus deiner Familie bei Santa Wishlist",
-		"intro.digest":                     "Das ist seit unserer letzten E-Mail passiert:",
-		"open":                             "Öffnen",
-		"footer":                           "Du bekommst diese E-Mails, weil sie in deinen Benachrichtigungseinstellungen eingeschaltet sind.",
-		"settings":                         "Benachrichtigungseinstellungen",
-		"unsubscribe":                      "Diese E-Mails abbestellen",
+		"subject." + KindSecretSantaDrawn: "Dein Wichtelpartner steht fest",
+		"line." + KindSecretSantaDrawn:    "Die Wichtelnamen von {family} sind gezogen: sieh nach, wen du beschenkst.",
+		"line." + KindListChanged:         "Eine Wunschliste, der du folgst, hat sich geändert.",
+		"line." + KindListChanged + ".n":  "Eine Wunschliste, der du folgst, hat sich geändert ({count}-mal).",
+		"line." + KindClaimRemoved:        "{item} wurde von der Liste von {owner} entfernt: du hattest es reserviert.",
+		"line." + KindMemberJoined:        "{name} ist {family} beigetreten.",
+		"someone":                         "jemandem",
+		"subject.digest":                  "Neues aus deiner Familie bei Santa Wishlist",
+		"intro.digest":                    "Das ist seit unserer letzten E-Mail passiert:",
+		"open":                            "Öffnen",
+		"footer":                          "Du bekommst diese E-Mails, weil sie in deinen Benachrichtigungseinstellungen eingeschaltet sind.",
+		"settings":                        "Benachrichtigungseinstellungen",
+		"unsubscribe":                     "Diese E-Mails abbestellen",
 	},
 	"fr": {
-		"subject." + KindSecretSantaDrawn:  "Votre tirage du Père Noël secret est prêt",
-		"line." + KindSecretSantaDrawn:     "Les noms du Père Noël secret de {family} sont tirés : découvrez à qui vous offrez un cadeau.",
-		"subject." + KindReminderDrawSoon:  "Le tirage du Père Noël secret approche",
-		"line." + KindReminderDrawSoon:     "Les noms du Père Noël secret de {family} ne sont pas encore tirés, et Noël approche.",
-		"subject." + KindReminderShopping:  "Noël approche : votre liste d'achats",
-		"line." + KindReminderShopping:     "Certains cadeaux de votre liste d'achats ne sont pas encore marqués comme achetés.",
-		"subject." + KindReminderListEmpty: "Votre liste de souhaits est vide",
-		"line." + KindReminderListEmpty:    "Votre famille voit votre liste de souhaits, mais elle est encore vide : ajoutez quelques souhaits.",
-		"line." + KindListChanged:          "Une liste de souhaits que vous suivez a changé.",
-		"line." + KindListChanged + ".n":   "Une liste de souhaits que vous suivez a changé ({count} fois).",
-		"line." + KindClaimRemoved:         "{item} a été retiré de la liste de {owner} : vous l'aviez réservé.",
-		"line." + KindMemberJoined:         "{name} a rejoint {family}.",
-		"someone":                          "quelqu'un",
-		"subject.digest":                   "Des nouvelles de votre famille sur Santa Wishlist",
-		"intro.digest":                     "Voici ce qui s'est passé depuis notre dernier e-mail :",
-		"open":                             "Ouvrir",
-		"footer":                           "Vous recevez ces e-mails parce qu'ils sont activés dans vos réglages de notifications.",
-		"settings":                         "Réglages des notifications",
-		"unsubscribe":                      "Ne plus recevoir ces e-mails",
+		"subject." + KindSecretSantaDrawn: "Votre tirage du Père Noël secret est prêt",
+		"line." + KindSecretSantaDrawn:    "Les noms du Père Noël secret de {family} sont tirés : découvrez à qui vous offrez un cadeau.",
+		"line." + KindListChanged:         "Une liste de souhaits que vous suivez a changé.",
+		"line." + KindListChanged + ".n":  "Une liste de souhaits que vous suivez a changé ({count} fois).",
+		"line." + KindClaimRemoved:        "{item} a été retiré de la liste de {owner} : vous l'aviez réservé.",
+		"line." + KindMemberJoined:        "{name} a rejoint {family}.",
+		"someone":                         "quelqu'un",
+		"subject.digest":                  "Des nouvelles de votre famille sur Santa Wishlist",
+		"intro.digest":                    "Voici ce qui s'est passé depuis notre dernier e-mail :",
+		"open":                            "Ouvrir",
+		"footer":                          "Vous recevez ces e-mails parce qu'ils sont activés dans vos réglages de notifications.",
+		"settings":                        "Réglages des notifications",
+		"unsubscribe":                     "Ne plus recevoir ces e-mails",
 	},
 	"es": {
-		"subject." + KindSecretSantaDrawn:  "Tu amigo invisible ya está listo",
-		"line." + KindSecretSantaDrawn:     "Los nombres del amigo invisible de {family} ya están sorteados: mira a quién le haces un regalo.",
-		"subject." + KindReminderDrawSoon:  "Se acerca el sorteo del amigo invisible",
-		"line." + KindReminderDrawSoon:     "Los nombres del amigo invisible de {family} aún no están sorteados, y se acerca la Navidad.",
-		"subject." + KindReminderShopping:  "Se acerca la Navidad: tu lista de compras",
-		"line." + KindReminderShopping:     "Algunos regalos de tu lista de compras aún no están marcados como comprados.",
-		"subject." + KindReminderListEmpty: "Tu lista de deseos está vacía",
-		"line." + KindReminderListEmpty:    "Tu familia ve tu lista de deseos, pero aún está vacía: añade algunos deseos.",
-		"line." + KindListChanged:          "Una lista de deseos que sigues ha cambiado.",
-		"line." + KindListChanged + ".n":   "Una lista de deseos que sigues ha cambiado ({count} veces).",
-		"line." + KindClaimRemoved:         "{item} se ha quitado de la lista de {owner}: lo habías reservado.",
-		"line." + KindMemberJoined:         "{name} se ha unido a {family}.",
-		"someone":                          "alguien",
-		"subject.digest":                   "Novedades de tu familia en Santa Wishlist",
-		"intro.digest":                     "Esto es lo que ha pasado desde nuestro último correo:",
-		"open":                             "Abrir",
-		"footer":                           "Recibes estos correos porque están activados en tus ajustes de notificaciones.",
-		"settings":                         "Ajustes de notificaciones",
-		"unsubscribe":                      "Dejar de recibir estos correos",
+		"subject." + KindSecretSantaDrawn: "Tu amigo invisible ya está listo",
+		"line." + KindSecretSantaDrawn:    "Los nombres del amigo invisible de {family} ya están sorteados: mira a quién le haces un regalo.",
+		"line." + KindListChanged:         "Una lista de deseos que sigues ha cambiado.",
+		"line." + KindListChanged + ".n":  "Una lista de deseos que sigues ha cambiado ({count} veces).",
+		"line." + KindClaimRemoved:        "{item} se ha quitado de la lista de {owner}: lo habías reservado.",
+		"line." + KindMemberJoined:        "{name} se ha unido a {family}.",
+		"someone":                         "alguien",
+		"subject.digest":                  "Novedades de tu familia en Santa Wishlist",
+		"intro.digest":                    "Esto es lo que ha pasado desde nuestro último correo:",
+		"open":                            "Abrir",
+		"footer":                          "Recibes estos correos porque están activados en tus ajustes de notificaciones.",
+		"settings":                        "Ajustes de notificaciones",
+		"unsubscribe":                     "Dejar de recibir estos correos",
 	},
 }
 
@@ -152,16 +128,14 @@ func (m NoticeMail) lines() []mailLine {
 			}
 			changed[d.ListID] = len(out)
 			out = append(out, mailLine{text(m.Language, "line."+kind), m.PublicURL + "/family"})
-		case KindSecretSantaDrawn, KindReminderDrawSoon:
-			link := m.PublicURL + "/family"
-			if d.FamilyID != "" {
-				link += "/" + url.PathEscape(d.FamilyID) + "/secret-santa"
-			}
-			out = append(out, mailLine{text(m.Language, "line."+kind, "{family}", family), link})
-		case KindReminderShopping:
-			out = append(out, mailLine{text(m.Language, "line."+kind), m.PublicURL + "/claims"})
-		case KindReminderListEmpty:
-			out = append(out, mailLine{text(m.Language, "line."+kind), m.PublicURL + "/wishlist"})
+		case KindSecretSantaDrawn:
+			out = append(out, mailLine{text(m.Language, "line."+kind, "{family}", family), m.PublicURL + santaPath(d.FamilyID)})
+		case KindReminderDrawSoon, KindReminderShopping, KindReminderListEmpty:
+			// The reminders' words are the pushes' (reminderText), in the email's language.
+			title, body := reminderMailText(n, m.Language)
+			link := map[string]string{KindReminderDrawSoon: santaPath(d.FamilyID), KindReminderShopping: "/claims",
+				KindReminderListEmpty: "/wishlist"}[kind]
+			out = append(out, mailLine{title + " — " + body, m.PublicURL + link})
 		case KindClaimRemoved:
 			owner := d.OwnerName
 			if owner == "" {
@@ -227,6 +201,8 @@ func NoticeEmail(m NoticeMail) (e Email, ok bool, err error) {
 		view.Intro = text(m.Language, "intro.digest")
 	} else if kind, _ := KindOf(m.Notices[0]); texts["en"]["subject."+kind] != "" {
 		subject = text(m.Language, "subject."+kind)
+	} else if title, _ := reminderMailText(m.Notices[0], m.Language); title != "" {
+		subject = title
 	}
 	var txt, html bytes.Buffer
 	if err := noticeText.Execute(&txt, view); err != nil {
@@ -236,4 +212,21 @@ func NoticeEmail(m NoticeMail) (e Email, ok bool, err error) {
 		return Email{}, false, err
 	}
 	return Email{To: m.To, Subject: subject, Text: txt.String(), HTML: html.String(), Unsubscribe: m.UnsubscribeURL}, true, nil
+}
+
+// santaPath is a family's Secret Santa page, or the families page without a family id.
+func santaPath(familyID string) string {
+	if familyID == "" {
+		return "/family"
+	}
+	return "/family/" + url.PathEscape(familyID) + "/secret-santa"
+}
+
+// reminderMailText is a reminder notice's title and body in lang; empty for other notices.
+func reminderMailText(n Notice, lang string) (title, body string) {
+	var d ReminderData
+	if json.Unmarshal(n.Data, &d) != nil {
+		return "", ""
+	}
+	return reminderText(n.Event, d, lang)
 }
