@@ -52,6 +52,7 @@ type IdentitySigner struct {
 	key    ed25519.PrivateKey
 	ttl    time.Duration
 	now    func() time.Time
+	recent *signedAssertions // nil: every assertion is signed afresh
 }
 
 // NewIdentitySigner signs as issuer with the Ed25519 key given in standard base64, either as
@@ -76,7 +77,8 @@ func NewIdentitySigner(issuer, keyB64 string, ttl time.Duration) (*IdentitySigne
 	if ttl > MaxAssertionTTL {
 		return nil, fmt.Errorf("identity assertions may live at most %s, got %s", MaxAssertionTTL, ttl)
 	}
-	return &IdentitySigner{issuer: issuer, key: ed25519.NewKeyFromSeed(seed), ttl: ttl, now: time.Now}, nil
+	return &IdentitySigner{issuer: issuer, key: ed25519.NewKeyFromSeed(seed), ttl: ttl, now: time.Now,
+		recent: newSignedAssertions()}, nil
 }
 
 // PublicKey is the base64 public key verifiers are given for this signer.
@@ -87,10 +89,12 @@ func (s *IdentitySigner) PublicKey() string {
 // Issuer is the name the signer signs as.
 func (s *IdentitySigner) Issuer() string { return s.issuer }
 
-// WithTTL returns a signer whose assertions live ttl (tests: an expired one).
+// WithTTL returns a signer whose assertions live ttl (tests: an expired one), each signed
+// afresh.
 func (s *IdentitySigner) WithTTL(ttl time.Duration) *IdentitySigner {
 	cp := *s
 	cp.ttl = ttl
+	cp.recent = nil
 	return &cp
 }
 
@@ -98,6 +102,13 @@ func (s *IdentitySigner) WithTTL(ttl time.Duration) *IdentitySigner {
 // request: method and path (the URL's path, without the query).
 func (s *IdentitySigner) Assert(u User, ok bool, audience, method, path string) (string, error) {
 	now := s.now()
+	if !ok {
+		u = User{}
+	}
+	req := assertionRequest{user: u, signedIn: ok, audience: audience, method: method, path: path}
+	if token, found := s.recent.get(req, now); found {
+		return token, nil
+	}
 	claims := identityClaims{RegisteredClaims: jwt.RegisteredClaims{
 		Issuer:    s.issuer,
 		Audience:  jwt.ClaimStrings{audience},
@@ -107,7 +118,11 @@ func (s *IdentitySigner) Assert(u User, ok bool, audience, method, path string) 
 	if ok {
 		claims.Subject, claims.Email, claims.Name = u.UID, u.Email, u.Name
 	}
-	return jwt.NewWithClaims(jwt.SigningMethodEdDSA, claims).SignedString(s.key)
+	token, err := jwt.NewWithClaims(jwt.SigningMethodEdDSA, claims).SignedString(s.key)
+	if err == nil {
+		s.recent.put(req, token, now, s.ttl)
+	}
+	return token, err
 }
 
 // SetHeaders prepares an internal call to audience: any identity headers the client sent are
@@ -132,6 +147,8 @@ type IdentityVerifier struct {
 	audience string
 	keys     map[string]ed25519.PublicKey
 	parser   *jwt.Parser
+	recent   *verifiedAssertions
+	now      func() time.Time
 }
 
 // ParsePublicKeys reads "issuer=base64key,issuer=base64key" (IDENTITY_PUBLIC_KEYS); a key is
@@ -168,13 +185,16 @@ func ParsePublicKeys(s string) (map[string]ed25519.PublicKey, error) {
 
 // NewIdentityVerifier accepts assertions for audience signed by one of keys' issuers.
 func NewIdentityVerifier(audience string, keys map[string]ed25519.PublicKey) *IdentityVerifier {
-	return &IdentityVerifier{audience: audience, keys: keys, parser: jwt.NewParser(
+	v := &IdentityVerifier{audience: audience, keys: keys, recent: newVerifiedAssertions(), now: time.Now}
+	v.parser = jwt.NewParser(
 		jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}),
 		jwt.WithAudience(audience),
 		jwt.WithExpirationRequired(),
 		jwt.WithIssuedAt(),
 		jwt.WithLeeway(assertionLeeway),
-	)}
+		jwt.WithTimeFunc(func() time.Time { return v.now() }),
+	)
+	return v
 }
 
 // Issuers lists the trusted issuers (for the startup log).
@@ -194,6 +214,12 @@ func (v *IdentityVerifier) Issuers() []string {
 // made for this request (method and path). It returns the user it asserts (ok false for a
 // visitor) and the issuer.
 func (v *IdentityVerifier) Verify(token, method, path string) (u User, ok bool, issuer string, err error) {
+	if seen, found := v.recent.get(token, v.now()); found {
+		if seen.method != method || seen.path != path {
+			return User{}, false, "", fmt.Errorf("assertion was made for %s %s, not %s %s", seen.method, seen.path, method, path)
+		}
+		return seen.user, seen.signedIn, seen.issuer, nil
+	}
 	var claims identityClaims
 	_, err = v.parser.ParseWithClaims(token, &claims, func(t *jwt.Token) (any, error) {
 		iss, _ := t.Claims.GetIssuer()
@@ -212,10 +238,13 @@ func (v *IdentityVerifier) Verify(token, method, path string) (u User, ok bool, 
 	if claims.Method != method || claims.Path != path {
 		return User{}, false, "", fmt.Errorf("assertion was made for %s %s, not %s %s", claims.Method, claims.Path, method, path)
 	}
-	if claims.Subject == "" {
-		return User{}, false, claims.Issuer, nil
+	seen := verifiedAssertion{issuer: claims.Issuer, method: claims.Method, path: claims.Path,
+		acceptTill: claims.ExpiresAt.Add(assertionLeeway)}
+	if claims.Subject != "" {
+		seen.user, seen.signedIn = User{UID: claims.Subject, Email: claims.Email, Name: claims.Name}, true
 	}
-	return User{UID: claims.Subject, Email: claims.Email, Name: claims.Name}, true, claims.Issuer, nil
+	v.recent.put(token, seen)
+	return seen.user, seen.signedIn, seen.issuer, nil
 }
 
 const issuerKey = "auth.issuer"

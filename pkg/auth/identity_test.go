@@ -124,6 +124,82 @@ func TestInternalServicesRefuseRequestsWithoutAValidAssertion(t *testing.T) {
 	}
 }
 
+// Both ends remember recent assertions (signing and checking one is most of a proxied
+// request's CPU). From the attacker's side: a remembered token is accepted for nothing it would
+// not be accepted for afresh: not past its expiry, not on another method or path, not with a
+// byte changed, and never for another user.
+func TestRememberedAssertionsAreAcceptedForNothingMore(t *testing.T) {
+	gateway := newSigner(t, "gateway")
+	keys, err := auth.ParsePublicKeys("gateway=" + gateway.PublicKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	family := auth.NewIdentityVerifier("family", keys)
+	t0 := time.Now()
+	now := t0
+	auth.SetClock(gateway, family, func() time.Time { return now })
+	alice, bob := auth.User{UID: "alice", Name: "Alice"}, auth.User{UID: "bob", Name: "Bob"}
+	sign := func(u auth.User, signedIn bool, method, path string) string {
+		t.Helper()
+		tok, err := gateway.Assert(u, signedIn, "family", method, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	verify := func(tok, method, path string) (string, error) {
+		u, _, _, err := family.Verify(tok, method, path)
+		return u.UID, err
+	}
+
+	first := sign(alice, true, http.MethodGet, "/api/me")
+	if uid, err := verify(first, http.MethodGet, "/api/me"); err != nil || uid != "alice" {
+		t.Fatalf("first check: %q %v", uid, err)
+	}
+	now = t0.Add(5 * time.Second)
+	if again := sign(alice, true, http.MethodGet, "/api/me"); again != first {
+		t.Error("the same request 5 s later was signed afresh, want the recent assertion")
+	}
+	for name, tok := range map[string]string{
+		"another user":   sign(bob, true, http.MethodGet, "/api/me"),
+		"a visitor":      sign(alice, false, http.MethodGet, "/api/me"),
+		"another path":   sign(alice, true, http.MethodGet, "/api/other"),
+		"another method": sign(alice, true, http.MethodDelete, "/api/me"),
+	} {
+		if tok == first {
+			t.Errorf("%s got alice's GET /api/me assertion", name)
+		}
+	}
+	if uid, err := verify(sign(bob, true, http.MethodGet, "/api/me"), http.MethodGet, "/api/me"); err != nil || uid != "bob" {
+		t.Errorf("bob's own assertion: %q %v", uid, err)
+	}
+	// The remembered token, replayed elsewhere or altered.
+	if _, err := verify(first, http.MethodDelete, "/api/me"); err == nil {
+		t.Error("a remembered GET assertion was accepted on DELETE")
+	}
+	if _, err := verify(first, http.MethodGet, "/api/other"); err == nil {
+		t.Error("a remembered assertion was accepted on another path")
+	}
+	sig := first[strings.LastIndex(first, ".")+1:]
+	flipped := "A"
+	if sig[0] == 'A' {
+		flipped = "B"
+	}
+	if _, err := verify(first[:len(first)-len(sig)]+flipped+sig[1:], http.MethodGet, "/api/me"); err == nil {
+		t.Error("a remembered assertion with its signature altered was accepted")
+	}
+	// A third of its life on, the signer makes a new one; past its expiry and the leeway, the
+	// verifier refuses the old one though it remembers it.
+	now = t0.Add(11 * time.Second)
+	if renewed := sign(alice, true, http.MethodGet, "/api/me"); renewed == first {
+		t.Error("an assertion was handed out again after a third of its life")
+	}
+	now = t0.Add(auth.DefaultAssertionTTL + 6*time.Second)
+	if _, err := verify(first, http.MethodGet, "/api/me"); err == nil {
+		t.Error("a remembered assertion was accepted after its expiry")
+	}
+}
+
 func TestSignerKeysAreCheckedAtStartup(t *testing.T) {
 	if _, err := auth.NewIdentitySigner("gateway", "c2hvcnQ=", 0); err == nil {
 		t.Error("a short key was accepted")
