@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/gin-gonic/gin"
 )
@@ -28,10 +29,12 @@ func ETag(cacheControl string, maxBody int) gin.HandlerFunc {
 		h := orig.Header()
 		h.Set("Cache-Control", cacheControl) // a handler may set its own
 		h.Add("Vary", "Authorization")
-		w := &bufferedWriter{ResponseWriter: orig, status: http.StatusOK, max: maxBody}
+		w := &bufferedWriter{ResponseWriter: orig, status: http.StatusOK, max: maxBody, buf: answerBuffers.Get().(*bytes.Buffer)}
 		c.Writer = w
 		c.Next()
+		// Not deferred: after a panic the recovery handler may still write through w.
 		c.Writer = orig
+		defer w.release()
 		if w.passed {
 			return // too large: already streamed through
 		}
@@ -52,6 +55,13 @@ func ETag(cacheControl string, maxBody int) gin.HandlerFunc {
 	}
 }
 
+// answerBuffers lend ETag its answer buffers: a list is tens of kilobytes, and growing a fresh
+// buffer to that size on every read was a tenth of the wishlist's allocations.
+var answerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// keptBufferSize is the largest buffer given back to the pool (a rare huge answer is not kept).
+const keptBufferSize = 256 << 10
+
 // etagListed applies If-None-Match's weak comparison: "*" or any listed tag, W/ or not.
 func etagListed(header, tag string) bool {
 	for _, t := range strings.Split(header, ",") {
@@ -67,7 +77,7 @@ func etagListed(header, tag string) bool {
 // 200 and 304; past max bytes it gives up and streams the rest straight through.
 type bufferedWriter struct {
 	gin.ResponseWriter
-	buf    bytes.Buffer
+	buf    *bytes.Buffer
 	status int
 	max    int
 	passed bool
@@ -102,13 +112,21 @@ func (w *bufferedWriter) Write(b []byte) (int, error) {
 		if _, err := w.ResponseWriter.Write(w.buf.Bytes()); err != nil {
 			return 0, err
 		}
-		w.buf = bytes.Buffer{}
+		w.buf.Reset()
 		return w.ResponseWriter.Write(b)
 	}
 	return w.buf.Write(b)
 }
 
 func (w *bufferedWriter) WriteString(s string) (int, error) { return w.Write([]byte(s)) }
+
+func (w *bufferedWriter) release() {
+	if w.buf.Cap() <= keptBufferSize {
+		w.buf.Reset()
+		answerBuffers.Put(w.buf)
+	}
+	w.buf = nil
+}
 
 // Flush is held back with the answer: the whole of it goes out when the handler is done.
 func (w *bufferedWriter) Flush() {}

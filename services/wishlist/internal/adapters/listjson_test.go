@@ -148,3 +148,12 @@ func TestAppendStringEscapesAsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkAppendString(b *testing.B) {
+	s := []byte("A present used to measure the list, with a longer description — and a <b>tag</b>")
+	buf := make([]byte, 0, 256)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		buf = adapters.AppendJSONString(buf[:0], s)
+	}
+}
