@@ -42,8 +42,20 @@ func Logger(c *gin.Context) *slog.Logger {
 			return logger
 		}
 	}
+	// Made on first use: most requests log nothing but their summary line, and tagging a
+	// logger costs an allocation of its own.
+	if b, ok := c.Get(baseLoggerKey); ok {
+		if base, ok := b.(*slog.Logger); ok {
+			logger := base.With("request_id", c.GetString(RequestIDHeader))
+			c.Set(loggerKey, logger)
+			return logger
+		}
+	}
 	return slog.Default()
 }
+
+// baseLoggerKey holds the service's logger, which Logger tags with the request id.
+const baseLoggerKey = "httpserver.baseLogger"
 
 func recovery(logger *slog.Logger) gin.HandlerFunc {
 	return func(c *gin.Context) {
@@ -70,8 +82,7 @@ func observe(logger *slog.Logger, m *observability.HTTPMetrics, release *idleRel
 		if !isProbe(c.Request.URL.Path) {
 			release.seen(start) // probes and scrapes allocate next to nothing
 		}
-		reqLogger := logger.With("request_id", c.GetString(RequestIDHeader))
-		c.Set(loggerKey, reqLogger)
+		c.Set(baseLoggerKey, logger)
 		m.InFlight.Inc()
 		c.Next()
 		m.InFlight.Dec()
@@ -91,7 +102,10 @@ func observe(logger *slog.Logger, m *observability.HTTPMetrics, release *idleRel
 		if status >= 500 {
 			level = slog.LevelError
 		}
-		reqLogger.Log(c.Request.Context(), level, "request",
+		if !logger.Enabled(c.Request.Context(), level) {
+			return // the attributes below would be built for nothing
+		}
+		Logger(c).Log(c.Request.Context(), level, "request",
 			"method", c.Request.Method, "route", route, "status", status,
 			"duration_ms", float64(elapsed.Microseconds())/1000, "bytes", c.Writer.Size())
 	}

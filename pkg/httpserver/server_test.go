@@ -280,3 +280,49 @@ func TestAdminAddrTakesReadinessAndMetricsOffThePublicPort(t *testing.T) {
 		t.Error("the admin listener is still open after shutdown")
 	}
 }
+
+// Every line a request logs carries its request id: the handler's own lines and the summary,
+// which is written only at a level the logger keeps.
+func TestRequestLogLinesCarryTheRequestID(t *testing.T) {
+	gin.SetMode(gin.TestMode)
+	var out strings.Builder
+	var mu sync.Mutex
+	logged := func() string { mu.Lock(); defer mu.Unlock(); return out.String() }
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelWarn} {
+		mu.Lock()
+		out.Reset()
+		mu.Unlock()
+		s := New(Options{Service: "svc", Logger: slog.New(slog.NewJSONHandler(lockedWriter{&mu, &out}, &slog.HandlerOptions{Level: level}))})
+		s.Engine.GET("/x", func(c *gin.Context) {
+			Logger(c).Warn("looked at x")
+			c.Status(http.StatusNoContent)
+		})
+		req := httptest.NewRequest(http.MethodGet, "/x", nil)
+		req.Header.Set(RequestIDHeader, "req-123")
+		s.Engine.ServeHTTP(httptest.NewRecorder(), req)
+		lines := strings.Split(strings.TrimSpace(logged()), "\n")
+		want := 2
+		if level == slog.LevelWarn {
+			want = 1 // the summary is an info line
+		}
+		if len(lines) != want {
+			t.Fatalf("level %s: %d lines, want %d: %s", level, len(lines), want, logged())
+		}
+		for _, l := range lines {
+			if !strings.Contains(l, `"request_id":"req-123"`) {
+				t.Errorf("level %s: a line without the request id: %s", level, l)
+			}
+		}
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

@@ -142,11 +142,10 @@ func forward(target, audience string, identity *auth.IdentitySigner, streaming b
 	return func(c *gin.Context) {
 		var upstreamErr error
 		ctx := context.WithValue(withClientIP(c.Request.Context(), c.ClientIP()), upstreamErrKey{}, &upstreamErr)
-		r := c.Request.WithContext(ctx)
 		if u, ok := auth.UserFrom(c); ok {
-			r = r.WithContext(withUser(r.Context(), u))
+			ctx = withUser(ctx, u)
 		}
-		proxy.ServeHTTP(c.Writer, r)
+		proxy.ServeHTTP(c.Writer, c.Request.WithContext(ctx))
 		if c.Writer.Status() >= 500 {
 			httpserver.Logger(c).Warn("upstream failed", "target", target, "status", c.Writer.Status(), "err", upstreamErr)
 		}
