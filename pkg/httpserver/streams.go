@@ -18,30 +18,35 @@ import (
 // in docs/capacity.md), so past Max a pod refuses new ones rather than be killed for its memory;
 // and when a pod goes away all its clients come back at once, so opens are admitted at
 // OpensPerSecond (with a burst of Burst) and the rest are told when to come back, instead of
-// every request getting slower together.
+// every request getting slower together. At most Opening opens are under way at once (their
+// token checked, their connection to the next service made): in a storm those waits grow, and
+// each waiting open holds tens of kilobytes, so a rate alone let thousands pile up and the pod's
+// memory climb past its limit.
 type StreamLimits struct {
 	Max            int
 	OpensPerSecond float64
 	Burst          int
+	Opening        int
 	// RetryAfter is what a refused client is told to wait, in seconds.
 	RetryAfter int
 }
 
 // DefaultStreamLimits fit the chart's memory limits (docs/capacity.md derives them).
-var DefaultStreamLimits = StreamLimits{Max: 10000, OpensPerSecond: 1000, Burst: 500, RetryAfter: 2}
+var DefaultStreamLimits = StreamLimits{Max: 10000, OpensPerSecond: 1000, Burst: 500, Opening: 200, RetryAfter: 2}
 
-// StreamLimitsFromEnv reads MAX_STREAMS, STREAM_OPENS_PER_SECOND, STREAM_OPEN_BURST and
-// STREAM_RETRY_AFTER_SECONDS.
+// StreamLimitsFromEnv reads MAX_STREAMS, STREAM_OPENS_PER_SECOND, STREAM_OPEN_BURST,
+// STREAM_OPENING and STREAM_RETRY_AFTER_SECONDS.
 func StreamLimitsFromEnv(env *config.Env) StreamLimits {
 	d := DefaultStreamLimits
 	l := StreamLimits{
 		Max:            env.Int("MAX_STREAMS", d.Max),
 		OpensPerSecond: float64(env.Int("STREAM_OPENS_PER_SECOND", int(d.OpensPerSecond))),
 		Burst:          env.Int("STREAM_OPEN_BURST", d.Burst),
+		Opening:        env.Int("STREAM_OPENING", d.Opening),
 		RetryAfter:     env.Int("STREAM_RETRY_AFTER_SECONDS", d.RetryAfter),
 	}
-	if l.Max < 1 || l.OpensPerSecond < 1 || l.Burst < 1 || l.RetryAfter < 1 {
-		env.Problem("MAX_STREAMS, STREAM_OPENS_PER_SECOND, STREAM_OPEN_BURST and STREAM_RETRY_AFTER_SECONDS must be at least 1")
+	if l.Max < 1 || l.OpensPerSecond < 1 || l.Burst < 1 || l.Opening < 1 || l.RetryAfter < 1 {
+		env.Problem("MAX_STREAMS, STREAM_OPENS_PER_SECOND, STREAM_OPEN_BURST, STREAM_OPENING and STREAM_RETRY_AFTER_SECONDS must be at least 1")
 	}
 	return l
 }
@@ -50,11 +55,12 @@ func StreamLimitsFromEnv(env *config.Env) StreamLimits {
 // live_streams_open gauge, which the autoscaler reads (one metric for every service that
 // holds streams, so the cluster needs one adapter rule).
 type StreamGate struct {
-	limits StreamLimits
-	open   atomic.Int64
-	opens  *rate.Limiter
-	gauge  prometheus.GaugeFunc
-	shed   *prometheus.CounterVec
+	limits  StreamLimits
+	open    atomic.Int64
+	opening atomic.Int64
+	opens   *rate.Limiter
+	gauge   prometheus.GaugeFunc
+	shed    *prometheus.CounterVec
 }
 
 // NewStreamGate registers live_streams_open and live_streams_refused_total{reason}.
@@ -88,6 +94,15 @@ func (g *StreamGate) Admit() gin.HandlerFunc {
 			g.refuse(c, "storm")
 			return
 		}
+		if g.limits.Opening > 0 { // 0: no bound (a test's limits)
+			if g.opening.Add(1) > int64(g.limits.Opening) {
+				g.opening.Add(-1)
+				g.refuse(c, "storm")
+				return
+			}
+			held.opening.Store(true)
+			defer held.opened()
+		}
 		c.Set(heldStreamKey, held)
 		c.Next()
 	}
@@ -97,9 +112,17 @@ const heldStreamKey = "httpserver.stream"
 
 // heldStream is one admitted stream's place under the ceiling.
 type heldStream struct {
-	gate *StreamGate
-	kept atomic.Bool // the handler handed the stream on; KeepStreamOpen's func ends it
-	done atomic.Bool
+	gate    *StreamGate
+	kept    atomic.Bool // the handler handed the stream on; KeepStreamOpen's func ends it
+	done    atomic.Bool
+	opening atomic.Bool // counted among the opens under way
+}
+
+// opened ends the stream's opening: it is handed on, or its handler is done.
+func (h *heldStream) opened() {
+	if h.opening.CompareAndSwap(true, false) {
+		h.gate.opening.Add(-1)
+	}
 }
 
 func (h *heldStream) end(handedOn bool) {
@@ -119,6 +142,7 @@ func KeepStreamOpen(c *gin.Context) (end func()) {
 	}
 	h := v.(*heldStream)
 	h.kept.Store(true)
+	h.opened()
 	return func() { h.end(true) }
 }
 

@@ -12,6 +12,7 @@ import (
 
 	fbauth "firebase.google.com/go/v4/auth"
 	"github.com/gin-gonic/gin"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
@@ -43,8 +44,9 @@ func checkedAuthClient(ctx context.Context, projectID string, allowEmulator bool
 
 // Verifier checks Firebase ID tokens.
 type Verifier struct {
-	client *fbauth.Client
-	cache  *tokenCache
+	client   *fbauth.Client
+	cache    *tokenCache
+	inFlight singleflight.Group
 }
 
 // NewVerifier builds a verifier for one Firebase project. It refuses the Auth emulator unless
@@ -63,21 +65,32 @@ func (v *Verifier) Verify(ctx context.Context, idToken string) (auth.User, error
 	if u, ok := v.cache.get(idToken, now); ok {
 		return u, nil
 	}
-	tok, err := v.client.VerifyIDToken(ctx, idToken)
-	if err != nil {
-		return auth.User{}, err
-	}
-	u := auth.User{UID: tok.UID}
-	// Claims are untyped JSON: check each assertion instead of trusting the shape.
-	if email, ok := tok.Claims["email"].(string); ok {
-		u.Email = email
-	}
-	if name, ok := tok.Claims["name"].(string); ok {
-		u.Name = name
-	}
-	v.cache.put(idToken, u, time.Unix(tok.Expires, 0), now)
-	return u, nil
+	// A household's devices come back together (the app opened on Christmas morning, a pod
+	// gone): the same token arrives many times at once, and is checked once for all of them.
+	// The check outlives a caller that gives up, so the others still get its answer.
+	u, err, _ := v.inFlight.Do(idToken, func() (any, error) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), verifyTimeout)
+		defer cancel()
+		tok, err := v.client.VerifyIDToken(ctx, idToken)
+		if err != nil {
+			return auth.User{}, err
+		}
+		u := auth.User{UID: tok.UID}
+		// Claims are untyped JSON: check each assertion instead of trusting the shape.
+		if email, ok := tok.Claims["email"].(string); ok {
+			u.Email = email
+		}
+		if name, ok := tok.Claims["name"].(string); ok {
+			u.Name = name
+		}
+		v.cache.put(idToken, u, time.Unix(tok.Expires, 0), now)
+		return u, nil
+	})
+	return u.(auth.User), err
 }
+
+// verifyTimeout bounds one token check (a certificate fetch, or the emulator's user lookup).
+const verifyTimeout = 10 * time.Second
 
 // Authenticate verifies the bearer token when there is one. With required set, a request
 // without one is refused; a request with a bad token is always refused, so a client with an

@@ -26,8 +26,10 @@ func main() {
 			runReconnect(cfg)
 		case "lookup":
 			runLookup(cfg)
+		case "storm":
+			runStorm(cfg)
 		default:
-			log.Fatalf("unknown scenario %q (streams, reconnect, lookup)", os.Args[1])
+			log.Fatalf("unknown scenario %q (streams, reconnect, storm, lookup)", os.Args[1])
 		}
 		return
 	}
