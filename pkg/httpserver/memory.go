@@ -14,21 +14,28 @@ import (
 // requests by that. One forced collection per pause costs a millisecond or two.
 type idleRelease struct {
 	idle     time.Duration
-	last     atomic.Int64 // when the latest request started, Unix nanoseconds
-	released atomic.Int64 // the value of last when memory was last released
-	free     func()       // debug.FreeOSMemory, replaceable in tests
+	last     atomic.Int64  // when the latest request started, Unix nanoseconds
+	ended    *atomic.Int64 // when the latest live stream ended (streamsEnded)
+	released atomic.Int64  // the value of last when memory was last released
+	free     func()        // debug.FreeOSMemory, replaceable in tests
 }
 
 func newIdleRelease(idle time.Duration) *idleRelease {
-	return &idleRelease{idle: idle, free: debug.FreeOSMemory}
+	return &idleRelease{idle: idle, free: debug.FreeOSMemory, ended: &streamsEnded}
 }
+
+// streamsEnded is when a live stream of this process last ended, Unix nanoseconds. Streams
+// closing free what they held (thousands at once when the devices of a storm go away), but
+// they are not requests: without this the memory they held stayed with the process.
+var streamsEnded atomic.Int64
 
 // seen records a request; cheap enough for every request (one atomic store).
 func (r *idleRelease) seen(t time.Time) { r.last.Store(t.UnixNano()) }
 
-// check releases memory if requests came since the last release and none for idle.
+// check releases memory if requests came, or streams ended, since the last release and none
+// for idle.
 func (r *idleRelease) check(now time.Time) bool {
-	last := r.last.Load()
+	last := max(r.last.Load(), r.ended.Load())
 	if last == 0 || last == r.released.Load() || now.UnixNano()-last < r.idle.Nanoseconds() {
 		return false
 	}

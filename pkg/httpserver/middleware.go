@@ -99,7 +99,7 @@ func observe(logger *slog.Logger, m *observability.HTTPMetrics, release *idleRel
 			return
 		}
 		level := slog.LevelInfo
-		if status >= 500 {
+		if status >= 500 && !c.GetBool(shedKey) {
 			level = slog.LevelError
 		}
 		if !logger.Enabled(c.Request.Context(), level) {

@@ -204,10 +204,12 @@ func (s *Server) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	pending := newPendingGate(s.listener, maxPendingConns)
 	srv := &http.Server{
 		Handler:           s.handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
+		ConnState:         pending.connState,
 	}
 	if s.opts.CleartextHTTP2 {
 		srv.Protocols = new(http.Protocols)
@@ -216,7 +218,7 @@ func (s *Server) Run(ctx context.Context) error {
 		srv.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: maxStreamsPerConnection}
 	}
 	serveErr := make(chan error, 2)
-	go func() { serveErr <- srv.Serve(s.listener) }()
+	go func() { serveErr <- srv.Serve(pending) }()
 	var adminSrv *http.Server
 	if s.adminListener != nil {
 		adminSrv = &http.Server{Handler: s.admin, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}

@@ -220,6 +220,16 @@ func TestMemoryIsReleasedOnceRequestsPause(t *testing.T) {
 	if !r.check(start.Add(3*time.Hour)) || releases != 2 {
 		t.Fatalf("a new burst was not released: %d", releases)
 	}
+	// Live streams ending free memory too, with no request to say so.
+	var ended atomic.Int64
+	r.ended = &ended
+	ended.Store(start.Add(4 * time.Hour).UnixNano())
+	if r.check(start.Add(4*time.Hour + 500*time.Millisecond)) {
+		t.Fatal("released while streams were still ending")
+	}
+	if !r.check(start.Add(5*time.Hour)) || releases != 3 {
+		t.Fatalf("not released after streams ended: %d", releases)
+	}
 }
 
 func TestProbesDoNotCountAsRequestsForMemoryRelease(t *testing.T) {

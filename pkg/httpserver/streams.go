@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
@@ -110,6 +111,10 @@ func (g *StreamGate) Admit() gin.HandlerFunc {
 
 const heldStreamKey = "httpserver.stream"
 
+// shedKey marks a request the pod refused on purpose, to protect itself: counted in
+// live_streams_refused_total, and not logged as an error (a storm sheds thousands a second).
+const shedKey = "httpserver.shed"
+
 // heldStream is one admitted stream's place under the ceiling.
 type heldStream struct {
 	gate    *StreamGate
@@ -130,6 +135,9 @@ func (h *heldStream) end(handedOn bool) {
 		return
 	}
 	h.gate.open.Add(-1)
+	if handedOn {
+		streamsEnded.Store(time.Now().UnixNano())
+	}
 }
 
 // KeepStreamOpen is for a handler that hands its stream to another goroutine and returns (a
@@ -148,6 +156,7 @@ func KeepStreamOpen(c *gin.Context) (end func()) {
 
 func (g *StreamGate) refuse(c *gin.Context, reason string) {
 	g.shed.WithLabelValues(reason).Inc()
+	c.Set(shedKey, true)
 	// Jittered, so the clients refused together do not all come back in the same second.
 	c.Header("Retry-After", strconv.Itoa(g.limits.RetryAfter+rand.IntN(g.limits.RetryAfter+1)))
 	apierror.Abort(c, http.StatusServiceUnavailable, "busy", "Live updates are busy right now. Trying again shortly.")
