@@ -20,7 +20,7 @@ help:
 	@echo "make stack-start / stack-stop  the test stack in the background"
 	@echo "make bench       load benchmarks against the running test stack (prints figures)"
 	@echo "make bench-lookup  barcode lookup p50/p99 from the cache and from the fake upstreams"
-	@echo "make bench-streams  8,000 live streams: memory per stream, fan-out, reconnect drill"
+	@echo "make bench-streams  8,000 live streams: memory per stream, fan-out, reconnect drill, unpaced opening storm"
 	@echo "make bench-first-run  a newcomer's first make dev: fresh clone, empty caches, each step's time to ready"
 	@echo "make security    the hostile-input suite over a test stack (prints what was tried and what came back)"
 	@echo "make web-budget  gzipped JavaScript on / and a Lighthouse run"
@@ -78,7 +78,7 @@ bench-first-run:
 
 # 8,000 live streams: memory per stream per service, fan-out, and the reconnect drill.
 bench-streams:
-	deploy/local/bench.sh streams reconnect
+	deploy/local/bench.sh streams reconnect storm
 
 web-budget: web
 	STACK=test $(STACK) start

@@ -7,13 +7,14 @@ import (
 )
 
 // maxPendingConns bounds the connections a server is reading or answering at once (accepted,
-// not yet idle between requests, handed on as a stream, or closed). Each holds ~20 KB (net/http's
-// 4 KB read and write buffers, its request, a goroutine's stack), and on Christmas morning
-// thousands of phones connect in the same second: the rest wait in the kernel's accept queue,
-// which costs the process nothing, instead of all being read at once (8,000 of them took the
-// gateway from 30 to 400 MB). Connections answered and idle, and live streams handed on, free
-// their place.
-const maxPendingConns = 1024
+// and not yet idle between requests, handed on as a stream, or closed). Each holds ~20 KB
+// (net/http's 4 KB read and write buffers, its request, a goroutine's stack), and on Christmas
+// morning thousands of phones connect in the same second: the rest wait in the kernel's accept
+// queue, which costs the process nothing, instead of all being read at once. With 8,000 devices
+// opening their streams together the gateway peaked at 400 MB; with this bound (and the bound
+// on opens under way, streams.go) at 94-104 MB (`make bench-streams`, storm). 256 requests in
+// flight is far more than a pod answers at once (a few ms each).
+const maxPendingConns = 256
 
 // pendingGate is a listener that accepts a connection only when one of maxPendingConns places
 // is free, with the http.Server ConnState hook that frees it.

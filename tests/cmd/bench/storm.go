@@ -20,7 +20,10 @@ func runStorm(cfg config) {
 	f := newFleet(cfg, n, "storm")
 	names := []string{"gateway", "notification"}
 
-	// The steady state: what each process holds with nothing open, requests paused.
+	// The steady state: what each process holds once it has served streams (a process that
+	// has served nothing yet has not even paged in its code), with nothing open and requests
+	// paused.
+	warmUp(cfg, newFleet(cfg, 100, "storm-warm-up"))
 	time.Sleep(6 * time.Second)
 	before := map[string]float64{}
 	for _, name := range names {
@@ -74,6 +77,37 @@ func runStorm(cfg config) {
 		}
 		fmt.Printf("  %-13s %10.1f %10.1f %12.1f %16.1f   %s\n", name, before[name]/1024, peak/1024, open[name]/1024, after/1024, mark)
 	}
+}
+
+// warmUp opens the fleet's streams (users of their own, so the storm's users start with
+// none open), paced, and closes them again.
+func warmUp(cfg config, f *streamFleet) {
+	n := len(f.streams)
+	ctx, cancel := context.WithCancel(context.Background())
+	seen := &answers{codes: map[int]int{}}
+	ups := make([]atomic.Int64, n)
+	var wg sync.WaitGroup
+	for i, s := range f.streams[:n] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			keepLive(ctx, cfg.URL, f.users[s.user].Token, s, seen, &ups[i])
+		}()
+		time.Sleep(10 * time.Millisecond)
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		up := 0
+		for _, s := range f.streams[:n] {
+			if s.up.Load() {
+				up++
+			}
+		}
+		if up == n {
+			break
+		}
+	}
+	cancel()
+	wg.Wait()
 }
 
 func check(ok bool, yes, no string) string {
