@@ -710,6 +710,10 @@ up() {
     for s in "${SERVICES[@]}"; do
       [ -x "$BIN/$s" ] || continue
       if exited "$s"; then
+        # Ctrl-C reaches the services and this shell together, and a service can be seen
+        # gone before the shell runs its trap: give the trap its moment before calling it a
+        # failure.
+        sleep 0.5
         log "$s is down: stopping the stack (make dev again once fixed)"
         exit 1
       fi

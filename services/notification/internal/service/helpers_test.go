@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -213,10 +214,6 @@ func (b broker) consumerSettledNamed(name string, timeout time.Duration) {
 		// server counts it asynchronously), so "nothing pending" alone can be read before
 		// the consumer has seen the last event: it must have been delivered every message of
 		// the stream (and, from above, have none unacknowledged).
-		// (A filtered consumer is delivered only the messages it matches.)
-		if info.Config.FilterSubject != "" || len(info.Config.FilterSubjects) > 0 {
-			return nil
-		}
 		stream, err := b.js.Stream(context.Background(), events.StreamName)
 		if err != nil {
 			return err
@@ -225,8 +222,26 @@ func (b broker) consumerSettledNamed(name string, timeout time.Duration) {
 		if err != nil {
 			return err
 		}
-		if info.Delivered.Stream < sinfo.State.LastSeq {
-			return fmt.Errorf("consumer: delivered up to %d of %d", info.Delivered.Stream, sinfo.State.LastSeq)
+		last := sinfo.State.LastSeq
+		// (A filtered consumer is delivered only the messages it matches: the last of those.)
+		if filters := append([]string{info.Config.FilterSubject}, info.Config.FilterSubjects...); len(filters) > 1 || filters[0] != "" {
+			last = 0
+			for _, f := range filters {
+				if f == "" {
+					continue
+				}
+				msg, err := stream.GetLastMsgForSubject(context.Background(), f)
+				if errors.Is(err, jetstream.ErrMsgNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				last = max(last, msg.Sequence)
+			}
+		}
+		if info.Delivered.Stream < last {
+			return fmt.Errorf("consumer: delivered up to %d of %d", info.Delivered.Stream, last)
 		}
 		return nil
 	})

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/testenv"
@@ -178,6 +180,24 @@ func TestTwoReplicasSendEachDigestOnce(t *testing.T) {
 		}
 	}
 	m.settled()
+	// Every change queued for every viewer before the hour passes: the consumer's counts can
+	// be read a moment before a busy replica's last notice is committed, and a notice queued
+	// after its digest went belongs in the next one.
+	pool, err := pgxpool.New(context.Background(), m.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	testenv.Eventually(t, 15*time.Second, func() error {
+		var n int
+		if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM email_items").Scan(&n); err != nil {
+			return err
+		}
+		if n != 4*len(users) {
+			return fmt.Errorf("%d notices queued, want %d", n, 4*len(users))
+		}
+		return nil
+	})
 	m.clock.Advance(time.Hour + time.Second)
 	for _, u := range users {
 		msgs := m.inbox(t, u.Email, 1)

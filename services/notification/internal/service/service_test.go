@@ -110,7 +110,9 @@ func TestARedeliveredEventChangesNothingTwice(t *testing.T) {
 	if err := countNotices(pool, 1); err != nil {
 		t.Fatal(err)
 	}
-	if got := metric(t, svc.base, `events_processed_total{consumer="notification",result="ok"}`); got != 3 {
+	// At least the three: on a busy machine a slow delivery may also be redelivered after its
+	// ack wait, and handled again as harmlessly (the one notice above says so).
+	if got := metric(t, svc.base, `events_processed_total{consumer="notification",result="ok"}`); got < 3 {
 		t.Fatalf("3 deliveries handled, metric says %v", got)
 	}
 }
