@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { CameraIcon, HomeIcon, ListIcon } from './icons';
+import './BottomNav.css';
 
 const ITEMS = [
   { to: '/', label: 'nav.home', Icon: HomeIcon, matches: (p: string) => p === '/' },

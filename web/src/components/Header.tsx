@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { CurrentUser } from '../lib/session';
 import { AvatarMenu } from './AvatarMenu';
 import { BagIcon, SantaIcon } from './icons';
+import './Header.css';
 
 interface HeaderProps {
   user: CurrentUser | null;

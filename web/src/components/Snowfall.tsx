@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import './Snowfall.css';
 
 interface SnowfallProps {
   count: number;

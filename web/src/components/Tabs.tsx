@@ -1,4 +1,5 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import './Tabs.css';
 
 export interface TabItem {
   id: string;

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/pkg/postgres"
 	"github.com/santa-wishlist/santa/pkg/reminders"
 )
 
@@ -42,15 +43,7 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 			// The user's lists as wishlist announced them (list.families); wishlist erases the lists.
 			"DELETE FROM shared_lists WHERE owner_uid = $1",
 		}
-		for _, sql := range steps {
-			if _, err := tx.Exec(ctx, sql, uid); err != nil {
-				return fmt.Errorf("erase user: %w", err)
-			}
-		}
-		if err := reminders.EraseUser(ctx, tx, uid); err != nil {
-			return err
-		}
-		return outbox.EraseUser(ctx, tx, uid)
+		return postgres.EraseUser(ctx, tx, uid, steps, reminders.EraseUser, outbox.EraseUser)
 	})
 }
 

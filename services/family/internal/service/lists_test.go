@@ -18,6 +18,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/postgres"
 	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/family/internal/adapters"
 	"github.com/santa-wishlist/santa/services/family/internal/service"
 )
@@ -205,7 +206,7 @@ func TestTheMigrationAnnouncesExistingMemberships(t *testing.T) {
 	pool.Close()
 
 	broker := testenv.StartNATS(t)
-	cfg := service.Config{DatabaseURL: dbURL, NATSURL: broker.URL(), Server: httpserver.Options{Service: "family", Addr: "127.0.0.1:0"}}
+	cfg := service.Config{OutboxConfig: wiring.OutboxConfig{DatabaseURL: dbURL, NATSURL: broker.URL()}, Server: httpserver.Options{Service: "family", Addr: "127.0.0.1:0"}}
 	testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
 	check, err := postgres.ConnectSchema(ctx, dbURL, "family")
 	if err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/family/internal/service"
 )
 
@@ -49,7 +50,7 @@ func start(t *testing.T) *env {
 	}
 	pool.Reset() // the test's own queries read the family's tables
 	broker := testenv.StartNATS(t)
-	cfg := service.Config{DatabaseURL: dbURL, NATSURL: broker.URL(), Server: httpserver.Options{Service: "family", Addr: "127.0.0.1:0"},
+	cfg := service.Config{OutboxConfig: wiring.OutboxConfig{DatabaseURL: dbURL, NATSURL: broker.URL()}, Server: httpserver.Options{Service: "family", Addr: "127.0.0.1:0"},
 		Identity: testenv.IdentityVerifier("family")}
 	base, _ := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
 	return &env{t: t, base: base, pool: pool, natsURL: broker.URL()}

@@ -414,26 +414,17 @@ func TestReadinessAndMetricsAreNotPublic(t *testing.T) {
 		t.Fatalf("the gateway's admin address defaults to %q, want :9090 even without ADMIN_PORT", cfg.Server.AdminAddr)
 	}
 	cfg.Server.Addr, cfg.Server.AdminAddr = "127.0.0.1:0", "127.0.0.1:0"
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := service.Build(ctx, cfg, quiet)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	addr, err := srv.Listen()
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = srv.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	var srv *httpserver.Server
+	public, _ := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) {
+		var err error
+		srv, err = service.Build(ctx, cfg, quiet)
+		return srv, err
+	})
 
 	get := func(url string) (int, string) {
 		r := testenv.NewClient(t, "").Do("GET", url, nil)
 		return r.Status, string(r.Body)
 	}
-	public := "http://" + addr.String()
 	for _, path := range []string{"/readyz", "/metrics"} {
 		if code, body := get(public + path); code != http.StatusNotFound || strings.Contains(body, "redis") || strings.Contains(body, "# HELP") {
 			t.Errorf("public %s: %d %.80s, want 404", path, code, body)

@@ -1,35 +1,25 @@
 // Package testminio gives each test its own bucket on the real MinIO server that `make test`
-// (or the developer) runs. Addresses come from TEST_MINIO_* with the local defaults.
-// (pkg/testenv has no MinIO helper; this is the smallest one the media tests need.)
+// (or the developer) runs, at the address testenv.MinIO gives. It lives beside the media
+// service because its buckets are the service's own store type.
 package testminio
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
 	"testing"
 	"time"
 
+	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 )
 
-func env(name, fallback string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return fallback
-}
-
 // Config returns the server's address and credentials with a fresh bucket name.
 func Config() adapters.MinIOConfig {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
+	endpoint, accessKey, secretKey := testenv.MinIO()
 	return adapters.MinIOConfig{
-		Endpoint:  env("TEST_MINIO_ENDPOINT", "127.0.0.1:9000"),
-		AccessKey: env("TEST_MINIO_ACCESS_KEY", "santa"),
-		SecretKey: env("TEST_MINIO_SECRET_KEY", "santa-secret-key"),
-		Bucket:    "media-test-" + hex.EncodeToString(b),
+		Endpoint:  endpoint,
+		AccessKey: accessKey,
+		SecretKey: secretKey,
+		Bucket:    "media-test-" + testenv.RandomHex(6),
 	}
 }
 

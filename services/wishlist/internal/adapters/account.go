@@ -11,6 +11,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/outbox"
+	"github.com/santa-wishlist/santa/pkg/postgres"
 	"github.com/santa-wishlist/santa/pkg/reminders"
 )
 
@@ -61,15 +62,7 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 			// The projection of the user's family memberships (family events).
 			`DELETE FROM family_memberships WHERE uid = $1`,
 		}
-		for _, sql := range steps {
-			if _, err := tx.Exec(ctx, sql, uid); err != nil {
-				return fmt.Errorf("erase user: %w", err)
-			}
-		}
-		if err := reminders.EraseUser(ctx, tx, uid); err != nil {
-			return err
-		}
-		return outbox.EraseUser(ctx, tx, uid)
+		return postgres.EraseUser(ctx, tx, uid, steps, reminders.EraseUser, outbox.EraseUser)
 	})
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/outbox"
 	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/service"
 )
 
@@ -31,7 +32,7 @@ type wishlist struct {
 
 func start(t testing.TB, dbURL, natsURL string) *wishlist {
 	t.Helper()
-	cfg := service.Config{DatabaseURL: dbURL, NATSURL: natsURL, Server: httpserver.Options{Service: "wishlist", Addr: "127.0.0.1:0"},
+	cfg := service.Config{OutboxConfig: wiring.OutboxConfig{DatabaseURL: dbURL, NATSURL: natsURL}, Server: httpserver.Options{Service: "wishlist", Addr: "127.0.0.1:0"},
 		Identity: testenv.IdentityVerifier("wishlist"), Photos: testenv.MediaURLSigner()}
 	base, _ := testenv.Serve(t, func(ctx context.Context) (*httpserver.Server, error) { return service.Build(ctx, cfg, quiet) })
 	return &wishlist{t: t, base: base}

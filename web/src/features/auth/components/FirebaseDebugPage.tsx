@@ -5,6 +5,7 @@ import { useAppSelector } from '../../../app/hooks';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { around } from '../../../lib/i18n';
 import { selectAuthUnavailableReason, selectCurrentUser } from '../../../lib/session';
+import './firebaseDebug.css';
 
 interface ConfigSummary {
   projectId: string;

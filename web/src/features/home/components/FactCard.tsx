@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useEffect, useMemo, useState } from 'react';
 import { factsFor, type FactMode } from '../../../lib/facts';
+import '../../../components/segmented.css';
 import './home.css';
 
 export const FACT_ROTATE_MS = 8000;

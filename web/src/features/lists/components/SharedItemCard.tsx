@@ -6,6 +6,7 @@ import { CartIcon } from '../../../components/icons';
 import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
 import { unitsLeft, type SharedItem, type SharedList } from '../types';
 import { ClaimControls } from './ClaimControls';
+import '../../../components/mediaCard.css';
 
 interface Props {
   token: string;

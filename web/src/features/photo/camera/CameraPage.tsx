@@ -11,6 +11,7 @@ import { Viewfinder } from './components/Viewfinder';
 import { cameraActions, NO_CAMERA } from './session';
 import { useCameraSession } from './useCameraSession';
 import { useCapture } from './useCapture';
+import '../../../components/segmented.css';
 import './camera.css';
 
 export { SWITCH_DELAY_MS } from './useCameraSession';

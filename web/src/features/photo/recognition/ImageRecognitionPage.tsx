@@ -8,6 +8,7 @@ import { imageFileToDataUrl } from '../../../lib/imageFile';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { withAnalysisDefaults } from './analysis';
 import { useAnalyzeImageMutation, useGenerateItemMutation, type GeneratedItem, type ProductAnalysis } from './api';
+import '../../../components/filePicker.css';
 import './recognition.css';
 
 /** The analysis as the result text shows it, and as the generation step reads it. */

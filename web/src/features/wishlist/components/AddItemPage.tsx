@@ -23,6 +23,8 @@ import {
 } from '../validation';
 import { usePreviewUrl } from '../hooks/usePreviewUrl';
 import { useAddFormImport, type ImportedFields } from '../addFormImport';
+import '../../../components/filePicker.css';
+import './wishlist.css';
 
 const FIELD_ORDER: (keyof AddItemValues)[] = ['name', 'description', 'category', 'price', 'searchQuery', 'imageUrl'];
 /** /text-prompt: add a gift to the wishlist by describing it. */

@@ -7,6 +7,7 @@ import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
 import { useFormat } from '../../../lib/format';
 import { useCategoryLabel } from '../hooks/useCategoryLabel';
 import { categoryOf, type WishlistItem } from '../types';
+import '../../../components/mediaCard.css';
 import './wishlist.css';
 
 interface Props {
