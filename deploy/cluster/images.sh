@@ -7,6 +7,9 @@
 #   images.sh deps       PostgreSQL and Redis (Debian's packages in a debootstrapped rootfs),
 #                        NATS, MinIO and Mailpit (static builds of their Go modules, build.sh),
 #                        the Auth emulator (Node and firebase-tools on the Debian rootfs)
+#   images.sh monitoring Prometheus and Alertmanager (Debian's packages in a debootstrapped
+#                        rootfs of their own) with podwatch (deploy/cluster/podwatch), for
+#                        deploy/cluster/monitoring.yaml
 #   images.sh tag        the tag the services' images get for this tree
 #   images.sh skaffold S skaffold's custom build of service S: $IMAGE, pushed to the cluster's
 #                        registry (the `cluster` profile of skaffold.yaml)
@@ -230,13 +233,50 @@ deps() {
   fi
 }
 
+# A Debian bookworm rootfs with Debian's Prometheus (2.42, with its classic UI, console
+# libraries and promtool) and Alertmanager (0.25), the same packages deploy/observability's
+# scripts install on this machine (once). Its own rootfs: the PostgreSQL one stays small.
+monitoring_root() {
+  local d=$CACHE/debian-bookworm-prometheus
+  [ -f "$d/.done" ] && return 0
+  command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+  log "debootstrapping a Debian rootfs with Prometheus and Alertmanager (once, a few minutes)"
+  rm -rf "$d"
+  local mirror; mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
+  debootstrap --variant=minbase --include=prometheus,prometheus-alertmanager \
+    bookworm "$d" "${mirror:-http://deb.debian.org/debian}" >"$CACHE/debootstrap-prometheus.log" 2>&1
+  # Less to copy into every image: the time zone data of moment-timezone's separate files (the
+  # UI loads the bundled one), translations and manual pages.
+  chroot "$d" sh -c 'rm -rf /var/cache/apt/archives/*.deb /var/lib/apt/lists/* \
+    /usr/share/javascript/moment-timezone/data /usr/share/locale/* /usr/share/man/*'
+  touch "$d/.done"
+}
+
+# Prometheus and Alertmanager in one image (monitoring.yaml runs each in its own pod), run as
+# nobody (65534), plus podwatch: Debian's Prometheus has no Kubernetes service discovery and
+# kube-state-metrics is not served by the Go module proxy; podwatch serves the pod role's
+# targets (http_sd) and the restart counter, the one kube-state-metrics series the rules use.
+monitoring() {
+  monitoring_root
+  local deb=$CACHE/debian-bookworm-prometheus d key ref=santa.local/prometheus:2.42-bookworm
+  key="$(stat -c %Y "$deb/.done")-$(cat "$HERE"/podwatch/* | sha1sum | cut -c1-16)"
+  fresh $ref "$key" && return 0
+  d=$WORK/prometheus
+  rm -rf "$d"; mkdir -p "$d"
+  cp -a "$deb/." "$d/"
+  (cd "$HERE/podwatch" && CGO_ENABLED=0 GOWORK=off GOFLAGS=-buildvcs=false go build -trimpath -ldflags "-s -w" -o "$d/usr/local/bin/podwatch" .)
+  commit $ref "$key" "$d" 65534 '["/usr/bin/prometheus"]' PATH=/usr/local/bin:/usr/bin:/bin
+}
+
 case "${1:-}" in
   pause) pause ;;
   addons) addons ;;
   services) services ;;
   deps) deps ;;
+  monitoring) monitoring ;;
+  monitoring-root) monitoring_root ;;
   debian) debian_root ;;
   tag) tree_tag ;;
   skaffold) skaffold_build "${2:-}" ;;
-  *) sed -n '2,14p' "$0"; exit 2 ;;
+  *) sed -n '2,18p' "$0"; exit 2 ;;
 esac

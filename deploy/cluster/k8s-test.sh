@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # make k8s-test: the product on a real Kubernetes. Brings the local cluster up (or reuses it),
 # builds and imports the images, installs the chart with the dev profile plus
-# deploy/cluster/values.yaml, waits for every Deployment and StatefulSet, runs the end-to-end
-# API suite against the gateway through the cluster, then the drills (rollouts, dependency
-# pods deleted, a pod killed), then uninstalls. Prints what it did and what was lost.
+# deploy/cluster/values.yaml and Prometheus and Alertmanager beside it (monitoring.yaml), waits
+# for every Deployment and StatefulSet, runs the end-to-end API suite against the gateway
+# through the cluster, checks that every dashboard panel has data in that Prometheus, then the
+# drills (rollouts, dependency pods deleted, a pod killed, network policies) and the alert
+# drills (a service stopped, a pod crash-looping: the alert reaches Alertmanager and resolves),
+# then uninstalls. Prints what it did and what was lost.
 #   K8S_KEEP=1  leaves the release installed afterwards (to look around with cluster.sh kubectl)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +27,7 @@ log "images"
 t1=$SECONDS
 "$HERE/images.sh" deps || exit 1
 TAG=$("$HERE/images.sh" services | tail -1) || exit 1
+"$HERE/images.sh" monitoring || exit 1
 log "images ready after $((SECONDS - t1))s (services tagged $TAG)"
 
 # A clean namespace each run, under Pod Security "restricted".
@@ -46,6 +50,13 @@ SHOP_EGRESS="{\"to\": [{\"ipBlock\": {\"cidr\": \"$NODE_IP/32\"}}], \"ports\": [
 # host (fakes.yaml pins its address) are private addresses vision's SSRF guard refuses. The
 # chart refuses this test-only allowance by design, so it is added here, as stack.sh adds it.
 kubectl -n "$NS" set env deployment/vision LOOKUP_FETCH_TEST_ALLOW="$NODE_IP:18089,$FAKES_IP:8096" >/dev/null
+# Prometheus and Alertmanager beside the release (monitoring.yaml): the rules and the console
+# from deploy/observability, the alerts sent to the alert drills' receiver on this machine.
+ALERT_WEBHOOK_ADDR=$NODE_IP:19094
+kubectl -n "$NS" create configmap santa-alerts --from-file=deploy/observability/alerts.yaml >/dev/null &&
+  kubectl -n "$NS" create configmap santa-consoles --from-file=deploy/observability/consoles >/dev/null &&
+  sed "s|@WEBHOOK_URL@|http://$ALERT_WEBHOOK_ADDR/|" "$HERE/monitoring.yaml" | kubectl -n "$NS" apply -f - >/dev/null ||
+  { fail "monitoring.yaml"; exit 1; }
 kubectl -n "$NS" get all,pdb,hpa,networkpolicy,pvc -o name | sed 's|/.*||' | sort | uniq -c | sed 's/^/  installed: /'
 
 # rollout_all: waits for every Deployment and StatefulSet, printing how long each took.
@@ -92,6 +103,8 @@ nodeport postgresql postgresql 5432 30432
 nodeport minio minio 9000 30900
 nodeport nats nats 4222 30422
 nodeport redis redis 6379 30379
+nodeport prometheus prometheus 9090 30990
+nodeport alertmanager alertmanager 9093 30993
 secret() { kubectl -n "$NS" get secret "$1" -o jsonpath="{.data.$2}" | base64 -d; }
 export SANTA_E2E_URL=http://$NODE_IP:30080
 export FIREBASE_AUTH_EMULATOR_HOST=$NODE_IP:30099
@@ -109,6 +122,9 @@ export TEST_MINIO_ACCESS_KEY=$(secret minio root-user) TEST_MINIO_SECRET_KEY=$(s
 # (LOOKUP_FETCH_TEST_ALLOW below) as the test stack lets it reach 127.0.0.3.
 export SANTA_E2E_SHOP_HOST=$NODE_IP
 export K8S_NAMESPACE=$NS KUBECTL=$(command -v kubectl)
+# The cluster's Prometheus (5 s scrape and evaluation) and where Alertmanager's webhook sends.
+export SANTA_PROMETHEUS_URL=http://$NODE_IP:30990 SANTA_MONITOR_NAMESPACE=$NS SANTA_SCRAPE_INTERVAL=5s
+export SANTA_ALERT_WEBHOOK_ADDR=$ALERT_WEBHOOK_ADDR
 # Ready pods are not yet a working product: kube-proxy programs the new Services' addresses a
 # little later. Wait until a signed-in user gets answers through every service.
 warm_up() {
@@ -134,6 +150,12 @@ go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | gr
 printf '  e2e through the cluster: %s passed, %s failed, %s skipped\n' \
   "$(grep -cE '^\s*--- PASS' "$RESULTS/e2e.log")" "$(grep -cE '^\s*--- FAIL' "$RESULTS/e2e.log")" "$(grep -cE '^\s*--- SKIP' "$RESULTS/e2e.log")"
 
+# Right after the suite, while every counter it touched is still in the pods it touched (the
+# drills restart them).
+log "dashboard panels: each query of deploy/observability/santa-wishlist-dashboard.json in the cluster's Prometheus"
+go test -count=1 -v -tags e2e,cluster -run 'TestMonitoringDashboardPanelsHaveData' ./tests/e2e/... 2>&1 | tee "$RESULTS/panels.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- (FAIL|SKIP)|_test\.go:[0-9]+:'
+[ "${PIPESTATUS[0]}" = 0 ] || fail "dashboard panels"
+
 log "autoscaling: the gateway's HorizontalPodAutoscaler reads its metrics"
 # metrics-server scrapes every 15 s and the HPA looks every 15 s: CPU should be there within a
 # minute. live_streams_open needs a custom metrics adapter this cluster does not run.
@@ -152,6 +174,10 @@ fi
 log "drills"
 go test -count=1 -v -timeout 20m -tags e2e,cluster -run 'TestDrill' ./tests/e2e/... 2>&1 | tee "$RESULTS/drills.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- |drill:|_test\.go:[0-9]+:'
 [ "${PIPESTATUS[0]}" = 0 ] || fail "drills"
+
+log "alert drills: faults the cluster's Prometheus must report through Alertmanager (receiver on $ALERT_WEBHOOK_ADDR)"
+go test -count=1 -v -timeout 12m -tags e2e,cluster -run 'TestMonitoringAlertDrills' ./tests/e2e/... 2>&1 | tee "$RESULTS/alert-drills.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- |_test\.go:[0-9]+:'
+[ "${PIPESTATUS[0]}" = 0 ] || fail "alert drills"
 
 if [ "${K8S_KEEP:-}" != 1 ]; then
   log "uninstall"

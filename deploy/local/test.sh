@@ -48,9 +48,11 @@ GO_PACKAGES=$(go list -m -f '{{.Dir}}/...' | sed "s|^$ROOT|.|" | grep -v '/tests
 # deploy/chartcheck is a module of its own outside go.work: its Prometheus and BuildKit
 # dependencies must not raise the versions the services build with.
 chartcheck() { (cd deploy/chartcheck && GOWORK=off go "$@"); }
+# So is the local cluster's podwatch (deploy/cluster/podwatch: standard library only).
+podwatch() { (cd deploy/cluster/podwatch && GOWORK=off go "$@"); }
 
 step "go vet"
-if go vet $GO_PACKAGES && chartcheck vet ./...; then record go-vet ok; else record go-vet FAILED; fi
+if go vet $GO_PACKAGES && chartcheck vet ./... && podwatch vet ./...; then record go-vet ok; else record go-vet FAILED; fi
 
 step "alert rules: promtool check and unit tests (make alerts-test)"
 deploy/observability/test-rules.sh 2>&1 | tee "$RESULTS/alerts.log"
@@ -60,6 +62,7 @@ step "Go unit and integration tests"
 go_tests() {
   go test -count=1 -p 2 -v $GO_PACKAGES; local s=$?
   chartcheck test -count=1 -v ./... || s=1
+  podwatch test -count=1 -v ./... || s=1
   return $s
 }
 # -v feeds the pass/fail count below; the console shows package results and failures only.

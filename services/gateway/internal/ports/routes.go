@@ -61,6 +61,11 @@ func Routes(r *gin.Engine, d Deps) {
 		Name: "rate_limited_total", Help: "Requests refused by a rate limit, by scope.",
 	}, []string{"scope"})
 	d.Registry.MustRegister(refused)
+	// Every scope is exported from the start, at 0: the dashboard's panel and any rule then read
+	// "nothing refused" rather than "no data" until a limit is first hit.
+	for _, scope := range []string{"ip", "stream-ip", "user"} {
+		refused.WithLabelValues(scope)
+	}
 
 	// Every route (the API, /media/ and the web app) is counted per IP first, before a token
 	// is even looked at; /healthz, registered by httpserver, stays out of it for the probes.

@@ -1,0 +1,3 @@
+module santa.local/podwatch
+
+go 1.24
