@@ -573,6 +573,7 @@ exited() {
   kill -0 "$pid" 2>/dev/null && return 1
   status=0; wait "$pid" 2>/dev/null || status=$?
   [ "$status" != 127 ] || status="unknown: not started by this shell"
+  EXITED_STATUS=$status
   rm -f "$STATE/$1.pid"
   local why
   why=$(why_exited "$1")
@@ -711,9 +712,15 @@ up() {
       [ -x "$BIN/$s" ] || continue
       if exited "$s"; then
         # Ctrl-C reaches the services and this shell together, and a service can be seen
-        # gone before the shell runs its trap: give the trap its moment before calling it a
-        # failure.
+        # gone before the shell runs its trap: give the trap its moment.
         sleep 0.5
+        # A service ends with status 0 only when told to stop (SIGINT, SIGTERM): that was a
+        # Ctrl-C this shell did not hear, as when it was started with SIGINT ignored (a
+        # script's background job), or someone stopping it on purpose. A crash is non-zero.
+        if [ "${EXITED_STATUS:-}" = 0 ]; then
+          log "$s was stopped: stopping the stack"
+          exit 0
+        fi
         log "$s is down: stopping the stack (make dev again once fixed)"
         exit 1
       fi
