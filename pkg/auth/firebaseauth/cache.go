@@ -2,21 +2,22 @@ package firebaseauth
 
 import (
 	"crypto/sha256"
-	"github.com/santa-wishlist/santa/pkg/auth"
-	"sync"
 	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/santa-wishlist/santa/pkg/auth"
 )
 
 // tokenCache remembers verified tokens for a short while. A signed-in phone sends the same
 // token with every request for up to an hour; verifying it once a minute instead of every time
 // saves the signature check (and, against the Auth emulator, an HTTP round trip per request,
 // since the SDK then also looks the user up). Revocation is not checked by VerifyIDToken
-// either, so the cache weakens nothing; it never outlives the token's own expiry.
+// either, so the cache weakens nothing; it never outlives the token's own expiry. Past max
+// entries the least recently used goes (the same library as the identity assertions' caches).
 type tokenCache struct {
-	mu      sync.Mutex
-	entries map[[32]byte]cachedUser
+	entries *lru.Cache[[32]byte, cachedUser]
 	ttl     time.Duration
-	max     int
 }
 
 type cachedUser struct {
@@ -25,14 +26,12 @@ type cachedUser struct {
 }
 
 func newTokenCache(ttl time.Duration, max int) *tokenCache {
-	return &tokenCache{entries: make(map[[32]byte]cachedUser), ttl: ttl, max: max}
+	c, _ := lru.New[[32]byte, cachedUser](max) // errors only for max <= 0
+	return &tokenCache{entries: c, ttl: ttl}
 }
 
 func (c *tokenCache) get(token string, now time.Time) (auth.User, bool) {
-	key := sha256.Sum256([]byte(token))
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[key]
+	e, ok := c.entries.Get(sha256.Sum256([]byte(token)))
 	if !ok || now.After(e.expires) {
 		return auth.User{}, false
 	}
@@ -44,22 +43,5 @@ func (c *tokenCache) put(token string, u auth.User, tokenExpiry, now time.Time) 
 	if tokenExpiry.Before(expires) {
 		expires = tokenExpiry
 	}
-	key := sha256.Sum256([]byte(token))
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.entries) >= c.max {
-		// Drop the expired first; if still full, drop an arbitrary one (map order is random).
-		for k, e := range c.entries {
-			if now.After(e.expires) {
-				delete(c.entries, k)
-			}
-		}
-		for k := range c.entries {
-			if len(c.entries) < c.max {
-				break
-			}
-			delete(c.entries, k)
-		}
-	}
-	c.entries[key] = cachedUser{user: u, expires: expires}
+	c.entries.Add(sha256.Sum256([]byte(token)), cachedUser{user: u, expires: expires})
 }

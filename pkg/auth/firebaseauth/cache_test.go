@@ -22,8 +22,8 @@ func TestTokenCacheNeverOutlivesTheTokenOrItsTTL(t *testing.T) {
 	}
 	c.put("b", auth.User{UID: "b"}, now.Add(time.Hour), now)
 	c.put("c", auth.User{UID: "c"}, now.Add(time.Hour), now)
-	if len(c.entries) > 2 {
-		t.Fatalf("cache grew past its bound: %d", len(c.entries))
+	if n := c.entries.Len(); n > 2 {
+		t.Fatalf("cache grew past its bound: %d", n)
 	}
 	if _, ok := c.get("unknown", now); ok {
 		t.Fatal("unknown token found")
