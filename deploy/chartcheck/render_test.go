@@ -638,6 +638,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"TRUSTED_PROXIES":               "cluster-specific: prod.yaml shows it under services.gateway.env",
 		"PPROF_ADDR":                    "the profiler stays off in the cluster",
 		"EVENTS_NAMESPACE":              "set when nats.namespace is given",
+		"EVENTS_REPLICAS":               "set when nats.replicas (or nats.external.streamReplicas) is over 1",
 		"MEDIA_DECODE_MEMORY":           "service default: half of GOMEMLIMIT, which the chart sets",
 		"MEDIA_UPLOADS_PER_MINUTE":      "service default",
 		"MEDIA_UPLOAD_BURST":            "service default",
@@ -1006,6 +1007,68 @@ func TestDependencies(t *testing.T) {
 	}
 	if rendered(t, "default").Get("Deployment", "firebase-auth-emulator") != nil {
 		t.Error("default: the Auth emulator must be off unless asked for")
+	}
+}
+
+// nats.replicas 3 (the local cluster): a JetStream cluster of three servers that find each
+// other by name through a headless Service, start together, go one at a time, talk to each
+// other only on the route port, and every service asks for a stream on all three. One server
+// (dev) has none of it; production's external three-server cluster gets three copies too.
+func TestNATSCluster(t *testing.T) {
+	m := rendered(t, "cluster")
+	ss, _ := m.Get("StatefulSet", "nats").(*appsv1.StatefulSet)
+	if ss == nil || ss.Spec.Replicas == nil || *ss.Spec.Replicas != 3 {
+		t.Fatalf("cluster: NATS StatefulSet %v, want 3 replicas", ss)
+	}
+	if ss.Spec.PodManagementPolicy != appsv1.ParallelPodManagement || ss.Spec.ServiceName != "nats-peers" {
+		t.Errorf("cluster: NATS pods %q through %q, want Parallel through nats-peers", ss.Spec.PodManagementPolicy, ss.Spec.ServiceName)
+	}
+	if args := strings.Join(ss.Spec.Template.Spec.Containers[0].Args, " "); !strings.Contains(args, "-n $(POD_NAME)") {
+		t.Errorf("cluster: NATS args %q: each server needs its own name", args)
+	}
+	peers, _ := m.Get("Service", "nats-peers").(*corev1.Service)
+	if peers == nil || peers.Spec.ClusterIP != "None" || !peers.Spec.PublishNotReadyAddresses || len(peers.Spec.Ports) != 1 || peers.Spec.Ports[0].Port != 6222 {
+		t.Errorf("cluster: peers Service %+v, want headless, not-ready addresses published, port 6222", peers)
+	}
+	if pdb, _ := m.Get("PodDisruptionBudget", "nats").(*policyv1.PodDisruptionBudget); pdb == nil || pdb.Spec.MaxUnavailable == nil || pdb.Spec.MaxUnavailable.IntValue() != 1 {
+		t.Errorf("cluster: NATS PodDisruptionBudget %v, want maxUnavailable 1", pdb)
+	}
+	conf := string(m.Get("Secret", "nats").(*corev1.Secret).Data["nats.conf"])
+	for i := 0; i < 3; i++ {
+		if !strings.Contains(conf, fmt.Sprintf("@nats-%d.nats-peers:6222", i)) {
+			t.Errorf("cluster: nats.conf has no route to nats-%d:\n%s", i, conf)
+		}
+	}
+	np, _ := m.Get("NetworkPolicy", "nats").(*networkingv1.NetworkPolicy)
+	routeRules := 0
+	for _, r := range np.Spec.Ingress {
+		for _, p := range r.Ports {
+			if p.Port.IntValue() == 6222 && len(r.From) == 1 && r.From[0].PodSelector.MatchLabels["app.kubernetes.io/name"] == "nats" {
+				routeRules++
+			}
+		}
+	}
+	for _, r := range np.Spec.Egress {
+		for _, p := range r.Ports {
+			if p.Port.IntValue() == 6222 && len(r.To) == 1 && r.To[0].PodSelector.MatchLabels["app.kubernetes.io/name"] == "nats" {
+				routeRules++
+			}
+		}
+	}
+	if routeRules != 2 {
+		t.Errorf("cluster: NATS NetworkPolicy %+v: want route port 6222 in from and out to the NATS pods only", np.Spec)
+	}
+	for set, want := range map[string]string{"cluster": "3", "dev": "", "prod": "3"} {
+		for _, svc := range services(t) {
+			cfg, _ := rendered(t, set).Get("ConfigMap", svc).(*corev1.ConfigMap)
+			if cfg == nil || cfg.Data["EVENTS_REPLICAS"] != want {
+				t.Errorf("%s: %s EVENTS_REPLICAS in %v, want %q", set, svc, cfg, want)
+			}
+		}
+	}
+	dev := rendered(t, "dev")
+	if dev.Get("Service", "nats-peers") != nil || dev.Get("PodDisruptionBudget", "nats") != nil {
+		t.Error("dev: a single NATS server has no peers Service and no disruption budget")
 	}
 }
 

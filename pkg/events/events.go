@@ -136,6 +136,7 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream
 		Name:       ns.Stream(),
 		Subjects:   []string{ns.Subject("item.>"), ns.Subject("santa.>"), ns.Subject("list.>"), ns.Subject("family.>"), ns.Subject("secretsanta.>"), ns.Subject("user.>"), ns.Subject("reminder.>")},
 		Storage:    jetstream.FileStorage,
+		Replicas:   replicasOf(js),
 		Retention:  jetstream.LimitsPolicy,
 		MaxAge:     7 * 24 * time.Hour,
 		Duplicates: DuplicateWindow,

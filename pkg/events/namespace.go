@@ -29,6 +29,19 @@ func ParseNamespace(s string) (Namespace, error) {
 	return Namespace(s), nil
 }
 
+// ReplicasFromEnv reads EVENTS_REPLICAS: how many NATS servers keep a copy of the stream (and,
+// by inheritance, of every durable consumer's state). 1, the default, is all a single server
+// allows; 3 on a three-server JetStream cluster, so losing one server loses no event and stops
+// nothing. Every service of an environment must say the same: each one creates or updates the
+// stream at start-up, and an update with another count would change it.
+func ReplicasFromEnv(env *config.Env) int {
+	n := env.Int("EVENTS_REPLICAS", 1)
+	if n < 1 || n > 5 {
+		env.Problem("EVENTS_REPLICAS: %d: JetStream keeps 1 to 5 replicas", n)
+	}
+	return n
+}
+
 // NamespaceFromEnv reads EVENTS_NAMESPACE.
 func NamespaceFromEnv(env *config.Env) Namespace {
 	ns, err := ParseNamespace(env.String("EVENTS_NAMESPACE", ""))
@@ -66,15 +79,35 @@ func (n Namespace) Durable(name string) string {
 // Consume need no extra argument and a service cannot mix two namespaces by mistake.
 type namespaced struct {
 	jetstream.JetStream
-	ns Namespace
+	ns       Namespace
+	replicas int // of the stream EnsureStream creates; 0 is 1
 }
 
 // InNamespace returns js working in ns.
 func InNamespace(js jetstream.JetStream, ns Namespace) jetstream.JetStream {
-	if n, ok := js.(namespaced); ok {
+	n, ok := js.(namespaced)
+	if ok {
 		js = n.JetStream
 	}
-	return namespaced{JetStream: js, ns: ns}
+	return namespaced{JetStream: js, ns: ns, replicas: n.replicas}
+}
+
+// WithReplicas returns js creating its stream with n replicas (see ReplicasFromEnv).
+func WithReplicas(js jetstream.JetStream, n int) jetstream.JetStream {
+	h, ok := js.(namespaced)
+	if !ok {
+		h = namespaced{JetStream: js}
+	}
+	h.replicas = n
+	return h
+}
+
+// replicasOf is the stream's replica count js was given (1 unless it came from WithReplicas).
+func replicasOf(js jetstream.JetStream) int {
+	if n, ok := js.(namespaced); ok && n.replicas > 0 {
+		return n.replicas
+	}
+	return 1
 }
 
 // NamespaceOf is the namespace js works in ("" unless it came from InNamespace).

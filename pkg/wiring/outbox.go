@@ -16,6 +16,8 @@ type OutboxConfig struct {
 	NATSURL     string
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
+	// EventsReplicas is the stream's number of copies on a NATS cluster (EVENTS_REPLICAS).
+	EventsReplicas int
 	// OutboxRetention is how long published events stay in the outbox (OUTBOX_RETENTION).
 	OutboxRetention time.Duration
 	// ReminderInterval is how often this replica scans for due reminders (REMINDER_INTERVAL).
@@ -27,12 +29,14 @@ type OutboxConfig struct {
 }
 
 // OutboxConfigFromEnv reads DATABASE_URL and NATS_URL (both required), EVENTS_NAMESPACE,
+// EVENTS_REPLICAS,
 // OUTBOX_RETENTION and REMINDER_INTERVAL.
 func OutboxConfigFromEnv(env *config.Env) OutboxConfig {
 	return OutboxConfig{
 		DatabaseURL:      env.Required("DATABASE_URL"),
 		NATSURL:          env.Required("NATS_URL"),
 		EventsNamespace:  events.NamespaceFromEnv(env),
+		EventsReplicas:   events.ReplicasFromEnv(env),
 		OutboxRetention:  env.Duration("OUTBOX_RETENTION", outbox.DefaultRetention),
 		ReminderInterval: env.Duration("REMINDER_INTERVAL", reminders.DefaultInterval),
 	}

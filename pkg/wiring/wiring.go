@@ -86,14 +86,15 @@ func (w *Wiring) OpenPostgres(ctx context.Context, db Database) error {
 	return nil
 }
 
-// ConnectNATS connects as name, in namespace ns, and makes the consumers' metrics. At shutdown
+// ConnectNATS connects as name, in namespace ns with a stream of `replicas` copies, and makes
+// the consumers' metrics. At shutdown
 // the connection is drained (after the consumers stopped); when Build fails it is closed.
-func (w *Wiring) ConnectNATS(url, name string, ns events.Namespace) error {
+func (w *Wiring) ConnectNATS(url, name string, ns events.Namespace, replicas int) error {
 	nc, js, err := events.Connect(url, name, w.Logger)
 	if err != nil {
 		return w.Fail(err)
 	}
-	w.NC, w.JS = nc, events.InNamespace(js, ns)
+	w.NC, w.JS = nc, events.WithReplicas(events.InNamespace(js, ns), replicas)
 	w.Metrics = events.NewConsumerMetrics(w.Server.Registry)
 	w.undo = append(w.undo, nc.Close)
 	w.Server.OnShutdown(lifecycle.DrainNATS(nc))

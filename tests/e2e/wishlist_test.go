@@ -193,7 +193,9 @@ func TestEveryItemAnnouncesItselfOnce(t *testing.T) {
 	js = events.InNamespace(js, events.Namespace(os.Getenv("EVENTS_NAMESPACE")))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	stream, err := events.EnsureStream(ctx, js)
+	// The services made the stream; the test only reads it (an EnsureStream of the test's
+	// would set its replica count back to one on the cluster's three NATS servers).
+	stream, err := js.Stream(ctx, events.NamespaceOf(js).Stream())
 	if err != nil {
 		t.Fatal(err)
 	}

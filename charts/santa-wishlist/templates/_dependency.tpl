@@ -1,17 +1,21 @@
 {{/*
 The one template for the in-chart dependencies (dependencies.yaml describes each): a
-ServiceAccount, a Service, a single-replica StatefulSet with a volume (or a Deployment when it
-keeps no data) and a NetworkPolicy that admits only the services using it.
+ServiceAccount, a Service, a StatefulSet with a volume (or a Deployment when it keeps no data)
+and a NetworkPolicy that admits only the services using it.
 
 dict: root, name, image, uid, ports ([{name, port}]), args, env, probes ({startup, liveness,
 readiness}), storage ({size, storageClassName, mountPath} or nil), emptyDirs ([{name,
 mountPath, medium, sizeLimit}]), configMounts ([{name, configMap or secret, mountPath,
-subPath}]), resources, clients (service names), workingDir.
+subPath}]), resources, clients (service names), workingDir, and for a clustered StatefulSet
+(NATS): replicas (default 1) and peerPorts ([{name, port}], the ports the replicas reach each
+other on, through a headless Service that names every pod).
 */}}
 {{- define "santa.dependency" -}}
 {{- $root := .root -}}
 {{- $ctx := dict "root" $root "name" .name "component" "dependency" -}}
 {{- $fullname := include "santa.name" $ctx -}}
+{{- $replicas := int (.replicas | default 1) -}}
+{{- $clustered := gt $replicas 1 -}}
 apiVersion: v1
 kind: ServiceAccount
 metadata:
@@ -37,6 +41,42 @@ spec:
       targetPort: {{ .name }}
       protocol: TCP
     {{- end }}
+{{- if $clustered }}
+---
+# Every replica by name (<pod>.<this service>), for the replicas to find each other; listed
+# before they are ready, because they become ready only once they found each other.
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ $fullname }}-peers
+  labels:
+    {{- include "santa.labels" $ctx | nindent 4 }}
+spec:
+  clusterIP: None
+  publishNotReadyAddresses: true
+  selector:
+    {{- include "santa.selectorLabels" $ctx | nindent 4 }}
+  ports:
+    {{- range .peerPorts }}
+    - name: {{ .name }}
+      port: {{ .port }}
+      targetPort: {{ .name }}
+      protocol: TCP
+    {{- end }}
+---
+# One replica away at a time (a node drain, a rollout): the others keep a quorum.
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ $fullname }}
+  labels:
+    {{- include "santa.labels" $ctx | nindent 4 }}
+spec:
+  maxUnavailable: 1
+  selector:
+    matchLabels:
+      {{- include "santa.selectorLabels" $ctx | nindent 6 }}
+{{- end }}
 ---
 apiVersion: apps/v1
 kind: {{ if .storage }}StatefulSet{{ else }}Deployment{{ end }}
@@ -45,10 +85,20 @@ metadata:
   labels:
     {{- include "santa.labels" $ctx | nindent 4 }}
 spec:
-  # One replica: this is the local-cluster stand-in, not a highly available server.
+  {{- if $clustered }}
+  replicas: {{ $replicas }}
+  # All at once: a replica is ready only when it reaches a quorum of the others, so one by one
+  # the first would wait for ever. Rollouts still replace them one at a time.
+  podManagementPolicy: Parallel
+  serviceName: {{ $fullname }}-peers
+  {{- else }}
+  # One replica: the stand-in of a managed service, not a highly available server.
   replicas: 1
+  {{- end }}
   {{- if .storage }}
+  {{- if not $clustered }}
   serviceName: {{ $fullname }}
+  {{- end }}
   {{- else }}
   strategy:
     type: Recreate
@@ -87,7 +137,7 @@ spec:
           workingDir: {{ . }}
           {{- end }}
           ports:
-            {{- range .ports }}
+            {{- range concat .ports (.peerPorts | default list) }}
             - name: {{ .name }}
               containerPort: {{ .port }}
               protocol: TCP
@@ -168,19 +218,41 @@ spec:
     matchLabels:
       {{- include "santa.selectorLabels" $ctx | nindent 6 }}
   policyTypes: [Ingress, Egress]
-  {{- if .clients }}
+  {{- if or .clients $clustered }}
   ingress:
+    {{- if .clients }}
     - from:
         {{- range .clients }}
         {{- include "santa.peer" (dict "root" $root "name" .) | nindent 8 }}
         {{- end }}
       ports:
         - {protocol: TCP, port: {{ (first .ports).port }}}
+    {{- end }}
+    {{- if $clustered }}
+    - from:
+        {{- include "santa.peer" $ctx | nindent 8 }}
+      ports:
+        {{- range .peerPorts }}
+        - {protocol: TCP, port: {{ .port }}}
+        {{- end }}
+    {{- end }}
   {{- else }}
   ingress: []
   {{- end }}
+  {{- if $clustered }}
+  # Only its own replicas, found by name.
+  egress:
+    {{- include "santa.dnsEgress" $root | nindent 4 }}
+    - to:
+        {{- include "santa.peer" $ctx | nindent 8 }}
+      ports:
+        {{- range .peerPorts }}
+        - {protocol: TCP, port: {{ .port }}}
+        {{- end }}
+  {{- else }}
   # It calls nothing, so it may reach nothing.
   egress: []
+  {{- end }}
 {{- end }}
 {{- end -}}
 

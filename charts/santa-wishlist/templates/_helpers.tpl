@@ -144,8 +144,9 @@ subscription), armour stripped like the identity keys; notification derives the 
 {{- index $root.Values "_vapidKey" -}}
 {{- end -}}
 
-{{/* The in-chart NATS's configuration: a user per service with its permissions. dict: users
-({name: {pub, sub}}), passwords ({name: base64}). */}}
+{{/* The in-chart NATS's configuration: a user per service with its permissions, and for a
+JetStream cluster the routes to the other servers. dict: users ({name: {pub, sub}}), passwords
+({name: base64}), cluster ({routes: [host:port], password: base64}, empty for one server). */}}
 {{- define "santa.natsConfig" -}}
 authorization {
   users: [
@@ -155,6 +156,14 @@ authorization {
     {{- end }}
   ]
 }
+{{- with .cluster }}
+cluster {
+  name: santa
+  listen: 0.0.0.0:6222
+  authorization { user: route, password: "{{ .password | b64dec }}" }
+  routes: [{{ range $i, $r := .routes }}{{ if $i }}, {{ end }}"nats://route:{{ $.cluster.password | b64dec }}@{{ $r }}"{{ end }}]
+}
+{{- end }}
 {{ end -}}
 
 {{/* Pod-selector peer of a component. dict: root, name */}}

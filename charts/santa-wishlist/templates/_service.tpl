@@ -36,6 +36,8 @@ kernel's OOM killer would step in. */ -}}
 {{- $_ := set $cfg "NATS_URL" (required (printf "%s uses NATS and nats.enabled is false: set nats.external.url" .name) $v.nats.external.url) -}}
 {{- end -}}
 {{- with $v.nats.namespace }}{{ $_ := set $cfg "EVENTS_NAMESPACE" . }}{{ end -}}
+{{- $streamReplicas := int (ternary $v.nats.replicas $v.nats.external.streamReplicas $v.nats.enabled) -}}
+{{- if gt $streamReplicas 1 }}{{ $_ := set $cfg "EVENTS_REPLICAS" (toString $streamReplicas) }}{{ end -}}
 {{- end -}}
 {{- if has "minio" $svc.uses -}}
 {{- $_ := set $cfg "MINIO_BUCKET" $v.minio.bucket -}}

@@ -41,7 +41,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		Migrations: adapters.Migrations()}); err != nil {
 		return nil, err
 	}
-	if err := w.ConnectNATS(cfg.NATSURL, "family", cfg.EventsNamespace); err != nil {
+	if err := w.ConnectNATS(cfg.NATSURL, "family", cfg.EventsNamespace, cfg.EventsReplicas); err != nil {
 		return nil, err
 	}
 	repo := adapters.NewRepository(w.Pool)

@@ -44,6 +44,8 @@ type Config struct {
 	// erases the account's idempotency answers and rate counters and its Firebase user.
 	NATSURL         string
 	EventsNamespace events.Namespace
+	// EventsReplicas is the stream's number of copies on a NATS cluster (EVENTS_REPLICAS).
+	EventsReplicas int
 }
 
 // LoadConfig reads and checks the environment.
@@ -55,6 +57,7 @@ func LoadConfig(env *config.Env) Config {
 		Identity:        auth.IdentitySignerFromEnv(env, "gateway"),
 		NATSURL:         env.String("NATS_URL", ""),
 		EventsNamespace: events.NamespaceFromEnv(env),
+		EventsReplicas:  events.ReplicasFromEnv(env),
 		ProjectID:       env.Required("FIREBASE_PROJECT_ID"),
 		AllowEmulator:   env.Bool("ALLOW_AUTH_EMULATOR", false),
 		Upstreams: ports.Upstreams{
@@ -172,7 +175,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		logger.Warn("NATS_URL is not set: a deleted account's Redis keys and Firebase user stay, and its deletion is never reported complete")
 		return srv, nil
 	}
-	if err := w.ConnectNATS(cfg.NATSURL, "gateway", cfg.EventsNamespace); err != nil {
+	if err := w.ConnectNATS(cfg.NATSURL, "gateway", cfg.EventsNamespace, cfg.EventsReplicas); err != nil {
 		return nil, err
 	}
 	if err := w.EraseUsers(ctx, "gateway", func(ctx context.Context, uid string) error {

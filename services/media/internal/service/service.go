@@ -42,8 +42,10 @@ type Config struct {
 	NATSURL string
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
-	MaxBytes        int64
-	Limits          app.Limits
+	// EventsReplicas is the stream's number of copies on a NATS cluster (EVENTS_REPLICAS).
+	EventsReplicas int
+	MaxBytes       int64
+	Limits         app.Limits
 	// UnattachedTTL is how long an upload no item took is kept (MEDIA_UNATTACHED_TTL; 0 keeps
 	// them), swept every SweepInterval.
 	UnattachedTTL time.Duration
@@ -70,6 +72,7 @@ func LoadConfig(env *config.Env) Config {
 		},
 		NATSURL:         env.Required("NATS_URL"),
 		EventsNamespace: events.NamespaceFromEnv(env),
+		EventsReplicas:  events.ReplicasFromEnv(env),
 		MaxBytes:        int64(env.Int("MEDIA_MAX_BYTES", DefaultMaxBytes)),
 		Limits: app.Limits{
 			DecodeMemory:     int64(env.Int("MEDIA_DECODE_MEMORY", int(decodeMemory(memoryLimit())))),
@@ -129,7 +132,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	srv.AddReadinessCheck("minio", store.Ping)
 
 	// Run stops the consumers (after the sweep), then drains the connection.
-	if err := w.ConnectNATS(cfg.NATSURL, "media", cfg.EventsNamespace); err != nil {
+	if err := w.ConnectNATS(cfg.NATSURL, "media", cfg.EventsNamespace, cfg.EventsReplicas); err != nil {
 		return nil, err
 	}
 	if err := w.Consumer(ports.ConsumeItemDeleted(ctx, w.JS, cfg.ConsumerName, svc, logger, w.Metrics)); err != nil {

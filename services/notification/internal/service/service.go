@@ -33,7 +33,9 @@ type Config struct {
 	NATSURL     string
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
-	Server          httpserver.Options
+	// EventsReplicas is the stream's number of copies on a NATS cluster (EVENTS_REPLICAS).
+	EventsReplicas int
+	Server         httpserver.Options
 	// Identity verifies the assertion every request must carry (IDENTITY_PUBLIC_KEYS).
 	Identity *auth.IdentityVerifier
 	Streams  httpserver.StreamLimits
@@ -84,6 +86,7 @@ func LoadConfig(env *config.Env) Config {
 		DatabaseURL:     env.Required("DATABASE_URL"),
 		NATSURL:         env.Required("NATS_URL"),
 		EventsNamespace: events.NamespaceFromEnv(env),
+		EventsReplicas:  events.ReplicasFromEnv(env),
 		Server:          httpserver.OptionsFromEnv(env, "notification", "8084"),
 		Identity:        auth.IdentityVerifierFromEnv(env, "notification"),
 		Streams:         httpserver.StreamLimitsFromEnv(env),
@@ -127,7 +130,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		Migrations: adapters.Migrations()}); err != nil {
 		return nil, err
 	}
-	if err := w.ConnectNATS(cfg.NATSURL, "notification", cfg.EventsNamespace); err != nil {
+	if err := w.ConnectNATS(cfg.NATSURL, "notification", cfg.EventsNamespace, cfg.EventsReplicas); err != nil {
 		return nil, err
 	}
 	srv := w.Server

@@ -47,6 +47,8 @@ type Config struct {
 	// this environment's part of it.
 	NATSURL         string
 	EventsNamespace events.Namespace
+	// EventsReplicas is the stream's number of copies on a NATS cluster (EVENTS_REPLICAS).
+	EventsReplicas int
 }
 
 // LookupConfig is where the product databases are and how they are treated.
@@ -91,6 +93,7 @@ func LoadConfig(env *config.Env) Config {
 		RedisURL:        env.Required("REDIS_URL"),
 		NATSURL:         env.String("NATS_URL", ""),
 		EventsNamespace: events.NamespaceFromEnv(env),
+		EventsReplicas:  events.ReplicasFromEnv(env),
 		KeyPrefix:       "vision:",
 		Gemini: adapters.GeminiConfig{
 			APIKey:  env.String("GEMINI_API_KEY", ""),
@@ -207,7 +210,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		logger.Warn("NATS_URL is not set: a deleted account's quota counters stay until they expire, and its deletion is never reported complete")
 		return srv, nil
 	}
-	if err := w.ConnectNATS(cfg.NATSURL, "vision", cfg.EventsNamespace); err != nil {
+	if err := w.ConnectNATS(cfg.NATSURL, "vision", cfg.EventsNamespace, cfg.EventsReplicas); err != nil {
 		return nil, err
 	}
 	if err := w.EraseUsers(ctx, "vision", func(ctx context.Context, uid string) error {

@@ -58,7 +58,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		Migrations: adapters.Migrations()}); err != nil {
 		return nil, err
 	}
-	if err := w.ConnectNATS(cfg.NATSURL, "wishlist", cfg.EventsNamespace); err != nil {
+	if err := w.ConnectNATS(cfg.NATSURL, "wishlist", cfg.EventsNamespace, cfg.EventsReplicas); err != nil {
 		return nil, err
 	}
 	var images app.ImageStore
