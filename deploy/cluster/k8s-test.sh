@@ -171,6 +171,10 @@ else
   kubectl -n "$NS" describe hpa gateway | tail -20
 fi
 
+log "autoscaling: load (vegeta) until the HPA adds gateway pods, then a trickle until it takes them away"
+go test -count=1 -v -timeout 12m -tags e2e,cluster -run 'TestAutoscaling' ./tests/e2e/... 2>&1 | tee "$RESULTS/autoscaling.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- |drill:|^\s+[0-9]+s: |_test\.go:[0-9]+:'
+[ "${PIPESTATUS[0]}" = 0 ] || fail "autoscaling"
+
 log "drills"
 go test -count=1 -v -timeout 20m -tags e2e,cluster -run 'TestDrill' ./tests/e2e/... 2>&1 | tee "$RESULTS/drills.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- |drill:|_test\.go:[0-9]+:'
 [ "${PIPESTATUS[0]}" = 0 ] || fail "drills"
