@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/events"
@@ -96,6 +97,17 @@ func (w *Wiring) ConnectNATS(url, name string, ns events.Namespace, replicas int
 	}
 	w.NC, w.JS = nc, events.WithReplicas(events.InNamespace(js, ns), replicas)
 	w.Metrics = events.NewConsumerMetrics(w.Server.Registry)
+	// Whether this pod reaches NATS now: a write still succeeds without it (the outbox keeps
+	// the event), so nothing else shows an operator at once that events have stopped.
+	w.Server.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "nats_connected",
+		Help: "1 while this pod's connection to NATS is up, 0 while it is reconnecting.",
+	}, func() float64 {
+		if nc.IsConnected() {
+			return 1
+		}
+		return 0
+	}))
 	w.undo = append(w.undo, nc.Close)
 	w.Server.OnShutdown(lifecycle.DrainNATS(nc))
 	return nil

@@ -5,8 +5,9 @@
 // receiver in this test (make k8s-test runs both in the cluster: deploy/cluster/monitoring.yaml):
 //   - every panel of the Grafana dashboard returns data (a panel that shows nothing is a bug);
 //   - alert drills: a service stopped (SantaServiceDown), and on the cluster a pod crash-looping
-//     (SantaPodRestarting), each reaching Alertmanager within the rule's `for` and a scrape
-//     interval, and resolving once the fault is gone.
+//     (SantaPodRestarting) and every NATS server gone (SantaNATSUnreachable), each reaching
+//     Alertmanager within the rule's `for` and a scrape interval, and resolving once the fault
+//     is gone.
 //
 // Environment: SANTA_PROMETHEUS_URL, SANTA_MONITOR_NAMESPACE (the `namespace` label of the
 // series), SANTA_ALERT_WEBHOOK_ADDR (where Alertmanager's webhook sends: this test listens
@@ -267,6 +268,66 @@ func TestMonitoringAlertDrills(t *testing.T) {
 		}
 		drillPodRestarting(t, receiver)
 	})
+	// Not beside the others: a service brought back while NATS is away would wait for it.
+	// (The parallel drills above start when this one has ended.)
+	t.Run("NATSUnreachable", func(t *testing.T) {
+		if !onCluster() {
+			t.Skip("needs the cluster: the local stack's NATS is shared with other stacks")
+		}
+		drillNATSUnreachable(t, receiver)
+	})
+}
+
+// drillNATSUnreachable takes every NATS server away (the StatefulSet scaled to 0): each
+// service's pods lose their connection, and SantaNATSUnreachable must fire for them within its
+// `for` and a scrape interval, and resolve once the servers are back and the pods reconnected.
+func drillNATSUnreachable(t *testing.T, receiver *alertReceiver) {
+	interval := scrapeInterval(t)
+	const service, alert, forDuration = "wishlist", "SantaNATSUnreachable", time.Minute
+	key := alert + "/" + service
+	if n := len(promQuery(t, fmt.Sprintf(`nats_connected{job=%q} == 1`, service))); n == 0 {
+		t.Fatalf("no %s pod reports a NATS connection before the drill", service)
+	}
+	servers := kubectl(t, "get", "statefulset/nats", "-o", "jsonpath={.spec.replicas}")
+	stopped := time.Now()
+	kubectl(t, "scale", "statefulset/nats", "--replicas=0")
+	restored := false
+	restore := func() {
+		kubectl(t, "scale", "statefulset/nats", "--replicas="+servers)
+		kubectl(t, "rollout", "status", "statefulset/nats", "--timeout=300s")
+		restored = true
+	}
+	defer func() {
+		if !restored {
+			restore()
+		}
+	}()
+	// The clock starts when the last server has gone: until then the clients fail over to it.
+	for end := time.Now().Add(3 * time.Minute); time.Now().Before(end); time.Sleep(time.Second) {
+		if kubectl(t, "get", "pods", "-l", "app.kubernetes.io/name=nats", "-o", "name") == "" {
+			break
+		}
+	}
+	gone := time.Now()
+	bound := forDuration + interval
+	slack := interval + 30*time.Second
+	fired := receiver.wait(t, key, false, stopped, bound+slack+time.Minute)
+	toFire := fired.Sub(gone)
+
+	back := time.Now()
+	restore()
+	ready := time.Since(back)
+	resolvedAt := receiver.wait(t, key, true, back, 4*time.Minute)
+	toResolve := resolvedAt.Sub(back)
+	t.Logf("alert drill: %s fired after %ds, resolved after %ds (NATS's %s servers scaled to 0, all gone after %s; bound: for %s + scrape %s + %s; resolved counted from the scale back, servers ready after %s)",
+		alert, int(toFire.Round(time.Second).Seconds()), int(toResolve.Round(time.Second).Seconds()),
+		servers, gone.Sub(stopped).Round(time.Second), forDuration, interval, slack, ready.Round(time.Second))
+	if toFire < forDuration {
+		t.Errorf("%s fired after %s, before its `for` of %s", alert, toFire, forDuration)
+	}
+	if toFire > bound+slack {
+		t.Errorf("%s fired after %s, later than `for` + one scrape interval (%s) + %s", alert, toFire, bound, slack)
+	}
 }
 
 func drillServiceDown(t *testing.T, receiver *alertReceiver) {
