@@ -99,8 +99,9 @@ func describe(m vegeta.Metrics) string {
 
 func TestAutoscalingGatewayScalesOutAndIn(t *testing.T) {
 	base, host := baseURL(t), ""
-	if u := os.Getenv("SANTA_INGRESS_URL"); u != "" { // through the ingress controller, as users come
-		base, host = u, os.Getenv("SANTA_INGRESS_HOST")
+	// Through the ingress controller, as users come: its node port, with the app's host name.
+	if addr := os.Getenv("SANTA_INGRESS_ADDR"); addr != "" {
+		base, host = "http://"+addr, os.Getenv("SANTA_INGRESS_HOST")
 	}
 	const users, rate, trickle = 40, 120, 10
 	var targets []vegeta.Target
@@ -127,7 +128,7 @@ func TestAutoscalingGatewayScalesOutAndIn(t *testing.T) {
 	}()
 	defer func() {
 		close(sampling)
-		t.Logf("drill: gateway replicas over time (%s):\n  %s", base, strings.Join(tl.lines, "\n  "))
+		t.Logf("drill: gateway replicas over time (load to %s, Host %q):\n  %s", base, host, strings.Join(tl.lines, "\n  "))
 	}()
 	// The suite before may have left it scaled out: start from the minimum.
 	for wait := time.Now(); tl.now() != minReplicas && time.Since(wait) < 3*time.Minute; {
