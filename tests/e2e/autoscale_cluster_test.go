@@ -103,7 +103,7 @@ func TestAutoscalingGatewayScalesOutAndIn(t *testing.T) {
 	if addr := os.Getenv("SANTA_INGRESS_ADDR"); addr != "" {
 		base, host = "http://"+addr, os.Getenv("SANTA_INGRESS_HOST")
 	}
-	const users, rate, trickle = 40, 120, 10
+	const users, rate, trickle = 40, 120, 2
 	var targets []vegeta.Target
 	for i := 0; i < users; i++ {
 		c, _ := newUser(t, fmt.Sprintf("load-%d", i))
