@@ -103,7 +103,8 @@ func TestAutoscalingGatewayScalesOutAndIn(t *testing.T) {
 	if addr := os.Getenv("SANTA_INGRESS_ADDR"); addr != "" {
 		base, host = "http://"+addr, os.Getenv("SANTA_INGRESS_HOST")
 	}
-	const users, rate, trickle = 40, 120, 2
+	// 200 a second over 70 users: each sends 2.9 a second, under the gateway's 4 a second.
+	const users, rate, trickle = 70, 200, 2
 	var targets []vegeta.Target
 	for i := 0; i < users; i++ {
 		c, _ := newUser(t, fmt.Sprintf("load-%d", i))
