@@ -47,7 +47,8 @@ func newClaimBurst(t *testing.T, claimers, n int) *claimBurst {
 	for i := 0; i < n; i++ {
 		var it item
 		owner.must(201, "POST", "/api/wishlist", map[string]any{"name": fmt.Sprintf("Burst gift %d", i),
-			"category": "Toys", "quantity": 99, "listId": lists[0].ID}, &it)
+			"description": "A gift the whole family wants to give", "category": "Toys", "quantity": 99,
+			"listId": lists[0].ID}, &it)
 		b.items = append(b.items, it.ID)
 	}
 	var share struct{ Token string }
