@@ -204,7 +204,11 @@ podLogsDir: $RUN/pod-logs
 EOF
   start kubelet "$BIN/kubelet" --config "$RUN/kubelet.yaml" --kubeconfig "$RUN/kubelet.kubeconfig" \
     --root-dir "$RUN/kubelet" --hostname-override "$NODE" --node-ip "$HOST_IP" --v 1
-  cat > "$RUN/kube-proxy.yaml" <<EOF
+  # A running kube-proxy exits when its configuration file changes ("the content of the proxy
+  # server's configuration file was updated"): an `up` that found the cluster half-running
+  # (another component down) rewrote it and left Services without their rules. Written only
+  # when kube-proxy is about to start.
+  alive kube-proxy || cat > "$RUN/kube-proxy.yaml" <<EOF
 apiVersion: kubeproxy.config.k8s.io/v1alpha1
 kind: KubeProxyConfiguration
 clientConnection: {kubeconfig: $RUN/kube-proxy.kubeconfig}
@@ -269,7 +273,8 @@ install_addons() {
 }
 
 up() {
-  if alive kube-apiserver && alive kubelet && kubectl get --raw /readyz >/dev/null 2>&1; then
+  # Reused only whole: a missing kube-proxy (Services without rules) is started again below.
+  if alive kube-apiserver && alive kubelet && alive kube-proxy && kubectl get --raw /readyz >/dev/null 2>&1; then
     log "reusing the running cluster ($KUBECONFIG)"
     return 0
   fi
