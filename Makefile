@@ -28,7 +28,7 @@ help:
 	@echo "make chart-test  lint and render the chart with each values file, and its checks"
 	@echo "make chart-render  the chart rendered with the production values"
 	@echo "make cluster     a single-node Kubernetes on this machine, built from source (make cluster-stop ends it)"
-	@echo "make k8s-test    the chart on that cluster: end-to-end suite through it, rollout and failure drills"
+	@echo "make k8s-test    the chart on that cluster: end-to-end suite, the web app in Chromium through its ingress (Traefik), drills"
 	@echo "make alerts-test  the alert rules' promtool unit tests (no cluster needed)"
 	@echo "make skaffold-test  skaffold run and one skaffold dev cycle on that cluster (profile cluster)"
 

@@ -7,6 +7,24 @@ import { defineConfig } from '@playwright/test';
  */
 const baseURL = process.env.E2E_BASE_URL ?? 'http://localhost:8080';
 
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/**
+ * E2E_HOST_MAP="host=ip:port" (deploy/cluster/k8s-test.sh): the app's host name resolved to where
+ * the ingress controller listens, as DNS would point it at a load balancer, for Chromium (its
+ * resolver rules) and for the tests' own calls (support/hostMap.ts).
+ */
+const hostMap = process.env.E2E_HOST_MAP?.split('=');
+if (hostMap) chromiumArgs.push(`--host-resolver-rules=MAP ${hostMap[0]} ${hostMap[1]}`);
+
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
@@ -29,16 +47,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: chromiumArgs,
     },
   },
   projects: [
@@ -46,5 +55,8 @@ export default defineConfig({
     { name: 'phone', testMatch: /.*\.spec\.ts/, dependencies: ['setup'] },
     // deploy/local/smoke.sh only (E2E_SMOKE=1): the dev profile that `stack.sh up` started.
     ...(process.env.E2E_SMOKE === '1' ? [{ name: 'smoke', testMatch: /.*\.smoke\.ts/ }] : []),
+    // deploy/cluster/k8s-test.sh only (E2E_CLUSTER=1): the release on the local cluster, through
+    // its ingress controller on the Ingress's host name.
+    ...(process.env.E2E_CLUSTER === '1' ? [{ name: 'cluster', testMatch: /.*\.cluster\.ts/ }] : []),
   ],
 });

@@ -312,6 +312,14 @@ func TestOnlyGatewayIsPublic(t *testing.T) {
 	if len(OfKind[networkingv1.Ingress](rendered(t, "default"), "Ingress")) != 0 {
 		t.Errorf("default: no Ingress expected unless ingress.enabled")
 	}
+	// The local cluster's Ingress: Traefik's class (deploy/cluster/ingress.yaml), on a host name.
+	ings = OfKind[networkingv1.Ingress](rendered(t, "cluster"), "Ingress")
+	if len(ings) != 1 {
+		t.Fatalf("cluster: want exactly one Ingress, got %d", len(ings))
+	}
+	if c := ings[0].Spec.IngressClassName; c == nil || *c != "traefik" || ings[0].Spec.Rules[0].Host != "santa.localtest" {
+		t.Errorf("cluster: the Ingress should be of class traefik on santa.localtest: %+v", ings[0].Spec)
+	}
 }
 
 func peerNames(peers []networkingv1.NetworkPolicyPeer) []string {
@@ -481,6 +489,22 @@ func TestNetworkPolicies(t *testing.T) {
 		if fakes != want {
 			t.Errorf("cluster: %s reaches the fakes on %q, want %q", svc, fakes, want)
 		}
+	}
+	// The local cluster's ingress controller is Traefik (deploy/cluster/ingress.yaml): its
+	// pods, in its namespace, and nothing else may reach the gateway.
+	gw, _ := cluster.Get("NetworkPolicy", "gateway").(*networkingv1.NetworkPolicy)
+	var gwFrom []string
+	for _, rule := range gw.Spec.Ingress {
+		if len(rule.Ports) == 1 && rule.Ports[0].Port.IntValue() == 8080 {
+			for _, name := range peerNames(rule.From) {
+				if strings.HasPrefix(name, "ns:") {
+					gwFrom = append(gwFrom, name)
+				}
+			}
+		}
+	}
+	if fmt.Sprint(gwFrom) != "[ns:ingress/traefik]" {
+		t.Errorf("cluster: the gateway admits %v from other namespaces, want [ns:ingress/traefik]", gwFrom)
 	}
 	// In production the dependencies are outside the chart: egress goes to the peers given.
 	m := rendered(t, "prod")

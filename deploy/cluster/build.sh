@@ -3,8 +3,8 @@
 # version: kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy and
 # kubectl from k8s.io/kubernetes, CoreDNS and metrics-server from their own modules, skaffold,
 # crane (its `registry serve` is the cluster's registry for skaffold's images), kube-router
-# (its network policy controller enforces the NetworkPolicies) and local-path-provisioner (the
-# storage class's volumes).
+# (its network policy controller enforces the NetworkPolicies), local-path-provisioner (the
+# storage class's volumes) and Traefik (the ingress controller, deploy/cluster/ingress.yaml).
 # Binaries land in ~/.cache/santa/k8s/<component>-<version>/ and are reused after that.
 # (`go install k8s.io/kubernetes/cmd/...@v` is refused because kubernetes' go.mod has replace
 # directives, so a throwaway module requires it and points each staging module at its release.)
@@ -92,8 +92,27 @@ build_skaffold() {
   rm -rf "$dir"; mv "$dir.tmp" "$dir"
 }
 
+# Traefik, the ingress controller (ingress.yaml): built inside a copy of its own module, since
+# its go.mod has replace lines (`go install` refuses such a module, and a throwaway module that
+# requires it would ignore them). About 20 min cold on two cores. Its web UI stays the module's
+# placeholder (the dashboard needs a yarn build); routing does not use it.
+build_traefik() {
+  local dir=$CACHE/traefik-$TRAEFIK_VERSION
+  [ -x "$dir/traefik" ] && return 0
+  log "building Traefik $TRAEFIK_VERSION from the Go module proxy (about 20 min on two cores, once)"
+  local src=$CACHE/src/traefik-$TRAEFIK_VERSION mod=github.com/traefik/traefik/v3 moddir
+  moddir=$(cd /tmp && go mod download -json "$mod@$TRAEFIK_VERSION" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
+  [ -n "$moddir" ] || { log "go mod download $mod@$TRAEFIK_VERSION failed"; return 1; }
+  rm -rf "$src"; mkdir -p "$src" "$dir.tmp"
+  cp -r "$moddir/." "$src/"; chmod -R u+w "$src"
+  (cd "$src" && CGO_ENABLED=0 GOWORK=off GOFLAGS=-mod=mod go build -trimpath \
+    -ldflags "-s -w -X $mod/pkg/version.Version=$TRAEFIK_VERSION" -o "$dir.tmp/traefik" ./cmd/traefik)
+  rm -rf "$dir"; mv "$dir.tmp" "$dir"
+}
+
 build_kubernetes
 build_skaffold
+build_traefik
 # crane's registry: where skaffold's `cluster` profile pushes and the node pulls from.
 go_install crane github.com/google/go-containerregistry/cmd/crane "$CRANE_VERSION"
 go_install coredns github.com/coredns/coredns "$COREDNS_VERSION"

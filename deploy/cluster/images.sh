@@ -10,6 +10,8 @@
 #   images.sh monitoring Prometheus and Alertmanager (Debian's packages in a debootstrapped
 #                        rootfs of their own) with podwatch (deploy/cluster/podwatch), for
 #                        deploy/cluster/monitoring.yaml
+#   images.sh ingress    Traefik, the ingress controller (built by build.sh), for
+#                        deploy/cluster/ingress.yaml
 #   images.sh tag        the tag the services' images get for this tree
 #   images.sh skaffold S skaffold's custom build of service S: $IMAGE, pushed to the cluster's
 #                        registry (the `cluster` profile of skaffold.yaml)
@@ -268,8 +270,17 @@ monitoring() {
   commit $ref "$key" "$d" 65534 '["/usr/bin/prometheus"]' PATH=/usr/local/bin:/usr/bin:/bin
 }
 
+# Traefik on the static base: the ingress controller of deploy/cluster/ingress.yaml.
+ingress() {
+  local ref=santa.local/traefik:$TRAEFIK_VERSION d=$WORK/traefik
+  fresh "$ref" "$TRAEFIK_VERSION" && return 0
+  static_root "$d"; cp "$CACHE/traefik-$TRAEFIK_VERSION/traefik" "$d/traefik"
+  commit "$ref" "$TRAEFIK_VERSION" "$d" 65532 '["/traefik"]'
+}
+
 case "${1:-}" in
   pause) pause ;;
+  ingress) ingress ;;
   addons) addons ;;
   services) services ;;
   deps) deps ;;
@@ -278,5 +289,5 @@ case "${1:-}" in
   debian) debian_root ;;
   tag) tree_tag ;;
   skaffold) skaffold_build "${2:-}" ;;
-  *) sed -n '2,18p' "$0"; exit 2 ;;
+  *) sed -n '2,20p' "$0"; exit 2 ;;
 esac

@@ -3,7 +3,8 @@
 # builds and imports the images, installs the chart with the dev profile plus
 # deploy/cluster/values.yaml and Prometheus and Alertmanager beside it (monitoring.yaml), waits
 # for every Deployment and StatefulSet, runs the end-to-end API suite against the gateway
-# through the cluster, checks that every dashboard panel has data in that Prometheus, then the
+# through the cluster, then the web app in Chromium through the ingress controller (Traefik,
+# ingress.yaml) on its host name, checks that every dashboard panel has data in that Prometheus, then the
 # drills (rollouts, dependency pods deleted, a pod killed, network policies) and the alert
 # drills (a service stopped, a pod crash-looping: the alert reaches Alertmanager and resolves),
 # then uninstalls. Prints what it did and what was lost.
@@ -28,7 +29,17 @@ t1=$SECONDS
 "$HERE/images.sh" deps || exit 1
 TAG=$("$HERE/images.sh" services | tail -1) || exit 1
 "$HERE/images.sh" monitoring || exit 1
+"$HERE/images.sh" ingress || exit 1
 log "images ready after $((SECONDS - t1))s (services tagged $TAG)"
+
+# The ingress controller, Traefik (ingress.yaml): cluster-wide like the add-ons, so applied
+# every run (unchanged, nothing restarts) and left in place. The chart's Ingress names its class.
+INGRESS_HOST=santa.localtest INGRESS_PORT=30081
+log "ingress controller: Traefik $TRAEFIK_VERSION (namespace ingress, IngressClass traefik, node port $INGRESS_PORT)"
+sed "s|@TRAEFIK_VERSION@|$TRAEFIK_VERSION|g; s|@NODE_IP@|$NODE_IP|g" "$HERE/ingress.yaml" | kubectl apply -f - >/dev/null ||
+  { fail "ingress.yaml"; exit 1; }
+kubectl -n ingress rollout status deployment/traefik --timeout 180s >/dev/null ||
+  { fail "Traefik did not become ready"; kubectl -n ingress describe pods | tail -30; exit 1; }
 
 # A clean namespace each run, under Pod Security "restricted".
 kubectl delete namespace "$NS" --ignore-not-found --wait=true >/dev/null
@@ -44,6 +55,7 @@ sed "s|@TAG@|$TAG|g; s|@FAKES_IP@|$FAKES_IP|g" "$HERE/fakes.yaml" | kubectl -n "
 SHOP_EGRESS="{\"to\": [{\"ipBlock\": {\"cidr\": \"$NODE_IP/32\"}}], \"ports\": [{\"protocol\": \"TCP\", \"port\": 18089}]}"
 "$HELM" upgrade --install "$RELEASE" charts/santa-wishlist -n "$NS" \
   -f deploy/values/dev.yaml -f "$HERE/values.yaml" --set image.tag="$TAG" \
+  --set authEmulator.publicUrl="http://$NODE_IP:30099" \
   --set-json "services.vision.extraEgress.shop=$SHOP_EGRESS" 2>&1 | tee "$RESULTS/helm.log" | sed 's/^/  /'
 [ "${PIPESTATUS[0]}" = 0 ] || { fail "helm install"; exit 1; }
 # The suite's local "shop" (on this machine's address) and the fake product databases' picture
@@ -79,6 +91,13 @@ rollout_all() {
 rollout_all || { kubectl -n "$NS" get events --sort-by=.lastTimestamp | tail -40; exit 1; }
 log "installed and ready after $((SECONDS - t2))s"
 kubectl -n "$NS" get pods -o wide | sed 's/^/  /'
+# The ingress controller's pods, and the chart's Ingress it serves.
+kubectl -n ingress get pods -o wide | sed 's/^/  ingress: /'
+ingress_ready=$(kubectl -n ingress get pods -l app.kubernetes.io/name=traefik \
+  -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True)
+log "ingress controller: $ingress_ready Traefik pods Ready"
+[ "$ingress_ready" -ge 1 ] || fail "no Traefik pod is Ready"
+kubectl -n "$NS" get ingress -o wide | sed 's/^/  /'
 # The StatefulSets' volumes, made on demand by the storage class's provisioner.
 kubectl -n "$NS" get pvc -o custom-columns=CLAIM:.metadata.name,STATUS:.status.phase,VOLUME:.spec.volumeName,CLASS:.spec.storageClassName | sed 's/^/  /'
 
@@ -125,6 +144,8 @@ export K8S_NAMESPACE=$NS KUBECTL=$(command -v kubectl)
 # The cluster's Prometheus (5 s scrape and evaluation) and where Alertmanager's webhook sends.
 export SANTA_PROMETHEUS_URL=http://$NODE_IP:30990 SANTA_MONITOR_NAMESPACE=$NS SANTA_SCRAPE_INTERVAL=5s
 export SANTA_ALERT_WEBHOOK_ADDR=$ALERT_WEBHOOK_ADDR
+# The ingress controller, for the network policy drill: its namespace, and where it answers.
+export SANTA_INGRESS_NAMESPACE=ingress SANTA_INGRESS_ADDR=$NODE_IP:$INGRESS_PORT SANTA_INGRESS_HOST=$INGRESS_HOST
 # Ready pods are not yet a working product: kube-proxy programs the new Services' addresses a
 # little later. Wait until a signed-in user gets answers through every service.
 warm_up() {
@@ -134,21 +155,62 @@ warm_up() {
     -d "{\"email\":\"warm-up-$RANDOM$RANDOM@example.com\",\"password\":\"secret123\",\"returnSecureToken\":true}" |
     sed -n 's/.*"idToken": *"\([^"]*\)".*/\1/p') || return 1
   [ -n "$token" ] || return 1
+  WARM_TOKEN=$token
   for url in /api/wishlist /api/lists /api/notifications /api/families; do
     ok=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "$SANTA_E2E_URL$url")
     [ "$ok" = 200 ] || return 1
   done
 }
-t3=$SECONDS
+# Through the ingress: the host name resolved to the node's port, as DNS and a load balancer
+# would (the Ingress answers that host only).
+INGRESS_URL=http://$INGRESS_HOST
+ingress_curl() { curl --connect-to "$INGRESS_HOST:80:$NODE_IP:$INGRESS_PORT" "$@"; }
+warm_up_ingress() {
+  local token=$1 url
+  for url in /api/wishlist /api/lists /api/notifications /api/families; do
+    [ "$(ingress_curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "$INGRESS_URL$url")" = 200 ] || return 1
+  done
+  ingress_curl -fsS "$INGRESS_URL/" | grep -q '<div id="root"' || return 1
+}
+t3=$SECONDS WARM_TOKEN=
 for _ in $(seq 90); do warm_up && break; sleep 1; done
 warm_up || fail "the product did not answer through every service"
 log "every service answers through the gateway after $((SECONDS - t3))s"
+t3=$SECONDS
+for _ in $(seq 90); do warm_up_ingress "$WARM_TOKEN" && break; sleep 1; done
+if warm_up_ingress "$WARM_TOKEN"; then
+  log "the web app and every service answer through the ingress ($INGRESS_URL, Traefik) after $((SECONDS - t3))s"
+else
+  fail "the web app or the API did not answer through the ingress ($INGRESS_URL)"
+  ingress_curl -sS -D - -o /dev/null "$INGRESS_URL/api/config" | sed 's/^/  /'
+fi
+# A request for another host gets Traefik's 404: the route is the Ingress's host, not a catch-all.
+other=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: elsewhere.localtest' "http://$NODE_IP:$INGRESS_PORT/api/config")
+printf '  through the ingress: Host %s -> the app; Host elsewhere.localtest -> %s\n' "$INGRESS_HOST" "$other"
+[ "$other" = 404 ] || fail "the ingress answered another host with $other, want 404"
 
 log "end-to-end API suite through the cluster's gateway ($SANTA_E2E_URL)"
 go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- (FAIL|SKIP)|_test\.go:[0-9]+:'
 [ "${PIPESTATUS[0]}" = 0 ] || fail "end-to-end suite"
 printf '  e2e through the cluster: %s passed, %s failed, %s skipped\n' \
   "$(grep -cE '^\s*--- PASS' "$RESULTS/e2e.log")" "$(grep -cE '^\s*--- FAIL' "$RESULTS/e2e.log")" "$(grep -cE '^\s*--- SKIP' "$RESULTS/e2e.log")"
+
+# The web app in a real browser through the ingress (web/e2e/cluster): two people sign in
+# at the cluster's Auth emulator, one adds a gift and shares the list, the other claims it, and
+# a third, with the list open, sees it taken live (the notification stream through Traefik).
+log "the web app in Chromium through the ingress ($INGRESS_URL -> $NODE_IP:$INGRESS_PORT)"
+command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; }
+[ -x web/node_modules/.bin/playwright ] || (cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci >/dev/null)
+rm -rf "$RESULTS/playwright" "$RESULTS/screenshots"
+(cd web && E2E_CLUSTER=1 E2E_BASE_URL="$INGRESS_URL" E2E_HOST_MAP="$INGRESS_HOST=$NODE_IP:$INGRESS_PORT" \
+  E2E_SCREENSHOT_DIR="$RESULTS/screenshots" npx playwright test --project cluster --output "$RESULTS/playwright") \
+  2>&1 | tee "$RESULTS/playwright.log" | sed 's/^/  /'
+if [ "${PIPESTATUS[0]}" = 0 ]; then
+  printf '  web app through the ingress: %s, screenshots in %s\n' \
+    "$(grep -oE '[0-9]+ passed' "$RESULTS/playwright.log" | tail -1)" "$RESULTS/screenshots"
+else
+  fail "the web app through the ingress (web/e2e/cluster)"
+fi
 
 # Right after the suite, while every counter it touched is still in the pods it touched (the
 # drills restart them).

@@ -8,6 +8,8 @@ package e2e
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"sort"
@@ -84,15 +86,23 @@ func reachable(t *testing.T, p probe, release string) map[string]bool {
 
 func TestDrillNetworkPoliciesLetOnlyTheGatewayIn(t *testing.T) {
 	release := os.Getenv("K8S_NAMESPACE")
+	ingressNS := os.Getenv("SANTA_INGRESS_NAMESPACE")
+	if ingressNS == "" {
+		t.Fatal("SANTA_INGRESS_NAMESPACE is not set (k8s-test.sh sets it)")
+	}
 	service := func(name string) map[string]string {
 		return map[string]string{"app.kubernetes.io/name": name, "app.kubernetes.io/instance": "santa"}
 	}
+	// The ingress controller the chart names (networkPolicy.ingressController) is the real one,
+	// Traefik (deploy/cluster/ingress.yaml): the only way in from outside the namespace. Its own
+	// pods are tried by a request through it (below); a pod may not pass for it by wearing its
+	// labels elsewhere, nor by standing in its namespace without them.
+	traefik := map[string]string{"app.kubernetes.io/name": "traefik"}
 	probes := []probe{
-		// The ingress controller the chart names (networkPolicy.ingressController): the only
-		// way in from outside the namespace, and only to the gateway.
-		{name: "np-ingress", namespace: "ingress-nginx",
-			labels:  map[string]string{"app.kubernetes.io/name": "ingress-nginx"},
-			reaches: []string{"gateway:80", "fake-internet:8096"}},
+		{name: "np-ingress-lookalike", namespace: "santa-np-outside", labels: traefik,
+			reaches: []string{"fake-internet:8096"}},
+		{name: "np-ingress-neighbour", namespace: ingressNS, labels: map[string]string{"app": "np-ingress-neighbour"},
+			reaches: []string{"fake-internet:8096"}},
 		// Any other pod of the cluster: nothing of the release.
 		{name: "np-outsider", namespace: "santa-np-outside", labels: map[string]string{"app": "np-outsider"},
 			reaches: []string{"fake-internet:8096"}},
@@ -107,10 +117,10 @@ func TestDrillNetworkPoliciesLetOnlyTheGatewayIn(t *testing.T) {
 		{name: "np-as-family", namespace: release, labels: service("family"),
 			reaches: []string{"postgresql:5432", "nats:4222"}},
 	}
-	for _, ns := range []string{"ingress-nginx", "santa-np-outside"} {
-		kubectlIn(t, "default", "", "create", "namespace", ns)
-		t.Cleanup(func() { _ = exec.Command(os.Getenv("KUBECTL"), "delete", "namespace", ns, "--wait=false").Run() })
-	}
+	kubectlIn(t, "default", "", "create", "namespace", "santa-np-outside")
+	t.Cleanup(func() {
+		_ = exec.Command(os.Getenv("KUBECTL"), "delete", "namespace", "santa-np-outside", "--wait=false").Run()
+	})
 	for _, p := range probes {
 		kubectlIn(t, p.namespace, probePod(p), "apply", "-f", "-")
 		t.Cleanup(func() {
@@ -156,4 +166,34 @@ func TestDrillNetworkPoliciesLetOnlyTheGatewayIn(t *testing.T) {
 	}
 	t.Logf("drill: network policies: %d probes agree with the chart's policies after %s",
 		len(probes), time.Since(started).Round(time.Second))
+
+	// The real controller's pods do reach the gateway: a request through Traefik, on the
+	// Ingress's host, gets the gateway's answer.
+	status, answer := throughIngress(t, "/api/config")
+	t.Logf("drill: network policies: through the ingress controller (%s pods), /api/config answered %d", ingressNS, status)
+	if status != http.StatusOK {
+		t.Errorf("through the ingress controller, /api/config answered %d (%s), want 200", status, answer)
+	}
+}
+
+// throughIngress GETs path from the ingress controller (SANTA_INGRESS_ADDR) with the Ingress's
+// host (SANTA_INGRESS_HOST), as a browser resolving that name to it would.
+func throughIngress(t *testing.T, path string) (int, string) {
+	t.Helper()
+	addr, host := os.Getenv("SANTA_INGRESS_ADDR"), os.Getenv("SANTA_INGRESS_HOST")
+	if addr == "" || host == "" {
+		t.Fatal("SANTA_INGRESS_ADDR and SANTA_INGRESS_HOST are not set (k8s-test.sh sets them)")
+	}
+	req, err := http.NewRequest("GET", "http://"+addr+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = host
+	res, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatalf("through the ingress: %v", err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 200))
+	return res.StatusCode, string(body)
 }
