@@ -25,46 +25,6 @@ var migrationFiles embed.FS
 // Migrations are the family service's versioned schema changes.
 func Migrations() fs.FS { return migrate.Folder(migrationFiles) }
 
-// Event data (schemas under api/events/). None of them carries a Secret Santa pair: the pairs
-// never leave the secret_santa_pairs table except one row, to its giver, in MyMatch.
-type (
-	// InvitedEvent is family.invited: an invitation by email, for notification to send.
-	InvitedEvent struct {
-		FamilyID   string    `json:"familyId"`
-		FamilyName string    `json:"familyName"`
-		InvitedBy  string    `json:"invitedBy"`
-		Email      string    `json:"email"`
-		URL        string    `json:"url"`
-		ExpiresAt  time.Time `json:"expiresAt"`
-	}
-	// MemberJoinedEvent is family.member.joined; Admins are who to tell.
-	MemberJoinedEvent struct {
-		FamilyID    string   `json:"familyId"`
-		FamilyName  string   `json:"familyName"`
-		UID         string   `json:"uid"`
-		DisplayName string   `json:"displayName"`
-		Role        string   `json:"role"`
-		Admins      []string `json:"admins"`
-	}
-	// MemberLeftEvent is family.member.left: the member left (RemovedBy empty) or was removed.
-	MemberLeftEvent struct {
-		FamilyID      string `json:"familyId"`
-		FamilyName    string `json:"familyName"`
-		UID           string `json:"uid"`
-		RemovedBy     string `json:"removedBy,omitempty"`
-		FamilyDeleted bool   `json:"familyDeleted"`
-		DrawCancelled bool   `json:"drawCancelled"`
-	}
-	// DrawnEvent is secretsanta.drawn: who takes part, so each can be told their match is
-	// ready, and never who gives to whom.
-	DrawnEvent struct {
-		FamilyID     string    `json:"familyId"`
-		FamilyName   string    `json:"familyName"`
-		DrawnAt      time.Time `json:"drawnAt"`
-		Participants []string  `json:"participants"`
-	}
-)
-
 // Repository stores families. Every method checks the caller's membership itself, so another
 // family's data answers domain.ErrNotFound, like a family that does not exist.
 type Repository struct {
@@ -170,7 +130,7 @@ func (r *Repository) CreateFamily(ctx context.Context, by Caller, name string, i
 		}
 		// The maker is the family's first member: wishlist learns every membership from
 		// family.member.joined (notification tells nobody, as the admin is the new member).
-		return enqueue(ctx, tx, events.TypeFamilyMemberJoined, by.UID, MemberJoinedEvent{
+		return enqueue(ctx, tx, events.TypeFamilyMemberJoined, by.UID, events.MemberJoinedData{
 			FamilyID: id, FamilyName: name, UID: by.UID, DisplayName: by.Name, Role: domain.RoleAdmin, Admins: []string{by.UID},
 		})
 	})
@@ -244,7 +204,7 @@ func (r *Repository) CreateInvite(ctx context.Context, familyID string, by Calle
 		if email == "" {
 			return nil
 		}
-		return enqueue(ctx, tx, events.TypeFamilyInvited, by.UID, InvitedEvent{
+		return enqueue(ctx, tx, events.TypeFamilyInvited, by.UID, events.FamilyInvitedData{
 			FamilyID: familyID, FamilyName: name, InvitedBy: by.Name, Email: email, URL: inv.URL, ExpiresAt: inv.ExpiresAt,
 		})
 	})
@@ -318,7 +278,7 @@ func (r *Repository) Accept(ctx context.Context, token string, by Caller) (strin
 		if err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, events.TypeFamilyMemberJoined, by.UID, MemberJoinedEvent{
+		return enqueue(ctx, tx, events.TypeFamilyMemberJoined, by.UID, events.MemberJoinedData{
 			FamilyID: familyID, FamilyName: name, UID: by.UID, DisplayName: by.Name, Role: domain.RoleMember, Admins: admins,
 		})
 	})
@@ -361,7 +321,7 @@ func (r *Repository) RemoveMember(ctx context.Context, familyID, callerUID, targ
 		if targetRole == domain.RoleAdmin && admins == 1 && members > 1 {
 			return domain.ErrLastAdmin
 		}
-		ev := MemberLeftEvent{FamilyID: familyID, FamilyName: name, UID: target}
+		ev := events.MemberLeftData{FamilyID: familyID, FamilyName: name, UID: target}
 		if target != callerUID {
 			ev.RemovedBy = callerUID
 		}
@@ -482,7 +442,7 @@ func (r *Repository) Draw(ctx context.Context, familyID, callerUID, budget strin
 		}
 		participants = len(pairs)
 		// givers is in uid order (Draw's contract), so the event says nothing about pairs.
-		return enqueue(ctx, tx, events.TypeSecretSantaDrawn, callerUID, DrawnEvent{
+		return enqueue(ctx, tx, events.TypeSecretSantaDrawn, callerUID, events.SecretSantaDrawnData{
 			FamilyID: familyID, FamilyName: name, DrawnAt: drawnAt, Participants: givers,
 		})
 	})

@@ -236,7 +236,7 @@ func (r *Repository) DeleteList(ctx context.Context, userID, id string) error {
 		if _, err := tx.Exec(ctx, "DELETE FROM lists WHERE id = $1", id); err != nil {
 			return fmt.Errorf("delete list: %w", err)
 		}
-		return enqueue(ctx, tx, events.TypeListDeleted, userID, ListDeletedEvent{ID: id, Name: name, ItemCount: len(deleted)})
+		return enqueue(ctx, tx, events.TypeListDeleted, userID, events.ListDeletedData{ID: id, Name: name, ItemCount: len(deleted)})
 	})
 }
 
@@ -450,7 +450,7 @@ func (r *Repository) Claim(ctx context.Context, token, itemID string, claimer ap
 		if err != nil {
 			return fmt.Errorf("save claim: %w", err)
 		}
-		if err := enqueue(ctx, tx, events.TypeItemClaimed, claimer.UID, ClaimEvent{ClaimerID: claimer.UID, ItemID: itemID,
+		if err := enqueue(ctx, tx, events.TypeItemClaimed, claimer.UID, events.ClaimData{ClaimerID: claimer.UID, ItemID: itemID,
 			ItemName: item.Name, ListID: l.ID, ListName: l.Name, OwnerName: l.OwnerName, Quantity: quantity, Purchased: purchased}); err != nil {
 			return err
 		}
@@ -521,9 +521,9 @@ func (r *Repository) Release(ctx context.Context, token, itemID, uid string) err
 		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE item_id = $1 AND user_id = $2 AND reveal_at = $3", itemID, uid, mine.RevealAt); err != nil {
 			return fmt.Errorf("release claim: %w", err)
 		}
-		if err := enqueue(ctx, tx, events.TypeItemUnclaimed, uid, ClaimEvent{ClaimerID: uid, ItemID: itemID, ItemName: item.Name,
+		if err := enqueue(ctx, tx, events.TypeItemUnclaimed, uid, events.ClaimData{ClaimerID: uid, ItemID: itemID, ItemName: item.Name,
 			ListID: l.ID, ListName: l.Name, OwnerName: l.OwnerName, Quantity: mine.Quantity, Purchased: mine.Purchased,
-			Reason: ReasonReleased}); err != nil {
+			Reason: events.ClaimReleased}); err != nil {
 			return err
 		}
 		return notifyViewers(ctx, tx, l.ID, uid, events.TypeItemUnclaimed)

@@ -45,73 +45,6 @@ func (r *Repository) photoStamp() mediaurl.Stamp { return r.photos.At(now()) }
 // itemFields' order.
 var itemColumns = "items.user_id, " + itemProjection.sql
 
-// ItemEvent is the data of item.created and item.deleted: the item and the user's new
-// wishlist count, computed in the same transaction so live badges never drift.
-type ItemEvent struct {
-	ID            string  `json:"id"`
-	Name          string  `json:"name"`
-	ImageURL      *string `json:"imageUrl"`
-	Category      *string `json:"category"`
-	WishlistCount int     `json:"wishlistCount"`
-}
-
-// ItemUpdatedEvent is the data of item.updated (api/events/item-updated.schema.json).
-type ItemUpdatedEvent struct {
-	ID       string  `json:"id"`
-	Name     string  `json:"name"`
-	ImageURL *string `json:"imageUrl"`
-	Category *string `json:"category"`
-	ListID   string  `json:"listId"`
-	Priority int     `json:"priority"`
-	Quantity int     `json:"quantity"`
-}
-
-// ClaimEvent is the data of item.claimed and item.unclaimed. The envelope's userId is the
-// claimer, never the list's owner: these events are the claimer's business only.
-type ClaimEvent struct {
-	ClaimerID string `json:"claimerId"`
-	ItemID    string `json:"itemId"`
-	ItemName  string `json:"itemName"`
-	ListID    string `json:"listId"`
-	ListName  string `json:"listName"`
-	OwnerName string `json:"ownerName"`
-	Quantity  int    `json:"quantity"`
-	Purchased bool   `json:"purchased"`
-	// Reason (item.unclaimed only): released by the claimer, or removed / quantity_lowered
-	// by the owner (then the claimer gets a notice).
-	Reason string `json:"reason,omitempty"`
-}
-
-// Reasons a claim ends.
-const (
-	ReasonReleased        = "released"
-	ReasonRemoved         = "removed"
-	ReasonQuantityLowered = "quantity_lowered"
-)
-
-// ListDeletedEvent is the data of list.deleted.
-type ListDeletedEvent struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	ItemCount int    `json:"itemCount"`
-}
-
-// ListChangedEvent is the data of list.changed: a shared list's items or claims changed, and
-// who opened it in the last 24 hours (never its owner). The envelope's userId is whoever
-// caused the change.
-type ListChangedEvent struct {
-	ListID  string   `json:"listId"`
-	Viewers []string `json:"viewers"`
-	Cause   string   `json:"cause"`
-}
-
-// SantaEvent is the data of santa.sent.
-type SantaEvent struct {
-	ID       string  `json:"id"`
-	Name     string  `json:"name"`
-	ImageURL *string `json:"imageUrl"`
-}
-
 // inUserTx runs fn in a transaction holding the user's lock, so one user's writes are
 // serialised: counts in events are exact and the caps cannot be raced past.
 func (r *Repository) inUserTx(ctx context.Context, userID string, fn func(pgx.Tx) error) error {
@@ -199,8 +132,8 @@ func (r *Repository) placeItem(ctx context.Context, tx pgx.Tx, item *domain.Item
 	return err
 }
 
-func itemEvent(item domain.Item, count int) ItemEvent {
-	return ItemEvent{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL, Category: item.Category, WishlistCount: count}
+func itemEvent(item domain.Item, count int) events.ItemData {
+	return events.ItemData{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL, Category: item.Category, WishlistCount: count}
 }
 
 func insertItem(ctx context.Context, tx pgx.Tx, item *domain.Item) error {
@@ -282,7 +215,7 @@ func (r *Repository) Update(ctx context.Context, userID, id string, edit func(do
 			next.Category, features, next.SearchQuery, next.ShoppingURL, next.ListID, next.Priority, next.Quantity, next.Notes); err != nil {
 			return fmt.Errorf("update item: %w", err)
 		}
-		if err := enqueue(ctx, tx, events.TypeItemUpdated, userID, ItemUpdatedEvent{ID: id, Name: next.Name,
+		if err := enqueue(ctx, tx, events.TypeItemUpdated, userID, events.ItemUpdatedData{ID: id, Name: next.Name,
 			ImageURL: next.ImageURL, Category: next.Category, ListID: next.ListID, Priority: next.Priority, Quantity: next.Quantity}); err != nil {
 			return err
 		}
@@ -333,7 +266,7 @@ func seasonClaims(ctx context.Context, tx pgx.Tx, where string, args ...any) ([]
 
 // claimEnded tells a claimer on their own stream that their claim ended, and why.
 func claimEnded(ctx context.Context, tx pgx.Tx, c seasonClaim, reason string) error {
-	return enqueue(ctx, tx, events.TypeItemUnclaimed, c.UserID, ClaimEvent{ClaimerID: c.UserID, ItemID: c.ItemID, ItemName: c.ItemName,
+	return enqueue(ctx, tx, events.TypeItemUnclaimed, c.UserID, events.ClaimData{ClaimerID: c.UserID, ItemID: c.ItemID, ItemName: c.ItemName,
 		ListID: c.ListID, ListName: c.ListName, OwnerName: c.OwnerName, Quantity: c.Quantity, Purchased: c.Purchased, Reason: reason})
 }
 
@@ -353,7 +286,7 @@ func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
 		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE item_id = $1 AND user_id = $2 AND reveal_at = $3", item.ID, c.UserID, c.RevealAt); err != nil {
 			return fmt.Errorf("release claim: %w", err)
 		}
-		if err := claimEnded(ctx, tx, c, ReasonQuantityLowered); err != nil {
+		if err := claimEnded(ctx, tx, c, events.ClaimQuantityLowered); err != nil {
 			return err
 		}
 	}
@@ -368,7 +301,7 @@ func claimsEnded(ctx context.Context, tx pgx.Tx, where string, args ...any) erro
 		return err
 	}
 	for _, c := range claims {
-		if err := claimEnded(ctx, tx, c, ReasonRemoved); err != nil {
+		if err := claimEnded(ctx, tx, c, events.ClaimRemoved); err != nil {
 			return err
 		}
 	}
@@ -388,7 +321,7 @@ func notifyViewers(ctx context.Context, tx pgx.Tx, listID, actor, cause string) 
 	if len(viewers) == 0 {
 		return nil
 	}
-	return enqueue(ctx, tx, events.TypeListChanged, actor, ListChangedEvent{ListID: listID, Viewers: viewers, Cause: cause})
+	return enqueue(ctx, tx, events.TypeListChanged, actor, events.ListChangedData{ListID: listID, Viewers: viewers, Cause: cause})
 }
 
 // Delete removes the user's item and emits item.deleted in the same transaction; its
@@ -470,7 +403,7 @@ func (r *Repository) SendToSanta(ctx context.Context, userID, existingID string,
 			item.SentToSanta = true
 		}
 		result = item
-		return enqueue(ctx, tx, events.TypeSantaSent, userID, SantaEvent{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL})
+		return enqueue(ctx, tx, events.TypeSantaSent, userID, events.SantaSentData{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL})
 	})
 	return result, err
 }
