@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -236,76 +235,6 @@ func (r *Repository) Update(ctx context.Context, userID, id string, edit func(do
 		return nil
 	})
 	return result, err
-}
-
-// seasonClaim is a claim of this season as its claimer knows it: on the list it was made through.
-type seasonClaim struct {
-	ItemID, ItemName                    string
-	UserID, ListID, ListName, OwnerName string
-	Quantity                            int
-	Purchased                           bool
-	RevealAt                            time.Time
-}
-
-// seasonClaims reads this season's claims on the items where matches (i: items, l: their
-// lists; revealed claims are history: nobody is holding them any more), newest first.
-func seasonClaims(ctx context.Context, tx pgx.Tx, where string, args ...any) ([]seasonClaim, error) {
-	rows, err := tx.Query(ctx, `SELECT i.id::text, i.name, c.user_id, c.list_id::text, COALESCE(via.name, c.list_name), l.owner_name,
-			c.quantity, c.purchased, c.reveal_at
-		FROM claims c JOIN items i ON i.id = c.item_id JOIN lists l ON l.id = i.list_id LEFT JOIN lists via ON via.id = c.list_id
-		WHERE c.reveal_at > now() AND `+where+` ORDER BY c.created_at DESC, c.user_id DESC`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
-	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[seasonClaim])
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
-	return claims, nil
-}
-
-// claimEnded tells a claimer on their own stream that their claim ended, and why.
-func claimEnded(ctx context.Context, tx pgx.Tx, c seasonClaim, reason string) error {
-	return enqueue(ctx, tx, events.TypeItemUnclaimed, c.UserID, events.ClaimData{ClaimerID: c.UserID, ItemID: c.ItemID, ItemName: c.ItemName,
-		ListID: c.ListID, ListName: c.ListName, OwnerName: c.OwnerName, Quantity: c.Quantity, Purchased: c.Purchased, Reason: reason})
-}
-
-// dropExcessClaims releases the newest claims until what is claimed fits the new quantity.
-// Called after the item's row was updated in the same transaction.
-func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
-	claims, err := seasonClaims(ctx, tx, "i.id = $1", item.ID)
-	if err != nil {
-		return err
-	}
-	held := make([]int, len(claims))
-	for i, c := range claims {
-		held[i] = c.Quantity
-	}
-	for _, i := range domain.ClaimsToDrop(item.Quantity, held) {
-		c := claims[i]
-		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE item_id = $1 AND user_id = $2 AND reveal_at = $3", item.ID, c.UserID, c.RevealAt); err != nil {
-			return fmt.Errorf("release claim: %w", err)
-		}
-		if err := claimEnded(ctx, tx, c, events.ClaimQuantityLowered); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// claimsEnded tells each claimer of this season of the items that their claim ended because
-// the owner removed the item. Call it before deleting the items (their claims go with them).
-func claimsEnded(ctx context.Context, tx pgx.Tx, where string, args ...any) error {
-	claims, err := seasonClaims(ctx, tx, where, args...)
-	if err != nil {
-		return err
-	}
-	for _, c := range claims {
-		if err := claimEnded(ctx, tx, c, events.ClaimRemoved); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // notifyViewers queues list.changed for whoever opened the shared list in the last 24 hours.
