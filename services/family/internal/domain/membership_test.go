@@ -1,6 +1,11 @@
 package domain
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/santa-wishlist/santa/pkg/events"
+)
 
 func TestRequireAdminAndFamilyCount(t *testing.T) {
 	for _, tc := range []struct {
@@ -124,5 +129,13 @@ func TestErase(t *testing.T) {
 		if got := Erase(tc.s); got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// The roles family.member.joined carries are these (its schema's enum is checked against
+// events.MemberRoles in pkg/events).
+func TestRolesAreTheEventsRoles(t *testing.T) {
+	if got := []string{RoleAdmin, RoleMember}; !slices.Equal(got, events.MemberRoles) {
+		t.Fatalf("family's roles %v, the event's %v", got, events.MemberRoles)
 	}
 }
