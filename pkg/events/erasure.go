@@ -11,19 +11,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// Services that hold a user's data and answer user.deleted with user.erased. The account's
-// owner (wishlist) waits for every one of them before it reports the deletion complete.
+// ErasingServices hold a user's data and answer user.deleted with user.erased (the enum of
+// user-erased.schema.json's service). The account's owner (wishlist) waits for every one of
+// them before it reports the deletion complete.
 var ErasingServices = []string{"wishlist", "family", "notification", "media", "vision", "gateway"}
-
-// UserDeletedData is user.deleted's data (api/events/user-deleted.schema.json).
-type UserDeletedData struct {
-	RequestedAt time.Time `json:"requestedAt"`
-}
-
-// UserErasedData is user.erased's data (api/events/user-erased.schema.json).
-type UserErasedData struct {
-	Service string `json:"service"`
-}
 
 // erasedNamespace makes user.erased ids from the user.deleted id and the service: a service
 // that erases twice (a redelivery) answers with the same id, which the stream drops.

@@ -78,20 +78,12 @@ func NewEnvelope(eventType, userID string, data any) (Envelope, error) {
 	return Envelope{ID: uuid.NewString(), Type: eventType, OccurredAt: time.Now().UTC(), UserID: userID, Data: raw}, nil
 }
 
-var knownTypes = map[string]bool{
-	TypeItemCreated: true, TypeItemDeleted: true, TypeSantaSent: true, TypeItemUpdated: true,
-	TypeItemClaimed: true, TypeItemUnclaimed: true, TypeListDeleted: true, TypeListChanged: true, TypeListFamilies: true,
-	TypeFamilyInvited: true, TypeFamilyMemberJoined: true, TypeFamilyMemberLeft: true, TypeSecretSantaDrawn: true,
-	TypeUserDeleted: true, TypeUserErased: true,
-	TypeReminderDrawSoon: true, TypeReminderShopping: true, TypeReminderListEmpty: true,
-}
-
 // Validate checks the fields every consumer relies on.
 func (e Envelope) Validate() error {
 	switch {
 	case e.ID == "":
 		return errors.New("event has no id")
-	case !knownTypes[e.Type]:
+	case dataTypes[e.Type] == nil:
 		return fmt.Errorf("unknown event type %q", e.Type)
 	case e.UserID == "":
 		return errors.New("event has no userId")
@@ -180,45 +172,3 @@ func redact(raw string) string {
 	}
 	return "(unparsable NATS URL)"
 }
-
-// ListFamiliesData is list.families' data (api/events/list-families.schema.json): a list's
-// family sharing as it now stands. The wishlist service writes it, the family service keeps
-// the newest Version per list.
-type ListFamiliesData struct {
-	ListID    string   `json:"listId"`
-	OwnerUID  string   `json:"ownerUid"`
-	Name      string   `json:"name"`
-	OwnerName string   `json:"ownerName"`
-	Token     *string  `json:"token"`
-	FamilyIDs []string `json:"familyIds"`
-	Version   int64    `json:"version"`
-}
-
-// Reminder data (api/events/reminder-*.schema.json). Each names the occasion it is about, so
-// the notice says when, and nothing else: the shopping reminder is the claimer's own claims,
-// the empty-list reminder counts items, never claims.
-type (
-	// DrawSoonData is reminder.draw_soon: a family's planned Secret Santa draw is near and
-	// the recipient, an admin, has not drawn yet.
-	DrawSoonData struct {
-		FamilyID   string `json:"familyId"`
-		FamilyName string `json:"familyName"`
-		DrawOn     string `json:"drawOn"` // YYYY-MM-DD
-		DaysLeft   int    `json:"daysLeft"`
-	}
-	// ShoppingData is reminder.shopping: the recipient's claims of one reveal date that are not
-	// marked purchased.
-	ShoppingData struct {
-		RevealAt     time.Time `json:"revealAt"`
-		DaysLeft     int       `json:"daysLeft"`
-		NotPurchased int       `json:"notPurchased"`
-	}
-	// ListEmptyData is reminder.list_empty: the recipient's shared list has no items a month
-	// before its reveal date.
-	ListEmptyData struct {
-		ListID   string    `json:"listId"`
-		ListName string    `json:"listName"`
-		RevealAt time.Time `json:"revealAt"`
-		DaysLeft int       `json:"daysLeft"`
-	}
-)

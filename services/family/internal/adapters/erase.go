@@ -9,6 +9,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/outbox"
 	"github.com/santa-wishlist/santa/pkg/postgres"
 	"github.com/santa-wishlist/santa/pkg/reminders"
+	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
 
 // EraseUser removes a deleted account from every family, as if the user had left
@@ -17,7 +18,7 @@ import (
 // pairs no longer add up), so an admin draws again. The invitations they made, and their uid
 // as a family's creator or a draw's drawer, go too, and so do their outbox rows. Idempotent.
 func (r *Repository) EraseUser(ctx context.Context, uid string) error {
-	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if err := lockUser(ctx, tx, uid); err != nil {
 			return err
 		}
@@ -32,7 +33,7 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 		}
 		for _, id := range familyIDs {
 			if err := leaveForGood(ctx, tx, id, uid); err != nil {
-				return err
+				return fmt.Errorf("family %s: %w", id, err)
 			}
 		}
 		steps := []string{
@@ -45,29 +46,28 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 		}
 		return postgres.EraseUser(ctx, tx, uid, steps, reminders.EraseUser, outbox.EraseUser)
 	})
+	if err != nil {
+		return fmt.Errorf("erasing a deleted account's families: %w", err)
+	}
+	return nil
 }
 
 func leaveForGood(ctx context.Context, tx pgx.Tx, familyID, uid string) error {
-	var role string
-	var members, admins int
-	err := tx.QueryRow(ctx, `SELECT
-			(SELECT role FROM family_members WHERE family_id = $1 AND uid = $2),
-			(SELECT count(*) FROM family_members WHERE family_id = $1),
-			(SELECT count(*) FROM family_members WHERE family_id = $1 AND role = 'admin')`,
-		familyID, uid).Scan(&role, &members, &admins)
+	s, err := standing(ctx, tx, familyID, "", uid)
 	if err != nil {
-		return fmt.Errorf("read family: %w", err)
+		return err
 	}
-	if members == 1 {
+	e := domain.Erase(s)
+	if e.Dissolve {
 		if _, err := tx.Exec(ctx, "DELETE FROM families WHERE id = $1", familyID); err != nil {
 			return fmt.Errorf("dissolve family: %w", err)
 		}
 		return nil
 	}
-	if role == "admin" && admins == 1 {
-		if _, err := tx.Exec(ctx, `UPDATE family_members SET role = 'admin' WHERE family_id = $1 AND uid = (
+	if e.HandOverAdmin {
+		if _, err := tx.Exec(ctx, `UPDATE family_members SET role = $3 WHERE family_id = $1 AND uid = (
 				SELECT uid FROM family_members WHERE family_id = $1 AND uid <> $2 ORDER BY joined_at, uid LIMIT 1)`,
-			familyID, uid); err != nil {
+			familyID, uid, domain.RoleAdmin); err != nil {
 			return fmt.Errorf("hand over admin: %w", err)
 		}
 	}

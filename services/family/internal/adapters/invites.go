@@ -20,24 +20,11 @@ type OpenInvite struct {
 	ExpiresAt     time.Time `json:"expiresAt"`
 }
 
-// adminOf checks that the caller is an admin of the family (another family's, or none: not
-// found; a member: not an admin), locking the family for the change that follows.
-func adminOf(ctx context.Context, tx pgx.Tx, familyID, uid string) error {
-	_, role, err := lockFamily(ctx, tx, familyID, uid)
-	if err != nil {
-		return err
-	}
-	if role != domain.RoleAdmin {
-		return domain.ErrNotAdmin
-	}
-	return nil
-}
-
 // Invites are the family's open invitations, newest first (admins only).
 func (r *Repository) Invites(ctx context.Context, familyID, callerUID string) ([]OpenInvite, error) {
 	var out []OpenInvite
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		if err := adminOf(ctx, tx, familyID, callerUID); err != nil {
+		if _, err := lockAsAdmin(ctx, tx, familyID, callerUID); err != nil {
 			return err
 		}
 		rows, err := tx.Query(ctx, `SELECT token_hash, email, invited_by_name, created_at, expires_at FROM family_invites
@@ -57,17 +44,20 @@ func (r *Repository) Invites(ctx context.Context, familyID, callerUID string) ([
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, fmt.Errorf("listing family %s's invitations: %w", familyID, err)
+	}
 	if out == nil {
 		out = []OpenInvite{}
 	}
-	return out, err
+	return out, nil
 }
 
 // RevokeInvite deletes one of the family's invitations (admins only), named by its token or
 // by its id; another family's invitation is not found.
 func (r *Repository) RevokeInvite(ctx context.Context, familyID, callerUID, ref string) error {
-	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		if err := adminOf(ctx, tx, familyID, callerUID); err != nil {
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if _, err := lockAsAdmin(ctx, tx, familyID, callerUID); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, "DELETE FROM family_invites WHERE family_id = $1 AND token_hash = ANY($2::bytea[])",
@@ -80,4 +70,8 @@ func (r *Repository) RevokeInvite(ctx context.Context, familyID, callerUID, ref 
 		}
 		return nil
 	})
+	if err != nil {
+		return fmt.Errorf("revoking an invitation of family %s: %w", familyID, err)
+	}
+	return nil
 }

@@ -25,46 +25,6 @@ var migrationFiles embed.FS
 // Migrations are the family service's versioned schema changes.
 func Migrations() fs.FS { return migrate.Folder(migrationFiles) }
 
-// Event data (schemas under api/events/). None of them carries a Secret Santa pair: the pairs
-// never leave the secret_santa_pairs table except one row, to its giver, in MyMatch.
-type (
-	// InvitedEvent is family.invited: an invitation by email, for notification to send.
-	InvitedEvent struct {
-		FamilyID   string    `json:"familyId"`
-		FamilyName string    `json:"familyName"`
-		InvitedBy  string    `json:"invitedBy"`
-		Email      string    `json:"email"`
-		URL        string    `json:"url"`
-		ExpiresAt  time.Time `json:"expiresAt"`
-	}
-	// MemberJoinedEvent is family.member.joined; Admins are who to tell.
-	MemberJoinedEvent struct {
-		FamilyID    string   `json:"familyId"`
-		FamilyName  string   `json:"familyName"`
-		UID         string   `json:"uid"`
-		DisplayName string   `json:"displayName"`
-		Role        string   `json:"role"`
-		Admins      []string `json:"admins"`
-	}
-	// MemberLeftEvent is family.member.left: the member left (RemovedBy empty) or was removed.
-	MemberLeftEvent struct {
-		FamilyID      string `json:"familyId"`
-		FamilyName    string `json:"familyName"`
-		UID           string `json:"uid"`
-		RemovedBy     string `json:"removedBy,omitempty"`
-		FamilyDeleted bool   `json:"familyDeleted"`
-		DrawCancelled bool   `json:"drawCancelled"`
-	}
-	// DrawnEvent is secretsanta.drawn: who takes part, so each can be told their match is
-	// ready, and never who gives to whom.
-	DrawnEvent struct {
-		FamilyID     string    `json:"familyId"`
-		FamilyName   string    `json:"familyName"`
-		DrawnAt      time.Time `json:"drawnAt"`
-		Participants []string  `json:"participants"`
-	}
-)
-
 // Repository stores families. Every method checks the caller's membership itself, so another
 // family's data answers domain.ErrNotFound, like a family that does not exist.
 type Repository struct {
@@ -122,16 +82,44 @@ func lockFamily(ctx context.Context, tx pgx.Tx, familyID, uid string) (name, rol
 	err = tx.QueryRow(ctx, `SELECT f.name, m.role FROM families f
 		JOIN family_members m ON m.family_id = f.id AND m.uid = $2
 		WHERE f.id = $1 FOR UPDATE OF f`, familyID, uid).Scan(&name, &role)
-	if errors.Is(err, pgx.ErrNoRows) {
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
 		return "", "", domain.ErrNotFound
+	case err != nil:
+		return "", "", fmt.Errorf("lock family: %w", err)
 	}
-	return name, role, err
+	return name, role, nil
+}
+
+// lockAsAdmin is lockFamily for an admin-only change.
+func lockAsAdmin(ctx context.Context, tx pgx.Tx, familyID, uid string) (name string, err error) {
+	name, role, err := lockFamily(ctx, tx, familyID, uid)
+	if err != nil {
+		return "", err
+	}
+	return name, domain.RequireAdmin(role)
+}
+
+// standing reads what a change of target's membership depends on, under the family's lock.
+func standing(ctx context.Context, tx pgx.Tx, familyID, callerRole, target string) (domain.Standing, error) {
+	s := domain.Standing{CallerRole: callerRole}
+	err := tx.QueryRow(ctx, `SELECT
+			coalesce((SELECT role FROM family_members WHERE family_id = $1 AND uid = $2), ''),
+			(SELECT count(*) FROM family_members WHERE family_id = $1),
+			(SELECT count(*) FROM family_members WHERE family_id = $1 AND role = 'admin')`,
+		familyID, target).Scan(&s.TargetRole, &s.Members, &s.Admins)
+	if err != nil {
+		return s, fmt.Errorf("read the family's members: %w", err)
+	}
+	return s, nil
 }
 
 func countFamilies(ctx context.Context, tx pgx.Tx, uid string) (int, error) {
 	var n int
-	err := tx.QueryRow(ctx, "SELECT count(*) FROM family_members WHERE uid = $1", uid).Scan(&n)
-	return n, err
+	if err := tx.QueryRow(ctx, "SELECT count(*) FROM family_members WHERE uid = $1", uid).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count the user's families: %w", err)
+	}
+	return n, nil
 }
 
 func insertInvite(ctx context.Context, tx pgx.Tx, familyID string, by Caller, inv domain.Invite, email string) error {
@@ -141,7 +129,10 @@ func insertInvite(ctx context.Context, tx pgx.Tx, familyID string, by Caller, in
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO family_invites (token_hash, family_id, invited_by, invited_by_name, email, expires_at)
 		VALUES ($1, $2, $3, $4, $5, $6)`, domain.TokenHash(inv.Token), familyID, by.UID, by.Name, mail, inv.ExpiresAt)
-	return err
+	if err != nil {
+		return fmt.Errorf("save the invitation: %w", err)
+	}
+	return nil
 }
 
 // CreateFamily makes a family with the caller as its admin, and its first invitation link.
@@ -155,26 +146,29 @@ func (r *Repository) CreateFamily(ctx context.Context, by Caller, name string, i
 		if err != nil {
 			return err
 		}
-		if n >= domain.MaxFamiliesPerUser {
-			return domain.ErrTooManyFamilies
+		if err := domain.CheckFamilyCount(n); err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, "INSERT INTO families (id, name, created_by) VALUES ($1, $2, $3)", id, name, by.UID); err != nil {
-			return err
+			return fmt.Errorf("insert the family: %w", err)
 		}
-		if _, err := tx.Exec(ctx, "INSERT INTO family_members (family_id, uid, display_name, role) VALUES ($1, $2, $3, 'admin')",
-			id, by.UID, by.Name); err != nil {
-			return err
+		if _, err := tx.Exec(ctx, "INSERT INTO family_members (family_id, uid, display_name, role) VALUES ($1, $2, $3, $4)",
+			id, by.UID, by.Name, domain.RoleAdmin); err != nil {
+			return fmt.Errorf("insert its admin: %w", err)
 		}
 		if err := insertInvite(ctx, tx, id, by, inv, ""); err != nil {
 			return err
 		}
 		// The maker is the family's first member: wishlist learns every membership from
 		// family.member.joined (notification tells nobody, as the admin is the new member).
-		return enqueue(ctx, tx, events.TypeFamilyMemberJoined, by.UID, MemberJoinedEvent{
+		return enqueue(ctx, tx, events.TypeFamilyMemberJoined, by.UID, events.MemberJoinedData{
 			FamilyID: id, FamilyName: name, UID: by.UID, DisplayName: by.Name, Role: domain.RoleAdmin, Admins: []string{by.UID},
 		})
 	})
-	return id, err
+	if err != nil {
+		return "", fmt.Errorf("creating a family: %w", err)
+	}
+	return id, nil
 }
 
 // Families are the caller's families, oldest first, with their members (admins first, then
@@ -187,7 +181,7 @@ func (r *Repository) Families(ctx context.Context, uid string) ([]View, error) {
 		WHERE me.uid = $1
 		ORDER BY f.created_at, f.id, m.role, m.display_name, m.uid`, uid)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the user's families: %w", err)
 	}
 	defer rows.Close()
 	views := []View{}
@@ -195,7 +189,7 @@ func (r *Repository) Families(ctx context.Context, uid string) ([]View, error) {
 		var id, name, myRole, muid, mname, mrole string
 		var drawOn *time.Time
 		if err := rows.Scan(&id, &name, &myRole, &muid, &mname, &mrole, &drawOn); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("reading the user's families: %w", err)
 		}
 		if len(views) == 0 || views[len(views)-1].ID != id {
 			views = append(views, View{ID: id, Name: name, Role: myRole, Roles: map[string]string{}, DrawOn: drawOn})
@@ -204,7 +198,10 @@ func (r *Repository) Families(ctx context.Context, uid string) ([]View, error) {
 		v.Members = append(v.Members, domain.Member{UID: muid, DisplayName: mname})
 		v.Roles[muid] = mrole
 	}
-	return views, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the user's families: %w", err)
+	}
+	return views, nil
 }
 
 // Family is one of the caller's families.
@@ -224,13 +221,10 @@ func (r *Repository) Family(ctx context.Context, familyID, uid string) (View, er
 // CreateInvite saves an invitation an admin made; with an email, family.invited asks
 // notification to send it.
 func (r *Repository) CreateInvite(ctx context.Context, familyID string, by Caller, inv domain.Invite, email string) error {
-	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		name, role, err := lockFamily(ctx, tx, familyID, by.UID)
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		name, err := lockAsAdmin(ctx, tx, familyID, by.UID)
 		if err != nil {
 			return err
-		}
-		if role != domain.RoleAdmin {
-			return domain.ErrNotAdmin
 		}
 		// A family has one working link at a time: "New link" replaces the one handed out.
 		if email == "" {
@@ -239,15 +233,19 @@ func (r *Repository) CreateInvite(ctx context.Context, familyID string, by Calle
 			}
 		}
 		if err := insertInvite(ctx, tx, familyID, by, inv, email); err != nil {
-			return fmt.Errorf("save the invitation: %w", err)
+			return err
 		}
 		if email == "" {
 			return nil
 		}
-		return enqueue(ctx, tx, events.TypeFamilyInvited, by.UID, InvitedEvent{
+		return enqueue(ctx, tx, events.TypeFamilyInvited, by.UID, events.FamilyInvitedData{
 			FamilyID: familyID, FamilyName: name, InvitedBy: by.Name, Email: email, URL: inv.URL, ExpiresAt: inv.ExpiresAt,
 		})
 	})
+	if err != nil {
+		return fmt.Errorf("inviting to family %s: %w", familyID, err)
+	}
+	return nil
 }
 
 // InviteInfo answers the accept page: the family's name and who invited.
@@ -255,10 +253,13 @@ func (r *Repository) InviteInfo(ctx context.Context, token string) (familyName, 
 	err = r.pool.QueryRow(ctx, `SELECT f.name, i.invited_by_name FROM family_invites i
 		JOIN families f ON f.id = i.family_id
 		WHERE i.token_hash = $1 AND i.expires_at > now()`, domain.TokenHash(token)).Scan(&familyName, &invitedBy)
-	if errors.Is(err, pgx.ErrNoRows) {
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
 		return "", "", domain.ErrInviteNotFound
+	case err != nil:
+		return "", "", fmt.Errorf("reading an invitation: %w", err)
 	}
-	return familyName, invitedBy, err
+	return familyName, invitedBy, nil
 }
 
 // Accept makes the caller a member of the invitation's family (already a member: nothing
@@ -278,11 +279,8 @@ func (r *Repository) Accept(ctx context.Context, token string, by Caller) (strin
 			}
 			return fmt.Errorf("read the invitation: %w", err)
 		}
-		if barred {
-			return domain.ErrInviteNotFound
-		}
-		if email != nil && !domain.SameEmail(*email, by.Email) {
-			return domain.ErrInviteForSomeoneElse
+		if err := domain.CheckInvitee(barred, email, by.Email); err != nil {
+			return err
 		}
 		if err := lockUser(ctx, tx, by.UID); err != nil {
 			return err
@@ -294,85 +292,75 @@ func (r *Repository) Accept(ctx context.Context, token string, by Caller) (strin
 				(SELECT count(*) FROM family_members WHERE family_id = f.id),
 				EXISTS (SELECT 1 FROM family_members WHERE family_id = f.id AND uid = $2)
 			FROM families f WHERE f.id = $1 FOR UPDATE`, familyID, by.UID).Scan(&name, &members, &already)
-		if errors.Is(err, pgx.ErrNoRows) {
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
 			return domain.ErrInviteNotFound
-		}
-		if err != nil || already {
-			return err
-		}
-		if members >= domain.MaxMembers {
-			return domain.ErrFamilyFull
+		case err != nil:
+			return fmt.Errorf("lock the family: %w", err)
 		}
 		n, err := countFamilies(ctx, tx, by.UID)
 		if err != nil {
 			return err
 		}
-		if n >= domain.MaxFamiliesPerUser {
-			return domain.ErrTooManyFamilies
-		}
-		if _, err := tx.Exec(ctx, "INSERT INTO family_members (family_id, uid, display_name, role) VALUES ($1, $2, $3, 'member')",
-			familyID, by.UID, by.Name); err != nil {
+		if join, err := domain.Admit(already, members, n); !join || err != nil {
 			return err
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO family_members (family_id, uid, display_name, role) VALUES ($1, $2, $3, $4)",
+			familyID, by.UID, by.Name, domain.RoleMember); err != nil {
+			return fmt.Errorf("insert the member: %w", err)
 		}
 		admins, err := adminsOf(ctx, tx, familyID)
 		if err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, events.TypeFamilyMemberJoined, by.UID, MemberJoinedEvent{
+		return enqueue(ctx, tx, events.TypeFamilyMemberJoined, by.UID, events.MemberJoinedData{
 			FamilyID: familyID, FamilyName: name, UID: by.UID, DisplayName: by.Name, Role: domain.RoleMember, Admins: admins,
 		})
 	})
-	return familyID, err
+	if err != nil {
+		return "", fmt.Errorf("accepting an invitation: %w", err)
+	}
+	return familyID, nil
 }
 
 func adminsOf(ctx context.Context, tx pgx.Tx, familyID string) ([]string, error) {
-	rows, err := tx.Query(ctx, "SELECT uid FROM family_members WHERE family_id = $1 AND role = 'admin' ORDER BY uid", familyID)
+	rows, err := tx.Query(ctx, "SELECT uid FROM family_members WHERE family_id = $1 AND role = $2 ORDER BY uid", familyID, domain.RoleAdmin)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read the admins: %w", err)
 	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+	admins, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("read the admins: %w", err)
+	}
+	return admins, nil
 }
 
 // RemoveMember removes target from the family: the caller leaving (target is the caller) or
-// an admin removing someone. The last member leaving deletes the family. A draw that included
-// the member is cancelled: its pairs no longer add up, and an admin draws again.
+// an admin removing someone (domain.Remove decides). The last member leaving deletes the
+// family. A draw that included the member is cancelled: its pairs no longer add up, and an
+// admin draws again.
 func (r *Repository) RemoveMember(ctx context.Context, familyID, callerUID, target string) error {
-	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		name, role, err := lockFamily(ctx, tx, familyID, callerUID)
 		if err != nil {
 			return err
 		}
-		if target != callerUID && role != domain.RoleAdmin {
-			return domain.ErrNotAdmin
-		}
-		var targetRole string
-		var members, admins int
-		err = tx.QueryRow(ctx, `SELECT
-				coalesce((SELECT role FROM family_members WHERE family_id = $1 AND uid = $2), ''),
-				(SELECT count(*) FROM family_members WHERE family_id = $1),
-				(SELECT count(*) FROM family_members WHERE family_id = $1 AND role = 'admin')`,
-			familyID, target).Scan(&targetRole, &members, &admins)
+		s, err := standing(ctx, tx, familyID, role, target)
 		if err != nil {
 			return err
 		}
-		if targetRole == "" {
-			return domain.ErrMemberNotFound
+		d, err := domain.Remove(callerUID, target, s)
+		if err != nil {
+			return err
 		}
-		if targetRole == domain.RoleAdmin && admins == 1 && members > 1 {
-			return domain.ErrLastAdmin
-		}
-		ev := MemberLeftEvent{FamilyID: familyID, FamilyName: name, UID: target}
-		if target != callerUID {
-			ev.RemovedBy = callerUID
-		}
-		if members == 1 {
-			ev.FamilyDeleted = true
+		ev := events.MemberLeftData{FamilyID: familyID, FamilyName: name, UID: target, RemovedBy: d.RemovedBy, FamilyDeleted: d.DeleteFamily}
+		if d.DeleteFamily {
 			if _, err := tx.Exec(ctx, "DELETE FROM families WHERE id = $1", familyID); err != nil {
-				return err
+				return fmt.Errorf("delete the family: %w", err)
 			}
 		} else {
 			if _, err := tx.Exec(ctx, "DELETE FROM family_members WHERE family_id = $1 AND uid = $2", familyID, target); err != nil {
-				return err
+				return fmt.Errorf("delete the member: %w", err)
 			}
 			// No invitation made before now lets them back in.
 			if _, err := tx.Exec(ctx, `INSERT INTO family_departures (family_id, uid, left_at) VALUES ($1, $2, now())
@@ -382,157 +370,39 @@ func (r *Repository) RemoveMember(ctx context.Context, familyID, callerUID, targ
 			tag, err := tx.Exec(ctx, `DELETE FROM secret_santa_draws WHERE family_id = $1
 				AND EXISTS (SELECT 1 FROM secret_santa_pairs WHERE family_id = $1 AND (giver = $2 OR receiver = $2))`, familyID, target)
 			if err != nil {
-				return err
+				return fmt.Errorf("cancel the draw: %w", err)
 			}
 			ev.DrawCancelled = tag.RowsAffected() > 0
 		}
 		return enqueue(ctx, tx, events.TypeFamilyMemberLeft, target, ev)
 	})
+	if err != nil {
+		return fmt.Errorf("removing member %s from family %s: %w", target, familyID, err)
+	}
+	return nil
 }
 
-// SetRole makes a member an admin or a member again (admins only); the last admin cannot step
-// down while others remain.
+// SetRole makes a member an admin or a member again, as domain.ChangeRole allows.
 func (r *Repository) SetRole(ctx context.Context, familyID, callerUID, target, newRole string) error {
-	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		_, role, err := lockFamily(ctx, tx, familyID, callerUID)
 		if err != nil {
 			return err
 		}
-		if role != domain.RoleAdmin {
-			return domain.ErrNotAdmin
-		}
-		var admins, members int
-		var targetRole string
-		err = tx.QueryRow(ctx, `SELECT
-				coalesce((SELECT role FROM family_members WHERE family_id = $1 AND uid = $2), ''),
-				(SELECT count(*) FROM family_members WHERE family_id = $1),
-				(SELECT count(*) FROM family_members WHERE family_id = $1 AND role = 'admin')`,
-			familyID, target).Scan(&targetRole, &members, &admins)
+		s, err := standing(ctx, tx, familyID, role, target)
 		if err != nil {
 			return err
 		}
-		if targetRole == "" {
-			return domain.ErrMemberNotFound
+		if err := domain.ChangeRole(s, newRole); err != nil {
+			return err
 		}
-		if targetRole == domain.RoleAdmin && newRole == domain.RoleMember && admins == 1 {
-			return domain.ErrLastAdmin
+		if _, err := tx.Exec(ctx, "UPDATE family_members SET role = $3 WHERE family_id = $1 AND uid = $2", familyID, target, newRole); err != nil {
+			return fmt.Errorf("save the role: %w", err)
 		}
-		_, err = tx.Exec(ctx, "UPDATE family_members SET role = $3 WHERE family_id = $1 AND uid = $2", familyID, target, newRole)
-		return err
+		return nil
 	})
-}
-
-// Drawn is a draw to save: its pairs, the exclusions it used (shown to every participant) and
-// whether each participant's own match tells the whole draw.
-type Drawn struct {
-	Pairs             []domain.Assignment
-	Exclusions        [][2]string
-	EveryoneCanDeduce bool
-}
-
-// Draw replaces the family's Secret Santa draw (admins only): draw gets the members and
-// returns the pairs, all under the family's lock so nobody joins or leaves meanwhile.
-func (r *Repository) Draw(ctx context.Context, familyID, callerUID, budget string,
-	draw func([]domain.Member) (Drawn, error)) (time.Time, int, error) {
-	var drawnAt time.Time
-	var participants int
-	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		name, role, err := lockFamily(ctx, tx, familyID, callerUID)
-		if err != nil {
-			return err
-		}
-		if role != domain.RoleAdmin {
-			return domain.ErrNotAdmin
-		}
-		rows, err := tx.Query(ctx, "SELECT uid, display_name FROM family_members WHERE family_id = $1", familyID)
-		if err != nil {
-			return err
-		}
-		members, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Member, error) {
-			var m domain.Member
-			return m, row.Scan(&m.UID, &m.DisplayName)
-		})
-		if err != nil {
-			return err
-		}
-		drawn, err := draw(members)
-		if err != nil {
-			return err
-		}
-		pairs := drawn.Pairs
-		exclusions := drawn.Exclusions
-		if exclusions == nil {
-			exclusions = [][2]string{}
-		}
-		if _, err := tx.Exec(ctx, "DELETE FROM secret_santa_draws WHERE family_id = $1", familyID); err != nil {
-			return err
-		}
-		drawnAt = time.Now().UTC().Truncate(time.Millisecond)
-		if _, err := tx.Exec(ctx, `INSERT INTO secret_santa_draws (family_id, drawn_by, drawn_at, budget, exclusions, everyone_can_deduce)
-			VALUES ($1, $2, $3, $4, $5, $6)`, familyID, callerUID, drawnAt, budget, exclusions, drawn.EveryoneCanDeduce); err != nil {
-			return fmt.Errorf("save the draw: %w", err)
-		}
-		givers, receivers := make([]string, len(pairs)), make([]string, len(pairs))
-		for i, p := range pairs {
-			givers[i], receivers[i] = p.Giver, p.Receiver
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO secret_santa_pairs (family_id, giver, receiver)
-			SELECT $1, g, r FROM unnest($2::text[], $3::text[]) AS t(g, r)`, familyID, givers, receivers); err != nil {
-			return err
-		}
-		participants = len(pairs)
-		// givers is in uid order (Draw's contract), so the event says nothing about pairs.
-		return enqueue(ctx, tx, events.TypeSecretSantaDrawn, callerUID, DrawnEvent{
-			FamilyID: familyID, FamilyName: name, DrawnAt: drawnAt, Participants: givers,
-		})
-	})
-	return drawnAt, participants, err
-}
-
-// Match is the caller's own Secret Santa match, with what every participant may know.
-type Match struct {
-	DrawnAt           time.Time
-	Budget            string
-	Assignee          domain.Member
-	Exclusions        [][2]string
-	EveryoneCanDeduce bool
-}
-
-// MyMatch reads the one pair whose giver is the caller: the only query that touches pairs.
-func (r *Repository) MyMatch(ctx context.Context, familyID, uid string) (Match, error) {
-	if _, err := uuid.Parse(familyID); err != nil {
-		return Match{}, domain.ErrNotFound
-	}
-	var m Match
-	var member bool
-	var assignee, assigneeName *string
-	var drawnAt *time.Time
-	var budget *string
-	var exclusions [][2]string
-	var everyone *bool
-	err := r.pool.QueryRow(ctx, `SELECT
-			EXISTS (SELECT 1 FROM family_members WHERE family_id = $1 AND uid = $2),
-			d.drawn_at, d.budget, p.receiver, rm.display_name, d.exclusions, d.everyone_can_deduce
-		FROM (SELECT 1) one
-		LEFT JOIN secret_santa_draws d ON d.family_id = $1
-		LEFT JOIN secret_santa_pairs p ON p.family_id = $1 AND p.giver = $2
-		LEFT JOIN family_members rm ON rm.family_id = $1 AND rm.uid = p.receiver`, familyID, uid).
-		Scan(&member, &drawnAt, &budget, &assignee, &assigneeName, &exclusions, &everyone)
 	if err != nil {
-		return Match{}, fmt.Errorf("read the match: %w", err)
+		return fmt.Errorf("making %s %s in family %s: %w", target, newRole, familyID, err)
 	}
-	switch {
-	case !member:
-		return Match{}, domain.ErrNotFound
-	case drawnAt == nil || assignee == nil || assigneeName == nil:
-		return Match{}, domain.ErrNoDraw
-	}
-	m.DrawnAt, m.Budget = *drawnAt, *budget
-	m.Assignee = domain.Member{UID: *assignee, DisplayName: *assigneeName}
-	// Draws made before exclusions were kept show none.
-	m.Exclusions, m.EveryoneCanDeduce = exclusions, everyone != nil && *everyone
-	if m.Exclusions == nil {
-		m.Exclusions = [][2]string{}
-	}
-	return m, nil
+	return nil
 }

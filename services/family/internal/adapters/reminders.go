@@ -15,15 +15,11 @@ import (
 // SetDrawOn sets (or, with nil, clears) the family's planned Secret Santa draw date (admins
 // only). Setting it starts a new plan: a draw made before now is not the planned one.
 func (r *Repository) SetDrawOn(ctx context.Context, familyID, callerUID string, drawOn *time.Time) error {
-	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		_, role, err := lockFamily(ctx, tx, familyID, callerUID)
-		if err != nil {
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if _, err := lockAsAdmin(ctx, tx, familyID, callerUID); err != nil {
 			return err
 		}
-		if role != domain.RoleAdmin {
-			return domain.ErrNotAdmin
-		}
-		_, err = tx.Exec(ctx, `UPDATE families SET draw_on = $2,
+		_, err := tx.Exec(ctx, `UPDATE families SET draw_on = $2,
 			draw_on_set_at = CASE WHEN $2::date IS NULL THEN NULL
 				WHEN draw_on IS NOT DISTINCT FROM $2::date THEN draw_on_set_at ELSE clock_timestamp() END
 			WHERE id = $1`, familyID, drawOn)
@@ -32,6 +28,10 @@ func (r *Repository) SetDrawOn(ctx context.Context, familyID, callerUID string, 
 		}
 		return nil
 	})
+	if err != nil {
+		return fmt.Errorf("planning family %s's draw: %w", familyID, err)
+	}
+	return nil
 }
 
 // DrawSoonDue is the scan of reminder.draw_soon: for each family whose planned draw date is
@@ -51,7 +51,7 @@ func (r *Repository) DrawSoonDue(ctx context.Context, now time.Time) ([]reminder
 	if err != nil {
 		return nil, fmt.Errorf("scan draw reminders: %w", err)
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (reminders.Due, error) {
+	due, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (reminders.Due, error) {
 		var familyID, name, admin string
 		var drawOn time.Time
 		if err := row.Scan(&familyID, &name, &drawOn, &admin); err != nil {
@@ -63,4 +63,8 @@ func (r *Repository) DrawSoonDue(ctx context.Context, now time.Time) ([]reminder
 		})
 		return reminders.Due{Kind: events.TypeReminderDrawSoon, Subject: familyID + "/" + admin, Occasion: day, Event: env}, err
 	})
+	if err != nil {
+		return nil, fmt.Errorf("scan draw reminders: %w", err)
+	}
+	return due, nil
 }

@@ -17,12 +17,6 @@ import (
 // ItemDeletedConsumer is the durable consumer's name in production.
 const ItemDeletedConsumer = "media-item-deleted"
 
-// itemDeletedData is the part of item.deleted's data the media service reads.
-type itemDeletedData struct {
-	ID       string  `json:"id"`
-	ImageURL *string `json:"imageUrl"`
-}
-
 // HandleItemDeleted removes a deleted item's objects. A malformed event is poison (it can
 // never succeed); a storage failure is returned for redelivery, which is safe because the
 // deletion is idempotent.
@@ -31,7 +25,7 @@ func HandleItemDeleted(svc *app.Service, logger *slog.Logger) events.Handler {
 		if env.Type != events.TypeItemDeleted {
 			return nil
 		}
-		var data itemDeletedData
+		var data events.ItemData
 		if err := json.Unmarshal(env.Data, &data); err != nil {
 			return fmt.Errorf("%w: item.deleted data: %v", events.ErrPoison, err)
 		}

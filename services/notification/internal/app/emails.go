@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/mail"
 	"strings"
-	"time"
 
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/services/notification/internal/domain"
@@ -53,13 +52,7 @@ func (e *Emailer) Handle(ctx context.Context, env events.Envelope) error {
 	if env.Type != events.TypeFamilyInvited {
 		return nil
 	}
-	var d struct {
-		FamilyName string    `json:"familyName"`
-		InvitedBy  string    `json:"invitedBy"`
-		Email      string    `json:"email"`
-		URL        string    `json:"url"`
-		ExpiresAt  time.Time `json:"expiresAt"`
-	}
+	var d events.FamilyInvitedData
 	if err := json.Unmarshal(env.Data, &d); err != nil || !strings.HasPrefix(d.URL, "/join/") || d.FamilyName == "" {
 		return fmt.Errorf("%w: family.invited needs familyName and a /join/ url", events.ErrPoison)
 	}

@@ -110,11 +110,7 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 	case events.TypeReminderDrawSoon, events.TypeReminderShopping, events.TypeReminderListEmpty:
 		return reminderNotice(env)
 	case events.TypeSecretSantaDrawn:
-		var d struct {
-			FamilyID     string   `json:"familyId"`
-			FamilyName   string   `json:"familyName"`
-			Participants []string `json:"participants"`
-		}
+		var d events.SecretSantaDrawnData
 		if err := json.Unmarshal(env.Data, &d); err != nil || d.FamilyID == "" {
 			return nil, fmt.Errorf("%w: secretsanta.drawn needs a familyId", ErrMalformed)
 		}
@@ -124,13 +120,7 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 		}
 		return perUser(env, d.Participants, "", EventSecretSanta, data), nil
 	case events.TypeFamilyMemberJoined:
-		var d struct {
-			FamilyID    string   `json:"familyId"`
-			FamilyName  string   `json:"familyName"`
-			UID         string   `json:"uid"`
-			DisplayName string   `json:"displayName"`
-			Admins      []string `json:"admins"`
-		}
+		var d events.MemberJoinedData
 		if err := json.Unmarshal(env.Data, &d); err != nil || d.FamilyID == "" || d.UID == "" {
 			return nil, fmt.Errorf("%w: family.member.joined needs a familyId and a uid", ErrMalformed)
 		}
@@ -141,23 +131,18 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 		}
 		return perUser(env, d.Admins, d.UID, EventFamilyMemberJoined, data), nil
 	case events.TypeItemUnclaimed:
-		var d struct {
-			ClaimerID, ItemID, ItemName, ListID, OwnerName, Reason string
-		}
+		var d events.ClaimData
 		if err := json.Unmarshal(env.Data, &d); err != nil || d.ClaimerID != env.UserID || d.ItemID == "" {
 			return nil, fmt.Errorf("%w: item.unclaimed needs the claimer as userId and an itemId", ErrMalformed)
 		}
-		if d.Reason != "removed" && d.Reason != "quantity_lowered" {
+		if d.Reason != events.ClaimRemoved && d.Reason != events.ClaimQuantityLowered {
 			return nil, nil // the claimer released it themselves
 		}
 		data, err := json.Marshal(ClaimRemovedData{Message: RemovedMessage(d.ItemName, d.OwnerName), ItemID: d.ItemID, ListID: d.ListID,
 			ItemName: d.ItemName, OwnerName: d.OwnerName})
 		return []Notice{{EventID: env.ID, UserID: env.UserID, OccurredAt: env.OccurredAt, Event: EventClaimRemoved, Data: data}}, err
 	case events.TypeListChanged:
-		var d struct {
-			ListID  string   `json:"listId"`
-			Viewers []string `json:"viewers"`
-		}
+		var d events.ListChangedData
 		if err := json.Unmarshal(env.Data, &d); err != nil || d.ListID == "" {
 			return nil, fmt.Errorf("%w: list.changed needs a listId", ErrMalformed)
 		}
@@ -217,8 +202,9 @@ func FromEvent(env events.Envelope) (Notice, error) {
 	switch env.Type {
 	case events.TypeItemCreated, events.TypeItemDeleted:
 		var d struct {
-			ID            string `json:"id"`
-			WishlistCount *int   `json:"wishlistCount"`
+			events.ItemData
+			// Shadows ItemData's, so that a missing count is told from a count of 0.
+			WishlistCount *int `json:"wishlistCount"`
 		}
 		if err := json.Unmarshal(env.Data, &d); err != nil || d.ID == "" || d.WishlistCount == nil || *d.WishlistCount < 0 {
 			return Notice{}, fmt.Errorf("%w: %s needs id and wishlistCount", ErrMalformed, env.Type)
@@ -226,10 +212,7 @@ func FromEvent(env events.Envelope) (Notice, error) {
 		n.Event = EventWishlistCount
 		n.Data, err = json.Marshal(CountData{Count: *d.WishlistCount, ItemID: d.ID, Cause: env.Type})
 	case events.TypeSantaSent:
-		var d struct {
-			ID   string `json:"id"`
-			Name string `json:"name"`
-		}
+		var d events.SantaSentData
 		if err := json.Unmarshal(env.Data, &d); err != nil || d.ID == "" {
 			return Notice{}, fmt.Errorf("%w: santa.sent needs id", ErrMalformed)
 		}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -44,73 +43,6 @@ func (r *Repository) photoStamp() mediaurl.Stamp { return r.photos.At(now()) }
 // itemColumns are what scanItem reads: the owner, then the item's answered fields in
 // itemFields' order.
 var itemColumns = "items.user_id, " + itemProjection.sql
-
-// ItemEvent is the data of item.created and item.deleted: the item and the user's new
-// wishlist count, computed in the same transaction so live badges never drift.
-type ItemEvent struct {
-	ID            string  `json:"id"`
-	Name          string  `json:"name"`
-	ImageURL      *string `json:"imageUrl"`
-	Category      *string `json:"category"`
-	WishlistCount int     `json:"wishlistCount"`
-}
-
-// ItemUpdatedEvent is the data of item.updated (api/events/item-updated.schema.json).
-type ItemUpdatedEvent struct {
-	ID       string  `json:"id"`
-	Name     string  `json:"name"`
-	ImageURL *string `json:"imageUrl"`
-	Category *string `json:"category"`
-	ListID   string  `json:"listId"`
-	Priority int     `json:"priority"`
-	Quantity int     `json:"quantity"`
-}
-
-// ClaimEvent is the data of item.claimed and item.unclaimed. The envelope's userId is the
-// claimer, never the list's owner: these events are the claimer's business only.
-type ClaimEvent struct {
-	ClaimerID string `json:"claimerId"`
-	ItemID    string `json:"itemId"`
-	ItemName  string `json:"itemName"`
-	ListID    string `json:"listId"`
-	ListName  string `json:"listName"`
-	OwnerName string `json:"ownerName"`
-	Quantity  int    `json:"quantity"`
-	Purchased bool   `json:"purchased"`
-	// Reason (item.unclaimed only): released by the claimer, or removed / quantity_lowered
-	// by the owner (then the claimer gets a notice).
-	Reason string `json:"reason,omitempty"`
-}
-
-// Reasons a claim ends.
-const (
-	ReasonReleased        = "released"
-	ReasonRemoved         = "removed"
-	ReasonQuantityLowered = "quantity_lowered"
-)
-
-// ListDeletedEvent is the data of list.deleted.
-type ListDeletedEvent struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	ItemCount int    `json:"itemCount"`
-}
-
-// ListChangedEvent is the data of list.changed: a shared list's items or claims changed, and
-// who opened it in the last 24 hours (never its owner). The envelope's userId is whoever
-// caused the change.
-type ListChangedEvent struct {
-	ListID  string   `json:"listId"`
-	Viewers []string `json:"viewers"`
-	Cause   string   `json:"cause"`
-}
-
-// SantaEvent is the data of santa.sent.
-type SantaEvent struct {
-	ID       string  `json:"id"`
-	Name     string  `json:"name"`
-	ImageURL *string `json:"imageUrl"`
-}
 
 // inUserTx runs fn in a transaction holding the user's lock, so one user's writes are
 // serialised: counts in events are exact and the caps cannot be raced past.
@@ -199,8 +131,8 @@ func (r *Repository) placeItem(ctx context.Context, tx pgx.Tx, item *domain.Item
 	return err
 }
 
-func itemEvent(item domain.Item, count int) ItemEvent {
-	return ItemEvent{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL, Category: item.Category, WishlistCount: count}
+func itemEvent(item domain.Item, count int) events.ItemData {
+	return events.ItemData{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL, Category: item.Category, WishlistCount: count}
 }
 
 func insertItem(ctx context.Context, tx pgx.Tx, item *domain.Item) error {
@@ -282,7 +214,7 @@ func (r *Repository) Update(ctx context.Context, userID, id string, edit func(do
 			next.Category, features, next.SearchQuery, next.ShoppingURL, next.ListID, next.Priority, next.Quantity, next.Notes); err != nil {
 			return fmt.Errorf("update item: %w", err)
 		}
-		if err := enqueue(ctx, tx, events.TypeItemUpdated, userID, ItemUpdatedEvent{ID: id, Name: next.Name,
+		if err := enqueue(ctx, tx, events.TypeItemUpdated, userID, events.ItemUpdatedData{ID: id, Name: next.Name,
 			ImageURL: next.ImageURL, Category: next.Category, ListID: next.ListID, Priority: next.Priority, Quantity: next.Quantity}); err != nil {
 			return err
 		}
@@ -305,76 +237,6 @@ func (r *Repository) Update(ctx context.Context, userID, id string, edit func(do
 	return result, err
 }
 
-// seasonClaim is a claim of this season as its claimer knows it: on the list it was made through.
-type seasonClaim struct {
-	ItemID, ItemName                    string
-	UserID, ListID, ListName, OwnerName string
-	Quantity                            int
-	Purchased                           bool
-	RevealAt                            time.Time
-}
-
-// seasonClaims reads this season's claims on the items where matches (i: items, l: their
-// lists; revealed claims are history: nobody is holding them any more), newest first.
-func seasonClaims(ctx context.Context, tx pgx.Tx, where string, args ...any) ([]seasonClaim, error) {
-	rows, err := tx.Query(ctx, `SELECT i.id::text, i.name, c.user_id, c.list_id::text, COALESCE(via.name, c.list_name), l.owner_name,
-			c.quantity, c.purchased, c.reveal_at
-		FROM claims c JOIN items i ON i.id = c.item_id JOIN lists l ON l.id = i.list_id LEFT JOIN lists via ON via.id = c.list_id
-		WHERE c.reveal_at > now() AND `+where+` ORDER BY c.created_at DESC, c.user_id DESC`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
-	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[seasonClaim])
-	if err != nil {
-		return nil, fmt.Errorf("read claims: %w", err)
-	}
-	return claims, nil
-}
-
-// claimEnded tells a claimer on their own stream that their claim ended, and why.
-func claimEnded(ctx context.Context, tx pgx.Tx, c seasonClaim, reason string) error {
-	return enqueue(ctx, tx, events.TypeItemUnclaimed, c.UserID, ClaimEvent{ClaimerID: c.UserID, ItemID: c.ItemID, ItemName: c.ItemName,
-		ListID: c.ListID, ListName: c.ListName, OwnerName: c.OwnerName, Quantity: c.Quantity, Purchased: c.Purchased, Reason: reason})
-}
-
-// dropExcessClaims releases the newest claims until what is claimed fits the new quantity.
-// Called after the item's row was updated in the same transaction.
-func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
-	claims, err := seasonClaims(ctx, tx, "i.id = $1", item.ID)
-	if err != nil {
-		return err
-	}
-	held := make([]int, len(claims))
-	for i, c := range claims {
-		held[i] = c.Quantity
-	}
-	for _, i := range domain.ClaimsToDrop(item.Quantity, held) {
-		c := claims[i]
-		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE item_id = $1 AND user_id = $2 AND reveal_at = $3", item.ID, c.UserID, c.RevealAt); err != nil {
-			return fmt.Errorf("release claim: %w", err)
-		}
-		if err := claimEnded(ctx, tx, c, ReasonQuantityLowered); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// claimsEnded tells each claimer of this season of the items that their claim ended because
-// the owner removed the item. Call it before deleting the items (their claims go with them).
-func claimsEnded(ctx context.Context, tx pgx.Tx, where string, args ...any) error {
-	claims, err := seasonClaims(ctx, tx, where, args...)
-	if err != nil {
-		return err
-	}
-	for _, c := range claims {
-		if err := claimEnded(ctx, tx, c, ReasonRemoved); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // notifyViewers queues list.changed for whoever opened the shared list in the last 24 hours.
 // The owner is never among them: only non-owners are recorded as viewers.
 func notifyViewers(ctx context.Context, tx pgx.Tx, listID, actor, cause string) error {
@@ -388,7 +250,7 @@ func notifyViewers(ctx context.Context, tx pgx.Tx, listID, actor, cause string) 
 	if len(viewers) == 0 {
 		return nil
 	}
-	return enqueue(ctx, tx, events.TypeListChanged, actor, ListChangedEvent{ListID: listID, Viewers: viewers, Cause: cause})
+	return enqueue(ctx, tx, events.TypeListChanged, actor, events.ListChangedData{ListID: listID, Viewers: viewers, Cause: cause})
 }
 
 // Delete removes the user's item and emits item.deleted in the same transaction; its
@@ -470,7 +332,7 @@ func (r *Repository) SendToSanta(ctx context.Context, userID, existingID string,
 			item.SentToSanta = true
 		}
 		result = item
-		return enqueue(ctx, tx, events.TypeSantaSent, userID, SantaEvent{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL})
+		return enqueue(ctx, tx, events.TypeSantaSent, userID, events.SantaSentData{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL})
 	})
 	return result, err
 }

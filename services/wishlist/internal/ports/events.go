@@ -16,26 +16,23 @@ import (
 // FamiliesConsumer is the durable consumer of the family service's membership events.
 const FamiliesConsumer = "wishlist-families"
 
-// membershipData is the part of family.member.joined / family.member.left wishlist reads.
-type membershipData struct {
-	FamilyID      string `json:"familyId"`
-	UID           string `json:"uid"`
-	FamilyDeleted bool   `json:"familyDeleted"`
-}
-
 // HandleMembership applies a membership event to wishlist's projection. Malformed data is
 // poison; a database failure is retried, which is safe because applying is idempotent.
 func HandleMembership(w *app.Wishlist) events.Handler {
 	return func(ctx context.Context, env events.Envelope) error {
-		var d membershipData
-		if err := json.Unmarshal(env.Data, &d); err != nil {
-			return fmt.Errorf("%w: %s data: %v", events.ErrPoison, env.Type, err)
-		}
 		var err error
 		switch env.Type {
 		case events.TypeFamilyMemberJoined:
+			var d events.MemberJoinedData
+			if err := json.Unmarshal(env.Data, &d); err != nil {
+				return fmt.Errorf("%w: %s data: %v", events.ErrPoison, env.Type, err)
+			}
 			err = w.MemberJoined(ctx, d.FamilyID, d.UID, env.OccurredAt)
 		case events.TypeFamilyMemberLeft:
+			var d events.MemberLeftData
+			if err := json.Unmarshal(env.Data, &d); err != nil {
+				return fmt.Errorf("%w: %s data: %v", events.ErrPoison, env.Type, err)
+			}
 			err = w.MemberLeft(ctx, d.FamilyID, d.UID, d.FamilyDeleted, env.OccurredAt)
 		default:
 			return nil

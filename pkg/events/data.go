@@ -1,0 +1,203 @@
+package events
+
+import "time"
+
+// Each event's data, defined once here and used by its publisher and every consumer. The
+// contract is api/events/*.schema.json; TestDataTypesAgreeWithSchemas fails when a field, a
+// required field or an enum value is in one and not the other.
+
+// dataTypes is each event type's data (a zero value of its Go type). An envelope of a type not
+// in it is invalid.
+var dataTypes = map[string]any{
+	TypeItemCreated:        ItemData{},
+	TypeItemDeleted:        ItemData{},
+	TypeSantaSent:          SantaSentData{},
+	TypeItemUpdated:        ItemUpdatedData{},
+	TypeItemClaimed:        ClaimData{},
+	TypeItemUnclaimed:      ClaimData{},
+	TypeListDeleted:        ListDeletedData{},
+	TypeListChanged:        ListChangedData{},
+	TypeListFamilies:       ListFamiliesData{},
+	TypeFamilyInvited:      FamilyInvitedData{},
+	TypeFamilyMemberJoined: MemberJoinedData{},
+	TypeFamilyMemberLeft:   MemberLeftData{},
+	TypeSecretSantaDrawn:   SecretSantaDrawnData{},
+	TypeUserDeleted:        UserDeletedData{},
+	TypeUserErased:         UserErasedData{},
+	TypeReminderDrawSoon:   DrawSoonData{},
+	TypeReminderShopping:   ShoppingData{},
+	TypeReminderListEmpty:  ListEmptyData{},
+}
+
+// Wishlist's events.
+type (
+	// ItemData is item.created's and item.deleted's (item.schema.json): the item and the
+	// owner's wishlist count after the write, computed in the same transaction so live badges
+	// never drift.
+	ItemData struct {
+		ID            string  `json:"id"`
+		Name          string  `json:"name"`
+		ImageURL      *string `json:"imageUrl"`
+		Category      *string `json:"category"`
+		WishlistCount int     `json:"wishlistCount"`
+	}
+	// SantaSentData is santa.sent's (santa-sent.schema.json).
+	SantaSentData struct {
+		ID       string  `json:"id"`
+		Name     string  `json:"name"`
+		ImageURL *string `json:"imageUrl"`
+	}
+	// ItemUpdatedData is item.updated's (item-updated.schema.json): the owner edited an item.
+	ItemUpdatedData struct {
+		ID       string  `json:"id"`
+		Name     string  `json:"name"`
+		ImageURL *string `json:"imageUrl"`
+		Category *string `json:"category"`
+		ListID   string  `json:"listId"`
+		Priority int     `json:"priority"`
+		Quantity int     `json:"quantity"`
+	}
+	// ClaimData is item.claimed's and item.unclaimed's (claim.schema.json). The envelope's
+	// userId is the claimer, never the list's owner: these events are the claimer's business
+	// only.
+	ClaimData struct {
+		ClaimerID string `json:"claimerId"`
+		ItemID    string `json:"itemId"`
+		ItemName  string `json:"itemName"`
+		ListID    string `json:"listId"`
+		ListName  string `json:"listName"`
+		OwnerName string `json:"ownerName"`
+		Quantity  int    `json:"quantity"`
+		Purchased bool   `json:"purchased"`
+		// Reason is item.unclaimed's only (there the envelope schema requires it).
+		Reason string `json:"reason,omitempty"`
+	}
+	// ListDeletedData is list.deleted's (list-deleted.schema.json).
+	ListDeletedData struct {
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		ItemCount int    `json:"itemCount"`
+	}
+	// ListChangedData is list.changed's (list-changed.schema.json): a shared list's items or
+	// claims changed, and who opened it in the last 24 hours (never its owner). The envelope's
+	// userId is whoever caused the change; Cause is one of ListChangedCauses.
+	ListChangedData struct {
+		ListID  string   `json:"listId"`
+		Viewers []string `json:"viewers"`
+		Cause   string   `json:"cause"`
+	}
+	// ListFamiliesData is list.families' (list-families.schema.json): a list's family sharing
+	// as it now stands. The wishlist service writes it, the family service keeps the newest
+	// Version per list.
+	ListFamiliesData struct {
+		ListID    string   `json:"listId"`
+		OwnerUID  string   `json:"ownerUid"`
+		Name      string   `json:"name"`
+		OwnerName string   `json:"ownerName"`
+		Token     *string  `json:"token"`
+		FamilyIDs []string `json:"familyIds"`
+		Version   int64    `json:"version"`
+	}
+)
+
+// Why a claim ended (ClaimData.Reason): released by the claimer, or the owner removed the
+// item or lowered its quantity below the claims (then the claimer gets a notice).
+const (
+	ClaimReleased        = "released"
+	ClaimRemoved         = "removed"
+	ClaimQuantityLowered = "quantity_lowered"
+)
+
+// ClaimReasons are every ClaimData.Reason.
+var ClaimReasons = []string{ClaimReleased, ClaimRemoved, ClaimQuantityLowered}
+
+// ListChangedCauses are the events that make a list.changed.
+var ListChangedCauses = []string{TypeItemCreated, TypeItemUpdated, TypeItemDeleted, TypeItemClaimed, TypeItemUnclaimed, TypeListDeleted}
+
+// The family service's events. None of them carries a Secret Santa pair.
+type (
+	// FamilyInvitedData is family.invited's (family-invited.schema.json): an invitation by
+	// email, for notification to send.
+	FamilyInvitedData struct {
+		FamilyID   string    `json:"familyId"`
+		FamilyName string    `json:"familyName"`
+		InvitedBy  string    `json:"invitedBy"`
+		Email      string    `json:"email"`
+		URL        string    `json:"url"`
+		ExpiresAt  time.Time `json:"expiresAt"`
+	}
+	// MemberJoinedData is family.member.joined's (family-member-joined.schema.json); Admins
+	// are who to tell. Role is one of MemberRoles.
+	MemberJoinedData struct {
+		FamilyID    string   `json:"familyId"`
+		FamilyName  string   `json:"familyName"`
+		UID         string   `json:"uid"`
+		DisplayName string   `json:"displayName"`
+		Role        string   `json:"role"`
+		Admins      []string `json:"admins"`
+	}
+	// MemberLeftData is family.member.left's (family-member-left.schema.json): the member
+	// left (RemovedBy empty) or was removed.
+	MemberLeftData struct {
+		FamilyID      string `json:"familyId"`
+		FamilyName    string `json:"familyName"`
+		UID           string `json:"uid"`
+		RemovedBy     string `json:"removedBy,omitempty"`
+		FamilyDeleted bool   `json:"familyDeleted"`
+		DrawCancelled bool   `json:"drawCancelled"`
+	}
+	// SecretSantaDrawnData is secretsanta.drawn's (secretsanta-drawn.schema.json): who takes
+	// part, in uid order, so each can be told their match is ready, and never who gives to
+	// whom.
+	SecretSantaDrawnData struct {
+		FamilyID     string    `json:"familyId"`
+		FamilyName   string    `json:"familyName"`
+		DrawnAt      time.Time `json:"drawnAt"`
+		Participants []string  `json:"participants"`
+	}
+)
+
+// MemberRoles are the roles family.member.joined names (the family service's roles).
+var MemberRoles = []string{"admin", "member"}
+
+// Accounts.
+type (
+	// UserDeletedData is user.deleted's (user-deleted.schema.json).
+	UserDeletedData struct {
+		RequestedAt time.Time `json:"requestedAt"`
+	}
+	// UserErasedData is user.erased's (user-erased.schema.json); Service is one of
+	// ErasingServices.
+	UserErasedData struct {
+		Service string `json:"service"`
+	}
+)
+
+// Reminder data (api/events/reminder-*.schema.json). Each names the occasion it is about, so
+// the notice says when, and nothing else: the shopping reminder is the claimer's own claims,
+// the empty-list reminder counts items, never claims.
+type (
+	// DrawSoonData is reminder.draw_soon: a family's planned Secret Santa draw is near and
+	// the recipient, an admin, has not drawn yet.
+	DrawSoonData struct {
+		FamilyID   string `json:"familyId"`
+		FamilyName string `json:"familyName"`
+		DrawOn     string `json:"drawOn"` // YYYY-MM-DD
+		DaysLeft   int    `json:"daysLeft"`
+	}
+	// ShoppingData is reminder.shopping: the recipient's claims of one reveal date that are not
+	// marked purchased.
+	ShoppingData struct {
+		RevealAt     time.Time `json:"revealAt"`
+		DaysLeft     int       `json:"daysLeft"`
+		NotPurchased int       `json:"notPurchased"`
+	}
+	// ListEmptyData is reminder.list_empty: the recipient's shared list has no items a month
+	// before its reveal date.
+	ListEmptyData struct {
+		ListID   string    `json:"listId"`
+		ListName string    `json:"listName"`
+		RevealAt time.Time `json:"revealAt"`
+		DaysLeft int       `json:"daysLeft"`
+	}
+)
