@@ -214,20 +214,10 @@ func itemEvents(t *testing.T, uid string, since time.Time, want int) map[string]
 // the item they are about (data.id, or data.itemId for claims), waiting as itemEvents does.
 func streamEvents(t *testing.T, eventType, uid string, since time.Time, want int) map[string]int {
 	t.Helper()
-	nc, js, err := events.Connect(testenv.SharedNATSURL(), "k8s-drill", quietLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js = events.InNamespace(js, events.Namespace(os.Getenv("EVENTS_NAMESPACE")))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	// The services made the stream; the test only reads it (an EnsureStream of the test's
-	// would set its replica count back to one on the cluster's three NATS servers).
-	stream, err := js.Stream(ctx, events.NamespaceOf(js).Stream())
-	if err != nil {
-		t.Fatal(err)
-	}
+	stream, done := productStream(t, ctx)
+	defer done()
 	cons, err := stream.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
 		DeliverPolicy: jetstream.DeliverByStartTimePolicy, OptStartTime: &since,
 	})
@@ -261,6 +251,24 @@ func streamEvents(t *testing.T, eventType, uid string, since time.Time, want int
 		seen[data.ID+data.ItemID]++
 	}
 	return seen
+}
+
+// productStream is the release's event stream, read over its own connection (done closes it).
+// The services made the stream; the drills only read it (an EnsureStream of the test's would
+// set its replica count back to one on the cluster's three NATS servers).
+func productStream(t *testing.T, ctx context.Context) (stream jetstream.Stream, done func()) {
+	t.Helper()
+	nc, js, err := events.Connect(testenv.SharedNATSURL(), "k8s-drill", quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	js = events.InNamespace(js, events.Namespace(os.Getenv("EVENTS_NAMESPACE")))
+	stream, err = js.Stream(ctx, events.NamespaceOf(js).Stream())
+	if err != nil {
+		nc.Close()
+		t.Fatal(err)
+	}
+	return stream, nc.Close
 }
 
 func report(t *testing.T, name string, took time.Duration, l *load, lostItems, doubledItems, lostEvents, doubledEvents int) {

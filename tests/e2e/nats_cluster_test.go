@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -19,7 +18,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/santa-wishlist/santa/pkg/events"
-	"github.com/santa-wishlist/santa/pkg/testenv"
 )
 
 // claimBurst is family members claiming the gifts of one shared list, each at a steady pace.
@@ -149,18 +147,10 @@ func (b *claimBurst) verify(t *testing.T, since time.Time) (lost, doubled int) {
 // and followers.
 func natsStream(t *testing.T) *jetstream.StreamInfo {
 	t.Helper()
-	nc, js, err := events.Connect(testenv.SharedNATSURL(), "k8s-drill", quietLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js = events.InNamespace(js, events.Namespace(os.Getenv("EVENTS_NAMESPACE")))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := js.Stream(ctx, events.NamespaceOf(js).Stream())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, done := productStream(t, ctx)
+	defer done()
 	info, err := s.Info(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -201,17 +191,10 @@ func requireR3(t *testing.T) {
 	if info.Config.Replicas != 3 || info.Cluster == nil || len(info.Cluster.Replicas) != 2 {
 		t.Fatalf("the stream is not on three servers: replicas %d, cluster %+v", info.Config.Replicas, info.Cluster)
 	}
-	nc, js, err := events.Connect(testenv.SharedNATSURL(), "k8s-drill", quietLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := js.Stream(ctx, info.Config.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, done := productStream(t, ctx)
+	defer done()
 	consumers := 0
 	for ci := range s.ListConsumers(ctx).Info() {
 		if ci.Config.Durable == "" {
