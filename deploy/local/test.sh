@@ -15,9 +15,22 @@ failed=0
 tree_before=$(git status --porcelain 2>/dev/null)
 
 step() { printf '\n\033[1;34m=== %s\033[0m\n' "$*"; }
-record() { # name status
+record() { # name status [log]
   echo "$1 $2" >> "$RESULTS/summary"
-  [ "$2" = ok ] || failed=1
+  [ "$2" = ok ] && return
+  failed=1
+  [ -n "${3:-}" ] && failed_logs+=("$1:$3")
+}
+failed_logs=()
+# why_failed prints, for each failed step, the lines of its log that say why (or its last
+# lines): CI shows only the end of the output, so the reason must be there, not 5,000 lines up.
+why_failed() {
+  local entry name log
+  for entry in "${failed_logs[@]}"; do
+    name=${entry%%:*} log=$RESULTS/${entry#*:}
+    echo "--- $name ($log):"
+    { grep -E -- '--- FAIL|^FAIL|FAILED: |panic:|_test\.go:[0-9]+:|Error:|✘|[0-9]+ failed' "$log" || tail -8 "$log"; } 2>/dev/null | tail -10 | cut -c1-240
+  done
 }
 
 step "install and dependencies"
@@ -56,7 +69,7 @@ if go vet $GO_PACKAGES && chartcheck vet ./... && podwatch vet ./...; then recor
 
 step "alert rules: promtool check and unit tests (make alerts-test)"
 deploy/observability/test-rules.sh 2>&1 | tee "$RESULTS/alerts.log"
-if [ "${PIPESTATUS[0]}" = 0 ]; then record alerts ok; else record alerts FAILED; fi
+if [ "${PIPESTATUS[0]}" = 0 ]; then record alerts ok; else record alerts FAILED alerts.log; fi
 
 step "Go unit and integration tests"
 go_tests() {
@@ -68,18 +81,18 @@ go_tests() {
 # -v feeds the pass/fail count below; the console shows package results and failures only.
 go_tests 2>&1 | tee "$RESULTS/go.log" | grep -E '^(ok|FAIL|panic:|---)|^\s+--- FAIL|_test\.go:[0-9]+:'
 
-if [ "${PIPESTATUS[0]}" = 0 ]; then record go-test ok; else record go-test FAILED; fi
+if [ "${PIPESTATUS[0]}" = 0 ]; then record go-test ok; else record go-test FAILED go.log; fi
 
 if [ -f web/package.json ]; then
   step "web lint (ESLint: typescript-eslint, React hooks, import boundaries)"
   # node_modules from before ESLint was added lacks it: install what the lock file names.
   (cd web && { [ -x node_modules/.bin/eslint ] || PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci; } && npm run lint 2>&1) | tee "$RESULTS/eslint.log"
-  if [ "${PIPESTATUS[0]}" = 0 ]; then record web-lint ok; else record web-lint FAILED; fi
+  if [ "${PIPESTATUS[0]}" = 0 ]; then record web-lint ok; else record web-lint FAILED eslint.log; fi
   step "web unit tests (Vitest)"
   (cd web && npm test 2>&1) | tee "$RESULTS/vitest.log"
-  if [ "${PIPESTATUS[0]}" = 0 ]; then record web-unit ok; else record web-unit FAILED; fi
+  if [ "${PIPESTATUS[0]}" = 0 ]; then record web-unit ok; else record web-unit FAILED vitest.log; fi
   step "web build"
-  if (cd web && npm run build >"$RESULTS/web-build.log" 2>&1); then record web-build ok; else record web-build FAILED; tail -30 "$RESULTS/web-build.log"; fi
+  if (cd web && npm run build >"$RESULTS/web-build.log" 2>&1); then record web-build ok; else record web-build FAILED web-build.log; tail -30 "$RESULTS/web-build.log"; fi
 fi
 
 step "whole stack on the test ports"
@@ -98,20 +111,20 @@ if $STACK_SH start; then
     step "end-to-end API tests"
     go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | grep -E '^(ok|FAIL|panic:|---)|^\s+--- FAIL|_test\.go:[0-9]+:'
 
-    if [ "${PIPESTATUS[0]}" = 0 ]; then record go-e2e ok; else record go-e2e FAILED; fi
+    if [ "${PIPESTATUS[0]}" = 0 ]; then record go-e2e ok; else record go-e2e FAILED e2e.log; fi
   fi
   step "security: hostile inputs over the running stack (make security)"
   deploy/local/security.sh 2>&1 | tee "$RESULTS/security.log"
-  if [ "${PIPESTATUS[0]}" = 0 ]; then record security ok; else record security FAILED; fi
+  if [ "${PIPESTATUS[0]}" = 0 ]; then record security ok; else record security FAILED security.log; fi
   if [ -d deploy/chartcheck ]; then
     step "dashboard metrics exported by the running services"
     chartcheck test -count=1 -tags integration -run TestMetricsExportedByRunningServices ./... 2>&1 | tee "$RESULTS/metrics.log"
-    if [ "${PIPESTATUS[0]}" = 0 ]; then record metrics ok; else record metrics FAILED; fi
+    if [ "${PIPESTATUS[0]}" = 0 ]; then record metrics ok; else record metrics FAILED metrics.log; fi
   fi
   if [ -f web/package.json ]; then
     step "web end-to-end (Playwright, Chromium)"
     (cd web && E2E_BASE_URL=$SANTA_E2E_URL npm run e2e 2>&1) | tee "$RESULTS/playwright.log"
-    if [ "${PIPESTATUS[0]}" = 0 ]; then record web-e2e ok; else record web-e2e FAILED; fi
+    if [ "${PIPESTATUS[0]}" = 0 ]; then record web-e2e ok; else record web-e2e FAILED playwright.log; fi
   fi
 else
   record stack-start FAILED
@@ -123,15 +136,15 @@ $STACK_SH stop >/dev/null 2>&1
 
 step "make dev's stack on the smoke profile: ready, every service through the gateway, a first gift, Ctrl-C, nothing left (make smoke)"
 deploy/local/smoke.sh 2>&1 | tee "$RESULTS/smoke.log"
-if [ "${PIPESTATUS[0]}" = 0 ]; then record dev-smoke ok; else record dev-smoke FAILED; fi
+if [ "${PIPESTATUS[0]}" = 0 ]; then record dev-smoke ok; else record dev-smoke FAILED smoke.log; fi
 
 step "Kubernetes: the chart on a local cluster, end-to-end suite and drills (make k8s-test)"
 wait $k8s_build || { echo "the cluster's binaries did not build:"; tail -20 "$RESULTS/k8s-build.log"; }
 deploy/cluster/k8s-test.sh 2>&1 | tee "$RESULTS/k8s.log"
-if [ "${PIPESTATUS[0]}" = 0 ]; then record k8s-test ok; else record k8s-test FAILED; fi
+if [ "${PIPESTATUS[0]}" = 0 ]; then record k8s-test ok; else record k8s-test FAILED k8s.log; fi
 step "skaffold on that cluster: skaffold run and one skaffold dev cycle (make skaffold-test)"
 deploy/cluster/skaffold-test.sh 2>&1 | tee "$RESULTS/skaffold.log"
-if [ "${PIPESTATUS[0]}" = 0 ]; then record skaffold-test ok; else record skaffold-test FAILED; fi
+if [ "${PIPESTATUS[0]}" = 0 ]; then record skaffold-test ok; else record skaffold-test FAILED skaffold.log; fi
 deploy/cluster/cluster.sh down 2>&1 | tail -1
 
 step "the tests left the tree as they found it (git status --porcelain)"
@@ -144,4 +157,5 @@ cat "$RESULTS/summary"
 passed=$(grep -cE '^\s*--- PASS' "$RESULTS"/go.log "$RESULTS"/e2e.log 2>/dev/null | awk -F: '{s+=$2} END {print s+0}')
 failed_tests=$(grep -cE '^\s*--- FAIL' "$RESULTS"/go.log "$RESULTS"/e2e.log 2>/dev/null | awk -F: '{s+=$2} END {print s+0}')
 echo "go: $passed passed, $failed_tests failed"
+[ "$failed" = 0 ] || { step "why it failed"; why_failed; }
 exit $failed
