@@ -1,4 +1,4 @@
-import { apiPath, apiRoute } from './paths';
+import { apiPath, apiRoute, type ApiQuery } from './paths';
 
 describe('apiPath', () => {
   it('answers a path without placeholders as it is', () => {
@@ -52,4 +52,11 @@ export function typeChecks(): void {
   apiRoute('GET', '/api/wishlist/{id}', { id: 'i' });
   // @ts-expect-error methods are written as they are sent
   apiRoute('get', '/api/lists');
+
+  const listQuery: ApiQuery<'/api/wishlist', 'GET'> = { listId: 'l' };
+  // @ts-expect-error a query parameter the spec does not have for the method
+  const wrongQuery: ApiQuery<'/api/wishlist', 'GET'> = { list: 'l' };
+  // @ts-expect-error a method without query parameters takes none
+  const noQuery: ApiQuery<'/api/lists', 'GET'> = { listId: 'l' };
+  void [listQuery, wrongQuery, noQuery];
 }

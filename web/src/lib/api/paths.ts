@@ -57,3 +57,7 @@ export function apiRoute<P extends ApiPath, M extends ApiMethod<P>>(
 ): { url: string; method: M } {
   return { url: apiPath(path, ...params), method };
 }
+
+/** The query parameters the spec has for a path's method (RTK Query's `params`, or a URLSearchParams). */
+export type ApiQuery<P extends ApiPath, M extends ApiMethod<P>> =
+  paths[P][Lowercase<M> & Method] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
