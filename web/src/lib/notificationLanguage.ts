@@ -1,4 +1,5 @@
 import { getAuthToken } from './authToken';
+import { apiRoute } from './api/paths';
 import type { Language } from './i18n';
 
 /**
@@ -9,8 +10,9 @@ export function saveNotificationLanguage(language: Language): void {
   void (async () => {
     const token = await getAuthToken();
     if (!token) return;
-    await fetch('/api/notifications/preferences', {
-      method: 'PUT',
+    const { url, method } = apiRoute('PUT', '/api/notifications/preferences');
+    await fetch(url, {
+      method,
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ language }),
     });

@@ -1,4 +1,5 @@
 import { getAuthToken } from './authToken';
+import { apiRoute } from './api/paths';
 import { currentLanguage } from './i18n';
 import { safeGet, safeSet } from './storage';
 
@@ -18,11 +19,12 @@ export function pushPermission(): NotificationPermission | 'unsupported' {
   return pushSupported() ? Notification.permission : 'unsupported';
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<Response> {
+/** A call to the notification service's push routes, its url and method from apiRoute (checked against the spec). */
+async function call({ url, method }: { url: string; method: string }, body?: unknown): Promise<Response> {
   const token = await getAuthToken();
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
-  return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
 /** The VAPID public key (base64url) as the bytes pushManager.subscribe() takes. */
@@ -42,7 +44,7 @@ export async function enablePush(): Promise<boolean> {
   if (!pushSupported()) return false;
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return false;
-  const keyRes = await call('GET', '/api/push/key');
+  const keyRes = await call(apiRoute('GET', '/api/push/key'));
   if (!keyRes.ok) return false;
   const { publicKey } = (await keyRes.json()) as { publicKey: string };
   const registration = await navigator.serviceWorker.ready;
@@ -51,7 +53,7 @@ export async function enablePush(): Promise<boolean> {
     (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
   // The app's language goes with it: the reminders pushed to this device are written in it.
   const language = currentLanguage();
-  const saved = await call('POST', '/api/push/subscriptions', { ...subscription.toJSON(), language });
+  const saved = await call(apiRoute('POST', '/api/push/subscriptions'), { ...subscription.toJSON(), language });
   if (saved.ok) safeSet(localStorage, SENT_LANGUAGE, language);
   return saved.ok;
 }
@@ -70,7 +72,7 @@ export async function syncPushLanguage(language: string): Promise<void> {
   const registration = await navigator.serviceWorker.getRegistration();
   const subscription = await registration?.pushManager.getSubscription();
   if (!subscription || !(await getAuthToken())) return;
-  const saved = await call('POST', '/api/push/subscriptions', { ...subscription.toJSON(), language });
+  const saved = await call(apiRoute('POST', '/api/push/subscriptions'), { ...subscription.toJSON(), language });
   if (saved.ok) safeSet(localStorage, SENT_LANGUAGE, language);
 }
 
@@ -80,7 +82,7 @@ export async function disablePush(): Promise<void> {
   const registration = await navigator.serviceWorker.getRegistration();
   const subscription = await registration?.pushManager.getSubscription();
   if (!subscription) return;
-  await call('DELETE', '/api/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
+  await call(apiRoute('DELETE', '/api/push/subscriptions'), { endpoint: subscription.endpoint }).catch(() => undefined);
   await subscription.unsubscribe().catch(() => false);
 }
 

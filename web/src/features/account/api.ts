@@ -1,14 +1,15 @@
 import { api } from '../../app/api';
+import { apiRoute } from '../../lib/api/paths';
 import { getAuthToken } from '../../lib/authToken';
 import type { Account } from './types';
 
 export const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
     getAccount: build.query<Account, void>({
-      query: () => '/api/account',
+      query: () => apiRoute('GET', '/api/account'),
     }),
     deleteAccount: build.mutation<{ deletionPending: boolean }, string>({
-      query: (confirm) => ({ url: '/api/account', method: 'DELETE', body: { confirm } }),
+      query: (confirm) => ({ ...apiRoute('DELETE', '/api/account'), body: { confirm } }),
     }),
   }),
 });
@@ -18,7 +19,8 @@ export const { useGetAccountQuery, useDeleteAccountMutation } = accountApi;
 /** Fetches the ZIP of the user's data and hands it to the browser as a download. */
 export async function downloadMyData(): Promise<void> {
   const token = await getAuthToken();
-  const res = await fetch('/api/account/export', { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const { url: exportUrl, method } = apiRoute('GET', '/api/account/export');
+  const res = await fetch(exportUrl, { method, headers: token ? { Authorization: `Bearer ${token}` } : {} });
   if (!res.ok) throw new Error(`export answered ${res.status}`);
   const blob = await res.blob();
   const url = URL.createObjectURL(blob);

@@ -1,6 +1,7 @@
 import type { User } from 'firebase/auth';
 import type { AppDispatch } from '../../app/store';
 import { api } from '../../app/api';
+import { apiRoute } from '../../lib/api/paths';
 import { setTokenProvider } from '../../lib/authToken';
 import { safeGet, safeRemove, safeSet } from '../../lib/storage';
 import { authStateChanged, authUnavailable, type AuthUser } from '../../lib/session';
@@ -34,7 +35,8 @@ async function loadConfig(): Promise<PublicConfig> {
   // The gateway may still be starting when an installed app opens: retry a few times.
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const res = await fetch('/api/config', { headers: { Accept: 'application/json' } });
+      const { url, method } = apiRoute('GET', '/api/config');
+      const res = await fetch(url, { method, headers: { Accept: 'application/json' } });
       if (!res.ok) throw new Error(`GET /api/config answered ${res.status}`);
       const body: unknown = await res.json();
       if (!isPublicConfig(body)) throw new Error('GET /api/config answered without a firebase config');

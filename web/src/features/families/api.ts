@@ -1,69 +1,70 @@
 import { api } from '../../app/api';
+import { apiRoute } from '../../lib/api/paths';
 import type { DrawRequest, DrawResult, Family, FamilyCreated, Invite, InviteInfo, OpenInvite, SecretSantaMatch } from './types';
 
 const FAMILIES = { type: 'Families' as const, id: 'ALL' };
-const id = encodeURIComponent;
 /** A family's open invitations (admins), under the Families tag type with an id of their own. */
 const invitesTag = (familyId: string) => ({ type: 'Families' as const, id: `invites:${familyId}` });
 
 export const familiesApi = api.injectEndpoints({
   endpoints: (build) => ({
     getFamilies: build.query<Family[], void>({
-      query: () => '/api/families',
+      query: () => apiRoute('GET', '/api/families'),
       providesTags: [FAMILIES],
     }),
     createFamily: build.mutation<FamilyCreated, { name: string }>({
-      query: (body) => ({ url: '/api/families', method: 'POST', body }),
+      query: (body) => ({ ...apiRoute('POST', '/api/families'), body }),
       invalidatesTags: (_r, error) => (error ? [] : [FAMILIES]),
     }),
     inviteToFamily: build.mutation<Invite, { familyId: string; email?: string }>({
       query: ({ familyId, email }) => ({
-        url: `/api/families/${id(familyId)}/invites`,
-        method: 'POST',
+        ...apiRoute('POST', '/api/families/{id}/invites', { id: familyId }),
         body: email ? { email } : {},
       }),
       // A new link replaces the previous one; either way the list of open invitations changed.
       invalidatesTags: (_r, error, { familyId }) => (error ? [] : [invitesTag(familyId)]),
     }),
     getFamilyInvites: build.query<OpenInvite[], string>({
-      query: (familyId) => `/api/families/${id(familyId)}/invites`,
+      query: (familyId) => apiRoute('GET', '/api/families/{id}/invites', { id: familyId }),
       providesTags: (_r, _e, familyId) => [invitesTag(familyId)],
     }),
     revokeInvite: build.mutation<void, { familyId: string; inviteId: string }>({
-      query: ({ familyId, inviteId }) => ({ url: `/api/families/${id(familyId)}/invites/${id(inviteId)}`, method: 'DELETE' }),
+      query: ({ familyId, inviteId }) => apiRoute('DELETE', '/api/families/{id}/invites/{token}', { id: familyId, token: inviteId }),
       invalidatesTags: (_r, error, { familyId }) => (error ? [] : [invitesTag(familyId)]),
     }),
     removeMember: build.mutation<void, { familyId: string; uid: string }>({
-      query: ({ familyId, uid }) => ({ url: `/api/families/${id(familyId)}/members/${id(uid)}`, method: 'DELETE' }),
+      query: ({ familyId, uid }) => apiRoute('DELETE', '/api/families/{id}/members/{uid}', { id: familyId, uid }),
       // Leaving stops sharing one's lists with the family, and may cancel its draw.
       invalidatesTags: (_r, error, { familyId }) =>
         error ? [] : [FAMILIES, { type: 'Lists', id: 'ALL' }, { type: 'SecretSanta', id: familyId }],
     }),
     setMemberRole: build.mutation<Family, { familyId: string; uid: string; role: 'admin' | 'member' }>({
       query: ({ familyId, uid, role }) => ({
-        url: `/api/families/${id(familyId)}/members/${id(uid)}`,
-        method: 'PATCH',
+        ...apiRoute('PATCH', '/api/families/{id}/members/{uid}', { id: familyId, uid }),
         body: { role },
       }),
       invalidatesTags: (_r, error) => (error ? [] : [FAMILIES]),
     }),
     getInvite: build.query<InviteInfo, string>({
-      query: (token) => `/api/invites/${id(token)}`,
+      query: (token) => apiRoute('GET', '/api/invites/{token}', { token }),
     }),
     acceptInvite: build.mutation<Family, string>({
-      query: (token) => ({ url: `/api/invites/${id(token)}/accept`, method: 'POST' }),
+      query: (token) => apiRoute('POST', '/api/invites/{token}/accept', { token }),
       invalidatesTags: (_r, error) => (error ? [] : [FAMILIES]),
     }),
     getMySecretSanta: build.query<SecretSantaMatch, string>({
-      query: (familyId) => `/api/families/${id(familyId)}/secret-santa`,
+      query: (familyId) => apiRoute('GET', '/api/families/{id}/secret-santa', { id: familyId }),
       providesTags: (_r, _e, familyId) => [{ type: 'SecretSanta', id: familyId }],
     }),
     planSecretSanta: build.mutation<{ drawOn: string | null }, { familyId: string; drawOn: string | null }>({
-      query: ({ familyId, drawOn }) => ({ url: `/api/families/${id(familyId)}/secret-santa`, method: 'PATCH', body: { drawOn } }),
+      query: ({ familyId, drawOn }) => ({
+        ...apiRoute('PATCH', '/api/families/{id}/secret-santa', { id: familyId }),
+        body: { drawOn },
+      }),
       invalidatesTags: (_r, error) => (error ? [] : [FAMILIES]),
     }),
     drawSecretSanta: build.mutation<DrawResult, { familyId: string } & DrawRequest>({
-      query: ({ familyId, ...body }) => ({ url: `/api/families/${id(familyId)}/secret-santa`, method: 'POST', body }),
+      query: ({ familyId, ...body }) => ({ ...apiRoute('POST', '/api/families/{id}/secret-santa', { id: familyId }), body }),
       invalidatesTags: (_r, error, { familyId }) => (error ? [] : [{ type: 'SecretSanta', id: familyId }]),
     }),
   }),

@@ -1,6 +1,7 @@
 import { SseParser, type ServerEvent } from './sse';
+import { apiRoute } from '../../lib/api/paths';
 
-export const LIVE_STREAM_URL = '/api/notifications/stream';
+export const LIVE_STREAM_URL = apiRoute('GET', '/api/notifications/stream').url;
 export const INITIAL_BACKOFF_MS = 1000;
 export const MAX_BACKOFF_MS = 30_000;
 

@@ -1,7 +1,6 @@
 import { api } from '../../app/api';
+import { apiRoute } from '../../lib/api/paths';
 import type { NotificationLanguage, NotificationPreference, NotificationSettings, Unsubscribed } from './types';
-
-const PATH = '/api/notifications/preferences';
 
 export interface SettingsChange {
   language?: NotificationLanguage;
@@ -11,10 +10,10 @@ export interface SettingsChange {
 export const notificationSettingsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getNotificationSettings: build.query<NotificationSettings, void>({
-      query: () => PATH,
+      query: () => apiRoute('GET', '/api/notifications/preferences'),
     }),
     updateNotificationSettings: build.mutation<NotificationSettings, SettingsChange>({
-      query: (body) => ({ url: PATH, method: 'PUT', body }),
+      query: (body) => ({ ...apiRoute('PUT', '/api/notifications/preferences'), body }),
       // The answer is the whole settings after the change: it becomes the screen's data.
       async onQueryStarted(_change, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled;
@@ -29,13 +28,10 @@ export const { useGetNotificationSettingsQuery, useUpdateNotificationSettingsMut
 /** The one-click body of RFC 8058, which the page sends as a mail program would. */
 const ONE_CLICK = 'List-Unsubscribe=One-Click';
 
-function unsubscribeUrl(token: string): string {
-  return `/api/unsubscribe/${encodeURIComponent(token)}`;
-}
-
 /** What an unsubscribe link stops; null for an unknown link. Changes nothing. */
 export async function describeUnsubscribe(token: string): Promise<Unsubscribed | null> {
-  const res = await fetch(unsubscribeUrl(token), { headers: { Accept: 'application/json' } });
+  const { url, method } = apiRoute('GET', '/api/unsubscribe/{token}', { token });
+  const res = await fetch(url, { method, headers: { Accept: 'application/json' } });
   if (res.status === 404) return null;
   if (!res.ok) throw new Error(`unsubscribe answered ${res.status}`);
   return (await res.json()) as Unsubscribed;
@@ -43,8 +39,9 @@ export async function describeUnsubscribe(token: string): Promise<Unsubscribed |
 
 /** Unsubscribes, with no sign-in: the link's token says what. null for an unknown link. */
 export async function unsubscribe(token: string): Promise<Unsubscribed | null> {
-  const res = await fetch(unsubscribeUrl(token), {
-    method: 'POST',
+  const { url, method } = apiRoute('POST', '/api/unsubscribe/{token}', { token });
+  const res = await fetch(url, {
+    method,
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: ONE_CLICK,
   });

@@ -1,4 +1,5 @@
 import { api } from '../../app/api';
+import { apiRoute } from '../../lib/api/paths';
 import type { components } from '../../lib/api/schema';
 
 /** POST /api/lookup/barcode's answer: the product a scanned code names. */
@@ -10,14 +11,14 @@ export type LinkItem = components['schemas']['LinkItem'];
 const lookupApi = api.injectEndpoints({
   endpoints: (build) => ({
     lookupBarcode: build.mutation<BarcodeProduct, string>({
-      query: (code) => ({ url: '/api/lookup/barcode', method: 'POST', body: { code } }),
+      query: (code) => ({ ...apiRoute('POST', '/api/lookup/barcode'), body: { code } }),
     }),
     /** Stores the product's picture as the caller's upload and answers our /media/ URL. */
     storeProductImage: build.mutation<{ imageUrl: string }, string>({
-      query: (code) => ({ url: '/api/lookup/barcode/image', method: 'POST', body: { code } }),
+      query: (code) => ({ ...apiRoute('POST', '/api/lookup/barcode/image'), body: { code } }),
     }),
     importLink: build.mutation<LinkItem, string>({
-      query: (url) => ({ url: '/api/lookup/url', method: 'POST', body: { url } }),
+      query: (url) => ({ ...apiRoute('POST', '/api/lookup/url'), body: { url } }),
     }),
   }),
 });

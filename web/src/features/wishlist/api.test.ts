@@ -1,6 +1,7 @@
 import { waitFor } from '@testing-library/react';
 import { api } from '../../app/api';
 import { makeStore } from '../../app/store';
+import { apiRoute } from '../../lib/api/paths';
 import { json, mockFetch, signedIn } from '../../test/utils';
 import { wishlistApi } from './api';
 
@@ -10,7 +11,7 @@ import { wishlistApi } from './api';
 const probe = api.injectEndpoints({
   endpoints: (build) => ({
     listsProbe: build.query<{ itemCount: number }[], void>({
-      query: () => '/api/lists',
+      query: () => apiRoute('GET', '/api/lists'),
       providesTags: [{ type: 'Lists', id: 'ALL' }],
     }),
   }),
@@ -54,5 +55,15 @@ describe('wishlist mutations and the lists’ counts', () => {
     await store.dispatch(wishlistApi.endpoints.deleteWishlistItem.initiate('new')).unwrap();
     await waitFor(() => expect(counts()).toBe(0));
     expect(listReads()).toBe(3);
+  });
+});
+
+describe('getWishlist', () => {
+  it('asks for one list by the listId query parameter, and for the default list without it', async () => {
+    const calls = mockFetch(() => json([]));
+    const store = makeStore(signedIn());
+    await store.dispatch(wishlistApi.endpoints.getWishlist.initiate('list 1/2')).unwrap();
+    await store.dispatch(wishlistApi.endpoints.getWishlist.initiate()).unwrap();
+    expect(calls.map((c) => c.url)).toEqual(['/api/wishlist?listId=list+1%2F2', '/api/wishlist']);
   });
 });

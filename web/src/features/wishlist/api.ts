@@ -1,4 +1,5 @@
 import { api } from '../../app/api';
+import { apiRoute, type ApiQuery } from '../../lib/api/paths';
 import { uuid } from '../../lib/ids';
 import type { ItemEdit, NewWishlistItem, WishlistItem } from './types';
 
@@ -12,29 +13,31 @@ export const wishlistApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** One list's items; without a list id, the default list (what the header's badge counts). */
     getWishlist: build.query<WishlistItem[], string | void>({
-      query: (listId) => (listId ? `/api/wishlist?listId=${encodeURIComponent(listId)}` : '/api/wishlist'),
+      query: (listId) => {
+        const params: ApiQuery<'/api/wishlist', 'GET'> | undefined = listId ? { listId } : undefined;
+        return { ...apiRoute('GET', '/api/wishlist'), params };
+      },
       providesTags: (items) => [LIST, ...(items ?? []).map((i) => ({ type: 'Wishlist' as const, id: i.id }))],
     }),
     getRecentWishlist: build.query<WishlistItem[], void>({
-      query: () => '/api/wishlist/recent',
+      query: () => apiRoute('GET', '/api/wishlist/recent'),
       providesTags: [RECENT],
     }),
     addWishlistItem: build.mutation<WishlistItem, NewWishlistItem & { idempotencyKey?: string }>({
       query: ({ idempotencyKey, ...item }) => ({
-        url: '/api/wishlist',
-        method: 'POST',
+        ...apiRoute('POST', '/api/wishlist'),
         body: item,
         headers: { 'Idempotency-Key': idempotencyKey ?? uuid() },
       }),
       invalidatesTags: (_result, error) => (error ? [] : [LIST, RECENT, LISTS]),
     }),
     updateWishlistItem: build.mutation<WishlistItem, { id: string } & ItemEdit>({
-      query: ({ id, ...edit }) => ({ url: `/api/wishlist/${encodeURIComponent(id)}`, method: 'PATCH', body: edit }),
+      query: ({ id, ...edit }) => ({ ...apiRoute('PATCH', '/api/wishlist/{id}', { id }), body: edit }),
       // Moving an item to another list changes the lists' counts too.
       invalidatesTags: (_result, error, { id }) => (error ? [] : [LIST, RECENT, { type: 'Wishlist', id }, LISTS]),
     }),
     deleteWishlistItem: build.mutation<void, string>({
-      query: (id) => ({ url: `/api/wishlist/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      query: (id) => apiRoute('DELETE', '/api/wishlist/{id}', { id }),
       invalidatesTags: (_result, _error, id) => [LIST, RECENT, { type: 'Wishlist', id }, LISTS],
     }),
   }),

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../../app/hooks';
+import { apiRoute } from '../../../lib/api/paths';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { around } from '../../../lib/i18n';
 import { selectAuthUnavailableReason, selectCurrentUser } from '../../../lib/session';
@@ -24,7 +25,8 @@ export default function FirebaseDebugPage() {
 
   useEffect(() => {
     let active = true;
-    fetch('/api/config')
+    const { url, method } = apiRoute('GET', '/api/config');
+    fetch(url, { method })
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`GET /api/config answered ${r.status}`))))
       .then((body: { firebase?: { projectId?: string; authDomain?: string }; authEmulatorUrl?: string }) => {
         if (!active) return;

@@ -1,4 +1,5 @@
 import { api } from '../../../app/api';
+import { apiRoute } from '../../../lib/api/paths';
 import { uuid } from '../../../lib/ids';
 import type { WishlistItem } from '../../../lib/wishlistItem';
 
@@ -19,8 +20,7 @@ export const giftApi = api.injectEndpoints({
   endpoints: (build) => ({
     sendToSanta: build.mutation<WishlistItem, SantaRequest>({
       query: ({ idempotencyKey, ...body }) => ({
-        url: '/api/santa',
-        method: 'POST',
+        ...apiRoute('POST', '/api/santa'),
         body,
         headers: { 'Idempotency-Key': idempotencyKey ?? uuid() },
       }),

@@ -1,4 +1,5 @@
 import { api } from '../../../app/api';
+import { apiRoute } from '../../../lib/api/paths';
 import type { GeneratedEntry, GeneratedGift, ProductAnalysis } from '../../../lib/wishlistItem';
 
 /** POST /api/vision/analyze's answer (api/openapi.yaml, generated). */
@@ -29,10 +30,10 @@ export type GeneratedItem = GeneratedGift & Partial<Pick<GeneratedEntry, 'estima
 export const visionApi = api.injectEndpoints({
   endpoints: (build) => ({
     analyzeImage: build.mutation<ProductAnalysis, AnalyzeRequest>({
-      query: (body) => ({ url: '/api/vision/analyze', method: 'POST', body }),
+      query: (body) => ({ ...apiRoute('POST', '/api/vision/analyze'), body }),
     }),
     generateItem: build.mutation<GeneratedItem, GenerateRequest>({
-      query: (body) => ({ url: '/api/vision/generate', method: 'POST', body }),
+      query: (body) => ({ ...apiRoute('POST', '/api/vision/generate'), body }),
     }),
   }),
 });
