@@ -6,7 +6,8 @@
 # through the cluster, then the web app in Chromium through the ingress controller (Traefik,
 # ingress.yaml) on its host name, checks that every dashboard panel has data in that Prometheus, then the
 # drills (rollouts, dependency pods deleted, a pod killed, network policies) and the alert
-# drills (a service stopped, a pod crash-looping: the alert reaches Alertmanager and resolves),
+# drills (a service stopped, a pod crash-looping, NATS gone, a consumer's backlog filled: the alert
+# reaches Alertmanager and resolves),
 # then uninstalls. Prints what it did and what was lost.
 #   K8S_KEEP=1  leaves the release installed afterwards (to look around with cluster.sh kubectl)
 set -uo pipefail
@@ -242,7 +243,7 @@ go test -count=1 -v -timeout 20m -tags e2e,cluster -run 'TestDrill' ./tests/e2e/
 [ "${PIPESTATUS[0]}" = 0 ] || fail "drills"
 
 log "alert drills: faults the cluster's Prometheus must report through Alertmanager (receiver on $ALERT_WEBHOOK_ADDR)"
-go test -count=1 -v -timeout 12m -tags e2e,cluster -run 'TestMonitoringAlertDrills' ./tests/e2e/... 2>&1 | tee "$RESULTS/alert-drills.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- |_test\.go:[0-9]+:'
+go test -count=1 -v -timeout 25m -tags e2e,cluster -run 'TestMonitoringAlertDrills' ./tests/e2e/... 2>&1 | tee "$RESULTS/alert-drills.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- |_test\.go:[0-9]+:'
 [ "${PIPESTATUS[0]}" = 0 ] || fail "alert drills"
 
 if [ "${K8S_KEEP:-}" != 1 ]; then

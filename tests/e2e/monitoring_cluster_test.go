@@ -5,7 +5,8 @@
 // receiver in this test (make k8s-test runs both in the cluster: deploy/cluster/monitoring.yaml):
 //   - every panel of the Grafana dashboard returns data (a panel that shows nothing is a bug);
 //   - alert drills: a service stopped (SantaServiceDown), and on the cluster a pod crash-looping
-//     (SantaPodRestarting) and every NATS server gone (SantaNATSUnreachable), each reaching
+//     (SantaPodRestarting), every NATS server gone (SantaNATSUnreachable) and a consumer's
+//     backlog filled (SantaConsumerLag), each reaching
 //     Alertmanager within the rule's `for` and a scrape interval, and resolving once the fault
 //     is gone.
 //
@@ -19,6 +20,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -28,10 +30,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/santa-wishlist/santa/pkg/events"
 )
 
 func monitorEnv(t *testing.T, name string) string {
@@ -43,10 +49,21 @@ func monitorEnv(t *testing.T, name string) string {
 	return v
 }
 
-// promQuery runs an instant query and returns the result vector.
-func promQuery(t *testing.T, expr string) []struct {
+// promSample is one series of an instant query's result: its labels and its value, which
+// Prometheus writes as [time, "number"].
+type promSample struct {
 	Metric map[string]string `json:"metric"`
-} {
+	Value  [2]any            `json:"value"`
+}
+
+func (s promSample) number() float64 {
+	text, _ := s.Value[1].(string)
+	f, _ := strconv.ParseFloat(text, 64)
+	return f
+}
+
+// promQuery runs an instant query and returns the result vector.
+func promQuery(t *testing.T, expr string) []promSample {
 	t.Helper()
 	u := monitorEnv(t, "SANTA_PROMETHEUS_URL") + "/api/v1/query?query=" + url.QueryEscape(expr)
 	resp, err := http.Get(u)
@@ -58,9 +75,7 @@ func promQuery(t *testing.T, expr string) []struct {
 		Status string `json:"status"`
 		Error  string `json:"error"`
 		Data   struct {
-			Result []struct {
-				Metric map[string]string `json:"metric"`
-			} `json:"result"`
+			Result []promSample `json:"result"`
 		} `json:"data"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.Status != "success" {
@@ -268,6 +283,13 @@ func TestMonitoringAlertDrills(t *testing.T) {
 		}
 		drillPodRestarting(t, receiver)
 	})
+	t.Run("ConsumerLag", func(t *testing.T) {
+		t.Parallel()
+		if !onCluster() {
+			t.Skip("needs the cluster: the local stack's NATS is shared with other stacks")
+		}
+		drillConsumerLag(t, receiver)
+	})
 	// Not beside the others: a service brought back while NATS is away would wait for it.
 	// (The parallel drills above start when this one has ended.)
 	t.Run("NATSUnreachable", func(t *testing.T) {
@@ -446,5 +468,102 @@ func drillPodRestarting(t *testing.T, receiver *alertReceiver) {
 	}
 	if toFire > bound+slack {
 		t.Errorf("%s fired after %s, later than %s + %s", alert, toFire, bound, slack)
+	}
+}
+
+// drillConsumerLag fills the backlog of notification's durable consumer of every product
+// event: the consumer is paused in JetStream (the service keeps running and reporting its lag),
+// and users add gifts until more than the rule's 500 events wait. SantaConsumerLag must fire
+// within its `for` and a scrape interval of the backlog passing 500, and resolve once the
+// consumer is resumed and has caught up.
+// notificationConsumer is notification's durable consumer of every product event (its
+// service package's ConsumerName), before the namespace is added.
+const notificationConsumer = "notification"
+
+func drillConsumerLag(t *testing.T, receiver *alertReceiver) {
+	interval := scrapeInterval(t)
+	const service, alert, forDuration, threshold = "notification", "SantaConsumerLag", 10 * time.Minute, 500
+	const users, giftsEach = 8, 75 // 600 events: the per-user limit (240 a minute) is not reached
+	key := alert + "/" + service
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	stream, done := productStream(t, ctx)
+	defer done()
+	durable := events.Namespace(os.Getenv("EVENTS_NAMESPACE")).Durable(notificationConsumer)
+	if _, err := stream.Consumer(ctx, durable); err != nil {
+		t.Fatalf("notification's consumer %s: %v", durable, err)
+	}
+
+	if _, err := stream.PauseConsumer(ctx, durable, time.Now().Add(30*time.Minute)); err != nil {
+		t.Fatalf("pause %s: %v", durable, err)
+	}
+	resumed := false
+	resume := func() {
+		if _, err := stream.ResumeConsumer(context.Background(), durable); err != nil {
+			t.Errorf("resume %s: %v", durable, err)
+		}
+		resumed = true
+	}
+	defer func() {
+		if !resumed {
+			resume()
+		}
+	}()
+
+	// The gifts: each user adds theirs at three a second, all users at once.
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for u := range users {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, _ := newUser(t, fmt.Sprintf("lagdrill%d", u))
+			for i := range giftsEach {
+				code, _ := c.json("POST", "/api/wishlist", map[string]any{
+					"name": fmt.Sprintf("Backlog gift %d", i), "description": "A gift added while notifications wait",
+				})
+				if code != http.StatusCreated {
+					failed.Add(1)
+				}
+				time.Sleep(time.Second / 3)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := failed.Load(); n > 0 {
+		t.Fatalf("%d of %d gifts were not added", n, users*giftsEach)
+	}
+	// The clock starts when the service reports the backlog over the threshold.
+	var filled time.Time
+	pending := 0.0
+	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end); time.Sleep(time.Second) {
+		for _, s := range promQuery(t, fmt.Sprintf(`max(events_consumer_pending{job=%q, consumer=%q})`, service, durable)) {
+			pending = s.number()
+		}
+		if pending > threshold {
+			filled = time.Now()
+			break
+		}
+	}
+	if filled.IsZero() {
+		t.Fatalf("%s reported %v events pending for %s, not over %d, 2 minutes after %d gifts", service, pending, durable, threshold, users*giftsEach)
+	}
+	bound := forDuration + interval
+	slack := interval + 30*time.Second
+	fired := receiver.wait(t, key, false, filled, bound+slack+time.Minute)
+	toFire := fired.Sub(filled)
+
+	back := time.Now()
+	resume()
+	resolvedAt := receiver.wait(t, key, true, back, 4*time.Minute)
+	toResolve := resolvedAt.Sub(back)
+	t.Logf("alert drill: %s fired after %ds, resolved after %ds (%s's consumer %s paused, %d gifts added: %v events pending; bound: for %s + scrape %s + %s; resolved counted from the resume)",
+		alert, int(toFire.Round(time.Second).Seconds()), int(toResolve.Round(time.Second).Seconds()),
+		service, durable, users*giftsEach, pending, forDuration, interval, slack)
+	if toFire < forDuration-interval {
+		t.Errorf("%s fired after %s, before its `for` of %s", alert, toFire, forDuration)
+	}
+	if toFire > bound+slack {
+		t.Errorf("%s fired after %s, later than `for` + one scrape interval (%s) + %s", alert, toFire, bound, slack)
 	}
 }
