@@ -10,7 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
 )
 
 // Headers that once carried the caller in plain text. Nothing trusts them any more (the user
@@ -78,7 +78,7 @@ func UserFrom(c *gin.Context) (User, bool) {
 func Caller(required bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if _, ok := UserFrom(c); !ok && required {
-			apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "You need to log in to do this.")
+			httpserver.Abort(c, http.StatusUnauthorized, "unauthenticated", "You need to log in to do this.")
 			return
 		}
 		c.Next()

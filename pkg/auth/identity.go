@@ -14,8 +14,8 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/config"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
 )
 
 // HeaderIdentity carries the identity assertion: a short-lived JWT (EdDSA, Ed25519) that the
@@ -256,12 +256,12 @@ func RequireIdentity(v *IdentityVerifier) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		token := c.GetHeader(HeaderIdentity)
 		if v == nil || token == "" {
-			apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "This service answers only calls from inside Santa Wishlist.")
+			httpserver.Abort(c, http.StatusUnauthorized, "unauthenticated", "This service answers only calls from inside Santa Wishlist.")
 			return
 		}
 		u, ok, iss, err := v.Verify(token, c.Request.Method, c.Request.URL.Path)
 		if err != nil {
-			apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "This service answers only calls from inside Santa Wishlist.")
+			httpserver.Abort(c, http.StatusUnauthorized, "unauthenticated", "This service answers only calls from inside Santa Wishlist.")
 			return
 		}
 		c.Set(issuerKey, iss)

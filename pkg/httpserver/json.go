@@ -11,7 +11,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/apperror"
 )
 
@@ -22,31 +21,31 @@ func DecodeJSON(c *gin.Context, dst any, maxBytes int64) bool {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			apierror.Abort(c, http.StatusRequestEntityTooLarge, "too_large",
+			Abort(c, http.StatusRequestEntityTooLarge, "too_large",
 				fmt.Sprintf("The request is too large (the limit is %d bytes).", maxBytes))
 			return false
 		}
-		apierror.Abort(c, http.StatusBadRequest, "unreadable_body", "The request body could not be read.")
+		Abort(c, http.StatusBadRequest, "unreadable_body", "The request body could not be read.")
 		return false
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		apierror.Abort(c, http.StatusBadRequest, "empty_body", "The request body is empty; send a JSON object.")
+		Abort(c, http.StatusBadRequest, "empty_body", "The request body is empty; send a JSON object.")
 		return false
 	}
 	// encoding/json would silently turn invalid UTF-8 into U+FFFD and save mangled text.
 	if !utf8.Valid(body) {
-		apierror.Abort(c, http.StatusBadRequest, "invalid_utf8", "The request body is not valid UTF-8 text.")
+		Abort(c, http.StatusBadRequest, "invalid_utf8", "The request body is not valid UTF-8 text.")
 		return false
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			apierror.AbortFields(c, http.StatusBadRequest, "wrong_type",
+			AbortFields(c, http.StatusBadRequest, "wrong_type",
 				fmt.Sprintf("The field %q has the wrong type (expected %s).", typeErr.Field, typeErr.Type.String()),
 				map[string]string{typeErr.Field: fmt.Sprintf("Expected %s.", typeErr.Type.String())})
 			return false
 		}
-		apierror.Abort(c, http.StatusBadRequest, "malformed_json", "The request body is not valid JSON.")
+		Abort(c, http.StatusBadRequest, "malformed_json", "The request body is not valid JSON.")
 		return false
 	}
 	return true
@@ -59,7 +58,7 @@ func WriteJSON(c *gin.Context, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		Logger(c).Error("encode answer", "err", err)
-		apierror.Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+		Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
 		return
 	}
 	c.Data(status, "application/json; charset=utf-8", body)
@@ -97,5 +96,5 @@ func WriteAppError(c *gin.Context, e *apperror.Error, status int, action string)
 	default:
 		msg = action + ": " + msg + "."
 	}
-	apierror.AbortFields(c, status, e.Code, msg, e.Fields)
+	AbortFields(c, status, e.Code, msg, e.Fields)
 }

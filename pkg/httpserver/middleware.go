@@ -11,7 +11,6 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/observability"
 )
 
@@ -69,7 +68,7 @@ func recovery(logger *slog.Logger) gin.HandlerFunc {
 				logger.Error("panic while serving", "panic", r, "path", c.Request.URL.Path,
 					"request_id", c.GetString(RequestIDHeader), "stack", string(debug.Stack()))
 				// Never leak the panic value: it may hold internals.
-				apierror.Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+				Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
 			}
 		}()
 		c.Next()
@@ -112,7 +111,7 @@ func observe(logger *slog.Logger, m *observability.HTTPMetrics, release *idleRel
 }
 
 func notFound(c *gin.Context) {
-	apierror.Abort(c, http.StatusNotFound, "not_found", "Nothing lives at this address.")
+	Abort(c, http.StatusNotFound, "not_found", "Nothing lives at this address.")
 }
 
 func isProbe(path string) bool { return path == "/healthz" || path == "/readyz" || path == "/metrics" }

@@ -11,7 +11,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/config"
 )
 
@@ -159,5 +158,5 @@ func (g *StreamGate) refuse(c *gin.Context, reason string) {
 	c.Set(shedKey, true)
 	// Jittered, so the clients refused together do not all come back in the same second.
 	c.Header("Retry-After", strconv.Itoa(g.limits.RetryAfter+rand.IntN(g.limits.RetryAfter+1)))
-	apierror.Abort(c, http.StatusServiceUnavailable, "busy", "Live updates are busy right now. Trying again shortly.")
+	Abort(c, http.StatusServiceUnavailable, "busy", "Live updates are busy right now. Trying again shortly.")
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/gin-gonic/gin"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
 )
 
 // ErrEmulatorNotAllowed stops a service that would accept unsigned tokens in production.
@@ -100,14 +100,14 @@ func (v *Verifier) Authenticate(required bool) gin.HandlerFunc {
 		token, err := auth.BearerToken(c.Request)
 		if errors.Is(err, auth.ErrNoToken) {
 			if required {
-				apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "You need to log in to do this.")
+				httpserver.Abort(c, http.StatusUnauthorized, "unauthenticated", "You need to log in to do this.")
 				return
 			}
 			c.Next()
 			return
 		}
 		if err != nil {
-			apierror.Abort(c, http.StatusUnauthorized, "invalid_token", "The sign-in token is malformed. Please log in again.")
+			httpserver.Abort(c, http.StatusUnauthorized, "invalid_token", "The sign-in token is malformed. Please log in again.")
 			return
 		}
 		user, err := v.Verify(c.Request.Context(), token)
@@ -116,11 +116,11 @@ func (v *Verifier) Authenticate(required bool) gin.HandlerFunc {
 			auth.SetUser(c, user)
 			c.Next()
 		case fbauth.IsIDTokenExpired(err):
-			apierror.Abort(c, http.StatusUnauthorized, "token_expired", "Your session has expired. Please log in again.")
+			httpserver.Abort(c, http.StatusUnauthorized, "token_expired", "Your session has expired. Please log in again.")
 		case fbauth.IsCertificateFetchFailed(err):
-			apierror.Abort(c, http.StatusServiceUnavailable, "auth_unavailable", "Sign-in cannot be checked right now. Please try again shortly.")
+			httpserver.Abort(c, http.StatusServiceUnavailable, "auth_unavailable", "Sign-in cannot be checked right now. Please try again shortly.")
 		default:
-			apierror.Abort(c, http.StatusUnauthorized, "invalid_token", "The sign-in token is not valid. Please log in again.")
+			httpserver.Abort(c, http.StatusUnauthorized, "invalid_token", "The sign-in token is not valid. Please log in again.")
 		}
 	}
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
@@ -49,7 +48,7 @@ func exportAccount(up Upstreams, identity *auth.IdentitySigner) gin.HandlerFunc 
 		}
 		if err != nil {
 			httpserver.Logger(c).Warn("export failed", "err", err)
-			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Your data cannot be gathered right now. Please try again shortly.")
+			httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "Your data cannot be gathered right now. Please try again shortly.")
 			return
 		}
 		c.Header("Content-Type", "application/zip")

@@ -16,7 +16,6 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
@@ -45,7 +44,7 @@ func securityHeaders(csp string) gin.HandlerFunc {
 func limitBody(max int64) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if c.Request.ContentLength > max {
-			apierror.Abort(c, http.StatusRequestEntityTooLarge, "too_large",
+			httpserver.Abort(c, http.StatusRequestEntityTooLarge, "too_large",
 				fmt.Sprintf("The request is too large (the limit is %d MB).", max>>20))
 			return
 		}
@@ -99,7 +98,7 @@ func check(c *gin.Context, limiter *adapters.RateLimiter, refused *prometheus.Co
 	if !verdict.Allowed {
 		refused.WithLabelValues(verdict.Scope).Inc()
 		c.Header("Retry-After", strconv.Itoa(int(verdict.RetryAfter.Seconds()+0.999)))
-		apierror.Abort(c, http.StatusTooManyRequests, "rate_limited",
+		httpserver.Abort(c, http.StatusTooManyRequests, "rate_limited",
 			"Too many requests. Please wait a moment and try again.")
 		return
 	}
@@ -133,7 +132,7 @@ func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
 			return
 		}
 		if len(key) > 200 {
-			apierror.Abort(c, http.StatusBadRequest, "bad_idempotency_key", "The Idempotency-Key header must be at most 200 characters.")
+			httpserver.Abort(c, http.StatusBadRequest, "bad_idempotency_key", "The Idempotency-Key header must be at most 200 characters.")
 			return
 		}
 		u, _ := auth.UserFrom(c)
@@ -142,16 +141,16 @@ func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
 		switch {
 		case errors.Is(err, adapters.ErrTooManyKeys):
 			c.Header("Retry-After", "600")
-			apierror.Abort(c, http.StatusTooManyRequests, "too_many_idempotency_keys",
+			httpserver.Abort(c, http.StatusTooManyRequests, "too_many_idempotency_keys",
 				"Too many new requests lately. Please wait a while and try again.")
 			return
 		case errors.Is(err, adapters.ErrInProgress):
 			c.Header("Retry-After", "1")
-			apierror.Abort(c, http.StatusConflict, "request_in_progress", "This request is already being processed. Please wait a moment.")
+			httpserver.Abort(c, http.StatusConflict, "request_in_progress", "This request is already being processed. Please wait a moment.")
 			return
 		case err != nil:
 			httpserver.Logger(c).Error("idempotency store unavailable", "err", err)
-			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Please try again shortly.")
+			httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "Please try again shortly.")
 			return
 		case stored != nil:
 			replay(c, stored)
@@ -190,14 +189,14 @@ func replay(c *gin.Context, stored *adapters.StoredResponse) {
 		if _, err := io.Copy(hash, c.Request.Body); err != nil {
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
-				apierror.Abort(c, http.StatusRequestEntityTooLarge, "too_large", "The request is too large.")
+				httpserver.Abort(c, http.StatusRequestEntityTooLarge, "too_large", "The request is too large.")
 				return
 			}
-			apierror.Abort(c, http.StatusBadRequest, "unreadable_body", "The request body could not be read.")
+			httpserver.Abort(c, http.StatusBadRequest, "unreadable_body", "The request body could not be read.")
 			return
 		}
 		if !bytes.Equal(hash.Sum(nil), stored.RequestHash) {
-			apierror.Abort(c, http.StatusUnprocessableEntity, "idempotency_key_reused",
+			httpserver.Abort(c, http.StatusUnprocessableEntity, "idempotency_key_reused",
 				"This Idempotency-Key was already used for a different request. Use a new key for a new request.")
 			return
 		}

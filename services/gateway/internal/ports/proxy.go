@@ -15,7 +15,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 )
@@ -88,7 +87,7 @@ func (p *bufferPool) Put(b []byte) { p.pool.Put(&b) }
 func forward(target, audience string, identity *auth.IdentitySigner, streaming bool) gin.HandlerFunc {
 	if target == "" {
 		return func(c *gin.Context) {
-			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "This feature is not available right now.")
+			httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "This feature is not available right now.")
 		}
 	}
 	base, err := url.Parse(target)

@@ -15,7 +15,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 )
@@ -73,7 +72,7 @@ func relayStream(lifetime context.Context, target string, identity *auth.Identit
 		u, ok := auth.UserFrom(c)
 		if err := identity.SetHeaders(out, u, ok, "notification"); err != nil {
 			httpserver.Logger(c).Error("could not sign the identity assertion", "err", err)
-			apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are restarting. Trying again shortly.")
+			httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are restarting. Trying again shortly.")
 			cancel()
 			return
 		}
@@ -204,7 +203,7 @@ func unavailable(c *gin.Context) {
 		return // the device went away
 	}
 	c.Header("Retry-After", strconv.Itoa(2+rand.IntN(3)))
-	apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are restarting. Trying again shortly.")
+	httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are restarting. Trying again shortly.")
 }
 
 // passOn passes on a refusal (429, 503 with Retry-After, 400): a small JSON answer.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
 )
 
 // webApp serves the built React app. Hashed assets never change, so browsers keep them for a
@@ -22,15 +22,15 @@ func webApp(dir string) gin.HandlerFunc {
 		p := c.Request.URL.Path
 		// /readyz and /metrics are the admin port's (ADMIN_PORT); here they are not an app route.
 		if strings.HasPrefix(p, "/api/") || p == "/api" || strings.HasPrefix(p, "/media/") || p == "/readyz" || p == "/metrics" {
-			apierror.Abort(c, http.StatusNotFound, "not_found", "Nothing lives at this address.")
+			httpserver.Abort(c, http.StatusNotFound, "not_found", "Nothing lives at this address.")
 			return
 		}
 		if c.Request.Method != http.MethodGet && c.Request.Method != http.MethodHead {
-			apierror.Abort(c, http.StatusMethodNotAllowed, "method_not_allowed", "This address only answers GET.")
+			httpserver.Abort(c, http.StatusMethodNotAllowed, "method_not_allowed", "This address only answers GET.")
 			return
 		}
 		if dir == "" {
-			apierror.Abort(c, http.StatusNotFound, "not_found", "The web app is not built. Run `make web`.")
+			httpserver.Abort(c, http.StatusNotFound, "not_found", "The web app is not built. Run `make web`.")
 			return
 		}
 		clean := path.Clean("/" + p)

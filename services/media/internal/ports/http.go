@@ -15,7 +15,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
@@ -77,7 +76,7 @@ func (h *HTTP) upload(internal bool) gin.HandlerFunc {
 		owner := strings.TrimSpace(user.UID)
 		if !signedIn || owner == "" || (internal && auth.IssuerFrom(c) != "wishlist") {
 			// Refused before reading a possibly large body.
-			apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Please sign in to upload images.")
+			httpserver.Abort(c, http.StatusUnauthorized, "unauthenticated", "Please sign in to upload images.")
 			return
 		}
 		var (
@@ -91,7 +90,7 @@ func (h *HTTP) upload(internal bool) gin.HandlerFunc {
 		case "application/json":
 			req, ok = readJSON(c, maxBytes)
 		default:
-			apierror.Abort(c, http.StatusUnsupportedMediaType, "unsupported_request_type",
+			httpserver.Abort(c, http.StatusUnsupportedMediaType, "unsupported_request_type",
 				`Send the image as multipart/form-data in a field named "image", or as JSON with a dataUrl.`)
 			return
 		}
@@ -142,7 +141,7 @@ func readJSON(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 		return uploadInput{}, false
 	}
 	if strings.TrimSpace(body.DataURL) == "" {
-		apierror.AbortFields(c, http.StatusBadRequest, "missing_image", "dataUrl is required.",
+		httpserver.AbortFields(c, http.StatusBadRequest, "missing_image", "dataUrl is required.",
 			map[string]string{"dataUrl": "Send the image as a data: URL such as data:image/jpeg;base64,..."})
 		return uploadInput{}, false
 	}
@@ -160,7 +159,7 @@ func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	mr, err := c.Request.MultipartReader()
 	if err != nil {
-		apierror.Abort(c, http.StatusBadRequest, "malformed_multipart", "The multipart form could not be read.")
+		httpserver.Abort(c, http.StatusBadRequest, "malformed_multipart", "The multipart form could not be read.")
 		return uploadInput{}, false
 	}
 	var (
@@ -199,7 +198,7 @@ func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 		_ = part.Close()
 	}
 	if !hasImage {
-		apierror.AbortFields(c, http.StatusBadRequest, "missing_image", `The form has no "image" file.`,
+		httpserver.AbortFields(c, http.StatusBadRequest, "missing_image", `The form has no "image" file.`,
 			map[string]string{"image": "Choose an image file to upload."})
 		return req, false
 	}
@@ -222,10 +221,10 @@ func (h *HTTP) discard(c *gin.Context) {
 	n, err := h.app.Discard(c.Request.Context(), user.UID, body.ImageURL)
 	switch {
 	case errors.Is(err, app.ErrNotFound):
-		apierror.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
+		httpserver.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
 	case err != nil:
 		httpserver.Logger(c).Error("discarding an image failed", "err", err)
-		apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be removed right now.")
+		httpserver.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be removed right now.")
 	default:
 		c.JSON(http.StatusOK, gin.H{"removed": n})
 	}
@@ -235,7 +234,7 @@ func (h *HTTP) discard(c *gin.Context) {
 func wishlistCaller(c *gin.Context, verb string) (auth.User, bool) {
 	user, ok := auth.UserFrom(c)
 	if !ok || auth.IssuerFrom(c) != "wishlist" {
-		apierror.Abort(c, http.StatusUnauthorized, "unauthenticated", "Only the wishlist service may "+verb+" images.")
+		httpserver.Abort(c, http.StatusUnauthorized, "unauthenticated", "Only the wishlist service may "+verb+" images.")
 		return auth.User{}, false
 	}
 	return user, true
@@ -258,13 +257,13 @@ func (h *HTTP) attach(c *gin.Context) {
 	n, err := h.app.Attach(c.Request.Context(), user.UID, body.ImageURL, body.ItemID)
 	switch {
 	case errors.Is(err, domain.ErrInvalidItemID):
-		apierror.AbortFields(c, http.StatusBadRequest, "invalid_item_id", "itemId must be a UUID.",
+		httpserver.AbortFields(c, http.StatusBadRequest, "invalid_item_id", "itemId must be a UUID.",
 			map[string]string{"itemId": "Must be the UUID of an item."})
 	case errors.Is(err, app.ErrNotFound):
-		apierror.Abort(c, http.StatusNotFound, "not_found", "No such upload of yours.")
+		httpserver.Abort(c, http.StatusNotFound, "not_found", "No such upload of yours.")
 	case err != nil:
 		httpserver.Logger(c).Error("attaching an image failed", "err", err)
-		apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be updated right now.")
+		httpserver.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be updated right now.")
 	default:
 		c.JSON(http.StatusOK, gin.H{"marked": n})
 	}
@@ -277,7 +276,7 @@ func bodyFailed(c *gin.Context, err error, maxBytes int64) bool {
 		writeError(c, domain.ErrTooLarge, maxBytes)
 		return false
 	}
-	apierror.Abort(c, http.StatusBadRequest, "unreadable_body", "The request body could not be read.")
+	httpserver.Abort(c, http.StatusBadRequest, "unreadable_body", "The request body could not be read.")
 	return false
 }
 
@@ -286,21 +285,21 @@ func writeError(c *gin.Context, err error, maxBytes int64) {
 	log := httpserver.Logger(c)
 	switch {
 	case errors.Is(err, domain.ErrTooLarge):
-		apierror.Abort(c, http.StatusRequestEntityTooLarge, "image_too_large",
+		httpserver.Abort(c, http.StatusRequestEntityTooLarge, "image_too_large",
 			fmt.Sprintf("The image is too large: the limit is %s.", humanBytes(maxBytes)))
 	case errors.Is(err, domain.ErrUnsupportedType):
-		apierror.Abort(c, http.StatusUnsupportedMediaType, "unsupported_image_type",
+		httpserver.Abort(c, http.StatusUnsupportedMediaType, "unsupported_image_type",
 			"Only JPEG, PNG, WebP or GIF images are accepted.")
 	case errors.Is(err, domain.ErrEmpty):
-		apierror.Abort(c, http.StatusBadRequest, "empty_image", "The image is empty.")
+		httpserver.Abort(c, http.StatusBadRequest, "empty_image", "The image is empty.")
 	case errors.Is(err, domain.ErrTooManyPixels):
-		apierror.Abort(c, http.StatusUnprocessableEntity, "image_dimensions_too_large",
+		httpserver.Abort(c, http.StatusUnprocessableEntity, "image_dimensions_too_large",
 			fmt.Sprintf("The image has too many pixels (the limit is %d megapixels).", domain.DefaultMaxPixels/1_000_000))
 	case errors.Is(err, domain.ErrTooMuchMemory):
-		apierror.Abort(c, http.StatusUnprocessableEntity, "image_too_large_to_open",
+		httpserver.Abort(c, http.StatusUnprocessableEntity, "image_too_large_to_open",
 			"The image is too large to open: its dimensions and colour depth need too much memory. Please send a smaller or 8-bit image.")
 	case errors.Is(err, domain.ErrTooComplex):
-		apierror.Abort(c, http.StatusUnprocessableEntity, "image_too_complex",
+		httpserver.Abort(c, http.StatusUnprocessableEntity, "image_too_complex",
 			"The image has more scans or frames than a photo has. Please save it again as an ordinary JPEG or PNG.")
 	case errors.Is(err, app.ErrQuotaExceeded):
 		msg := "You have stored as many photos as your account allows. Delete items with photos you no longer need, then try again."
@@ -309,30 +308,30 @@ func writeError(c *gin.Context, err error, maxBytes int64) {
 			msg = fmt.Sprintf("You have stored as many photos as your account allows (%d photos, %s). Delete items with photos you no longer need, then try again.",
 				q.Quota.MaxImages, humanBytes(q.Quota.MaxBytes))
 		}
-		apierror.Abort(c, http.StatusConflict, "storage_quota_exceeded", msg)
+		httpserver.Abort(c, http.StatusConflict, "storage_quota_exceeded", msg)
 	case errors.Is(err, app.ErrUploadRate):
 		var rateErr *app.RateError
 		if errors.As(err, &rateErr) {
 			c.Header("Retry-After", strconv.Itoa(int(rateErr.RetryAfter.Seconds()+0.999)))
 		}
-		apierror.Abort(c, http.StatusTooManyRequests, "too_many_uploads",
+		httpserver.Abort(c, http.StatusTooManyRequests, "too_many_uploads",
 			"You are uploading images too quickly. Please wait a moment and try again.")
 	case errors.Is(err, domain.ErrCorruptImage):
-		apierror.Abort(c, http.StatusUnprocessableEntity, "corrupt_image",
+		httpserver.Abort(c, http.StatusUnprocessableEntity, "corrupt_image",
 			"The image could not be read; it may be damaged or incomplete.")
 	case errors.Is(err, domain.ErrInvalidDataURL):
-		apierror.AbortFields(c, http.StatusBadRequest, "invalid_data_url",
+		httpserver.AbortFields(c, http.StatusBadRequest, "invalid_data_url",
 			"dataUrl must be a base64 data: URL such as data:image/jpeg;base64,...",
 			map[string]string{"dataUrl": "Must be a base64 data: URL of an image."})
 	case errors.Is(err, domain.ErrInvalidItemID):
-		apierror.AbortFields(c, http.StatusBadRequest, "invalid_item_id", "itemId must be a UUID.",
+		httpserver.AbortFields(c, http.StatusBadRequest, "invalid_item_id", "itemId must be a UUID.",
 			map[string]string{"itemId": "Must be the UUID of an item, or left out."})
 	case errors.Is(err, app.ErrNoOwner):
-		apierror.AbortFields(c, http.StatusBadRequest, "invalid_user", "The user id is not valid.",
+		httpserver.AbortFields(c, http.StatusBadRequest, "invalid_user", "The user id is not valid.",
 			map[string]string{"userId": "Must be 1 to 128 printable characters."})
 	default:
 		log.Error("storing an image failed", "err", err)
-		apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable",
+		httpserver.Abort(c, http.StatusServiceUnavailable, "storage_unavailable",
 			"The image could not be stored right now. Please try again.")
 		return
 	}
@@ -359,17 +358,17 @@ func (h *HTTP) serve(c *gin.Context) {
 	ctx := c.Request.Context()
 	ttl, signed := h.urls.Verify(key, c.Query("exp"), c.Query("sig"), h.now())
 	if !signed {
-		apierror.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
+		httpserver.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
 		return
 	}
 	notFound := func(err error) {
 		if !errors.Is(err, app.ErrNotFound) {
 			httpserver.Logger(c).Error("reading an object failed", "key", key, "err", err)
-			apierror.Abort(c, http.StatusServiceUnavailable, "storage_unavailable",
+			httpserver.Abort(c, http.StatusServiceUnavailable, "storage_unavailable",
 				"The image cannot be read right now. Please try again.")
 			return
 		}
-		apierror.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
+		httpserver.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
 	}
 
 	inm := c.GetHeader("If-None-Match")

@@ -23,7 +23,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
@@ -133,8 +132,8 @@ type response struct {
 	body   []byte
 }
 
-func (r response) apiError() apierror.Detail {
-	var b apierror.Body
+func (r response) apiError() httpserver.ErrorDetail {
+	var b httpserver.ErrorBody
 	_ = json.Unmarshal(r.body, &b)
 	return b.Error
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/notification/internal/domain"
@@ -40,7 +39,7 @@ type preferenceHandlers struct{ store PreferenceStore }
 
 func unavailable(c *gin.Context, what string, err error) {
 	httpserver.Logger(c).Error(what, "err", err)
-	apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notification settings cannot be reached right now.")
+	httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notification settings cannot be reached right now.")
 }
 
 func (h preferenceHandlers) get(c *gin.Context) {
@@ -85,10 +84,10 @@ func (h preferenceHandlers) put(c *gin.Context) {
 func badPreference(c *gin.Context, err error) {
 	var bad *domain.ErrBadPreference
 	if errors.As(err, &bad) {
-		apierror.AbortFields(c, http.StatusUnprocessableEntity, "validation_failed", bad.Message, map[string]string{bad.Field: bad.Message})
+		httpserver.AbortFields(c, http.StatusUnprocessableEntity, "validation_failed", bad.Message, map[string]string{bad.Field: bad.Message})
 		return
 	}
-	apierror.Abort(c, http.StatusUnprocessableEntity, "validation_failed", err.Error())
+	httpserver.Abort(c, http.StatusUnprocessableEntity, "validation_failed", err.Error())
 }
 
 // tokenOK rejects what cannot be a token before the database is asked.
@@ -102,7 +101,7 @@ func tokenOK(token string) bool {
 }
 
 func notFound(c *gin.Context) {
-	apierror.Abort(c, http.StatusNotFound, "unsubscribe_not_found", "This unsubscribe link is not known.")
+	httpserver.Abort(c, http.StatusNotFound, "unsubscribe_not_found", "This unsubscribe link is not known.")
 }
 
 // describe says what the token stops, changing nothing (a link checker or a person opening the
@@ -154,7 +153,7 @@ func (h preferenceHandlers) unsubscribe(c *gin.Context) {
 		return
 	}
 	if !oneClick(c) {
-		apierror.Abort(c, http.StatusBadRequest, "validation_failed", "The body must be List-Unsubscribe=One-Click (form-encoded).")
+		httpserver.Abort(c, http.StatusBadRequest, "validation_failed", "The body must be List-Unsubscribe=One-Click (form-encoded).")
 		return
 	}
 	what, found, err := h.store.Unsubscribe(c.Request.Context(), token)

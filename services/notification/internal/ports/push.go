@@ -8,7 +8,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/safedial"
@@ -56,7 +55,7 @@ type subscriptionBody struct {
 
 func (h pushHandlers) ready(c *gin.Context) bool {
 	if h.cfg.PublicKey == "" {
-		apierror.Abort(c, http.StatusNotFound, "push_unavailable", "Push notifications are not available here.")
+		httpserver.Abort(c, http.StatusNotFound, "push_unavailable", "Push notifications are not available here.")
 		return false
 	}
 	return true
@@ -79,16 +78,16 @@ func (h pushHandlers) save(c *gin.Context) {
 	if err := domain.CheckSubscription(sub, h.allow); err != nil {
 		var bad *domain.ErrBadSubscription
 		if errors.As(err, &bad) {
-			apierror.AbortFields(c, http.StatusBadRequest, "validation_failed", bad.Message, map[string]string{bad.Field: bad.Message})
+			httpserver.AbortFields(c, http.StatusBadRequest, "validation_failed", bad.Message, map[string]string{bad.Field: bad.Message})
 			return
 		}
-		apierror.Abort(c, http.StatusBadRequest, "validation_failed", err.Error())
+		httpserver.Abort(c, http.StatusBadRequest, "validation_failed", err.Error())
 		return
 	}
 	saved, err := h.cfg.Store.Save(c.Request.Context(), sub)
 	if err != nil {
 		httpserver.Logger(c).Error("save push subscription", "err", err)
-		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notifications cannot be set up right now.")
+		httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notifications cannot be set up right now.")
 		return
 	}
 	httpserver.WriteJSON(c, http.StatusCreated, saved)
@@ -102,19 +101,19 @@ func (h pushHandlers) remove(c *gin.Context) {
 		return
 	}
 	if b.Endpoint == "" {
-		apierror.AbortFields(c, http.StatusBadRequest, "validation_failed", "endpoint is required.", map[string]string{"endpoint": "Required."})
+		httpserver.AbortFields(c, http.StatusBadRequest, "validation_failed", "endpoint is required.", map[string]string{"endpoint": "Required."})
 		return
 	}
 	u, _ := auth.UserFrom(c)
 	removed, err := h.cfg.Store.Remove(c.Request.Context(), u.UID, b.Endpoint)
 	if err != nil {
 		httpserver.Logger(c).Error("remove push subscription", "err", err)
-		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notifications cannot be changed right now.")
+		httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notifications cannot be changed right now.")
 		return
 	}
 	if !removed {
 		// Another user's device answers like one that never subscribed.
-		apierror.Abort(c, http.StatusNotFound, "subscription_not_found", "This device has no push subscription.")
+		httpserver.Abort(c, http.StatusNotFound, "subscription_not_found", "This device has no push subscription.")
 		return
 	}
 	c.Status(http.StatusNoContent)

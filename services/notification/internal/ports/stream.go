@@ -16,7 +16,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/notification/internal/app"
@@ -52,7 +51,7 @@ func (h handlers) list(c *gin.Context) {
 	list, err := h.feed.Latest(c.Request.Context(), u.UID)
 	if err != nil {
 		httpserver.Logger(c).Error("list notices", "err", err)
-		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notifications cannot be loaded right now.")
+		httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notifications cannot be loaded right now.")
 		return
 	}
 	httpserver.WriteJSON(c, http.StatusOK, list)
@@ -81,14 +80,14 @@ func (h handlers) stream(c *gin.Context) {
 	log := httpserver.Logger(c)
 	resume, resuming, err := lastEventID(c)
 	if err != nil {
-		apierror.Abort(c, http.StatusBadRequest, "bad_last_event_id", "Last-Event-ID must be a notice id.")
+		httpserver.Abort(c, http.StatusBadRequest, "bad_last_event_id", "Last-Event-ID must be a notice id.")
 		return
 	}
 	select {
 	case <-h.shutdown:
 		// This replica is going away; the client retries and lands on another one.
 		c.Header("Retry-After", "1")
-		apierror.Abort(c, http.StatusServiceUnavailable, "shutting_down", "Live updates are restarting. Try again in a moment.")
+		httpserver.Abort(c, http.StatusServiceUnavailable, "shutting_down", "Live updates are restarting. Try again in a moment.")
 		return
 	default:
 	}
@@ -97,12 +96,12 @@ func (h handlers) stream(c *gin.Context) {
 	httpserver.Shallow(func() { cur, err = h.feed.Open(ctx, u.UID, resume, resuming) })
 	switch {
 	case errors.Is(err, app.ErrTooManyStreams):
-		apierror.Abort(c, http.StatusTooManyRequests, "too_many_streams", "Too many devices are listening at once. Close one and try again.")
+		httpserver.Abort(c, http.StatusTooManyRequests, "too_many_streams", "Too many devices are listening at once. Close one and try again.")
 		return
 	case err != nil:
 		log.Error("stream position", "err", err)
 		c.Header("Retry-After", "2")
-		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are not available right now.")
+		httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "Live updates are not available right now.")
 		return
 	}
 

@@ -17,7 +17,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
@@ -79,7 +78,7 @@ func (h *HTTP) analyze(c *gin.Context) {
 		}
 		prompt = req.Prompt
 	default:
-		apierror.Abort(c, http.StatusUnsupportedMediaType, "unsupported_media_type",
+		httpserver.Abort(c, http.StatusUnsupportedMediaType, "unsupported_media_type",
 			`Send the image as multipart/form-data (field "image") or as JSON {"image": "data:image/jpeg;base64,..."}.`)
 		return
 	}
@@ -114,7 +113,7 @@ func (h *HTTP) generate(c *gin.Context) {
 	}
 	kind, ok := domain.ParseKind(req.Mode)
 	if !ok {
-		apierror.AbortFields(c, http.StatusBadRequest, "invalid_mode", `The mode must be "gift" or "item".`,
+		httpserver.AbortFields(c, http.StatusBadRequest, "invalid_mode", `The mode must be "gift" or "item".`,
 			map[string]string{"mode": `Use "gift" or "item".`})
 		return
 	}
@@ -139,7 +138,7 @@ func (h *HTTP) generate(c *gin.Context) {
 		if kind == domain.KindItem {
 			msg = "Please analyze an image first"
 		}
-		apierror.AbortFields(c, http.StatusBadRequest, "prompt_required", msg, map[string]string{"prompt": msg})
+		httpserver.AbortFields(c, http.StatusBadRequest, "prompt_required", msg, map[string]string{"prompt": msg})
 		return
 	}
 	ctx, who := c.Request.Context(), caller(c)
@@ -167,7 +166,7 @@ func readMultipart(c *gin.Context) ([]byte, string, bool) {
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, domain.MaxImageBytes+envelopeAllowance)
 	mr, err := c.Request.MultipartReader()
 	if err != nil {
-		apierror.Abort(c, http.StatusBadRequest, "malformed_form", "The upload could not be read. Please try again.")
+		httpserver.Abort(c, http.StatusBadRequest, "malformed_form", "The upload could not be read. Please try again.")
 		return nil, "", false
 	}
 	var (
@@ -212,18 +211,18 @@ func formError(c *gin.Context, err error) {
 		imageError(c, domain.ErrImageTooLarge)
 		return
 	}
-	apierror.Abort(c, http.StatusBadRequest, "malformed_form", "The upload could not be read. Please try again.")
+	httpserver.Abort(c, http.StatusBadRequest, "malformed_form", "The upload could not be read. Please try again.")
 }
 
 func checkPrompt(c *gin.Context, prompt string) bool {
 	switch {
 	case !utf8.ValidString(prompt):
-		apierror.AbortFields(c, http.StatusBadRequest, "invalid_prompt", "The prompt is not valid text.",
+		httpserver.AbortFields(c, http.StatusBadRequest, "invalid_prompt", "The prompt is not valid text.",
 			map[string]string{"prompt": "The prompt is not valid text."})
 		return false
 	case utf8.RuneCountInString(prompt) > domain.MaxPromptLength:
 		msg := "The prompt must be at most " + strconv.Itoa(domain.MaxPromptLength) + " characters."
-		apierror.AbortFields(c, http.StatusBadRequest, "prompt_too_long", msg, map[string]string{"prompt": msg})
+		httpserver.AbortFields(c, http.StatusBadRequest, "prompt_too_long", msg, map[string]string{"prompt": msg})
 		return false
 	}
 	return true
@@ -245,7 +244,7 @@ func imageError(c *gin.Context, err error) {
 	default:
 		err = domain.ErrBadDataURL
 	}
-	apierror.AbortFields(c, status, code, err.Error(), map[string]string{"image": err.Error()})
+	httpserver.AbortFields(c, status, code, err.Error(), map[string]string{"image": err.Error()})
 }
 
 // fail answers a use case error: the caller's quota (429), Gemini's failures (502, or 504
@@ -259,9 +258,9 @@ func (h *HTTP) fail(c *gin.Context, err error) {
 		if quota.Scope == "global" {
 			code = "ai_budget_spent" // everyone's, not the caller's: the web app says so
 		}
-		apierror.Abort(c, http.StatusTooManyRequests, code, quota.Error())
+		httpserver.Abort(c, http.StatusTooManyRequests, code, quota.Error())
 	case errors.Is(err, app.ErrQuotaUnavailable):
-		apierror.Abort(c, http.StatusServiceUnavailable, "unavailable", err.Error())
+		httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", err.Error())
 	case c.Request.Context().Err() != nil:
 		c.Abort() // the caller has gone; nobody reads an answer
 	default:
@@ -270,11 +269,11 @@ func (h *HTTP) fail(c *gin.Context, err error) {
 			if f.Reason == domain.ReasonTimeout {
 				status = http.StatusGatewayTimeout
 			}
-			apierror.Abort(c, status, "gemini_"+f.Reason, f.Message)
+			httpserver.Abort(c, status, "gemini_"+f.Reason, f.Message)
 			return
 		}
 		httpserver.Logger(c).Error("vision request failed", "err", err)
-		apierror.Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+		httpserver.Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
@@ -79,14 +78,14 @@ func (l Lookups) link(c *gin.Context) {
 		if refused.Code == "no_product_on_page" || refused.Code == "not_a_page" || refused.Code == "too_many_redirects" {
 			status = http.StatusUnprocessableEntity
 		}
-		apierror.AbortFields(c, status, refused.Code, refused.Message, map[string]string{"url": refused.Message})
+		httpserver.AbortFields(c, status, refused.Code, refused.Message, map[string]string{"url": refused.Message})
 	case errors.As(err, &failed):
 		status := http.StatusBadGateway
 		if failed.Timeout {
 			status = http.StatusGatewayTimeout
 		}
 		httpserver.Logger(c).Info("shop page not fetched", "status", failed.Status, "detail", failed.Detail)
-		apierror.Abort(c, status, "page_unavailable", failed.Error())
+		httpserver.Abort(c, status, "page_unavailable", failed.Error())
 	default:
 		lookupFail(c, err)
 	}
@@ -108,7 +107,7 @@ func parseBarcode(c *gin.Context) (lookup.Barcode, bool) {
 		if errors.Is(err, lookup.ErrCodeCheckDigit) {
 			errCode = "invalid_check_digit"
 		}
-		apierror.AbortFields(c, http.StatusBadRequest, errCode, err.Error(), map[string]string{"code": err.Error()})
+		httpserver.AbortFields(c, http.StatusBadRequest, errCode, err.Error(), map[string]string{"code": err.Error()})
 		return lookup.Barcode{}, false
 	}
 	return code, true
@@ -132,13 +131,13 @@ func (l Lookups) barcodeImage(c *gin.Context) {
 	case err == nil:
 		c.JSON(http.StatusCreated, imageAnswer{ImageURL: l.signed(stored)})
 	case errors.Is(err, lookup.ErrProductNotFound):
-		apierror.Abort(c, http.StatusNotFound, "product_not_found", err.Error())
+		httpserver.Abort(c, http.StatusNotFound, "product_not_found", err.Error())
 	case errors.Is(err, lookup.ErrNoProductImage):
-		apierror.Abort(c, http.StatusNotFound, "no_product_image", err.Error())
+		httpserver.Abort(c, http.StatusNotFound, "no_product_image", err.Error())
 	case errors.Is(err, lookup.ErrProductImageUnavailable):
-		apierror.Abort(c, http.StatusBadGateway, "image_unavailable", err.Error())
+		httpserver.Abort(c, http.StatusBadGateway, "image_unavailable", err.Error())
 	case errors.Is(err, lookup.ErrLookupUnavailable):
-		apierror.Abort(c, http.StatusServiceUnavailable, "lookup_unavailable", err.Error())
+		httpserver.Abort(c, http.StatusServiceUnavailable, "lookup_unavailable", err.Error())
 	default:
 		lookupFail(c, err)
 	}
@@ -160,9 +159,9 @@ func (l Lookups) barcode(c *gin.Context) {
 	case err == nil:
 		c.JSON(http.StatusOK, product)
 	case errors.Is(err, lookup.ErrProductNotFound):
-		apierror.Abort(c, http.StatusNotFound, "product_not_found", err.Error())
+		httpserver.Abort(c, http.StatusNotFound, "product_not_found", err.Error())
 	case errors.Is(err, lookup.ErrLookupUnavailable):
-		apierror.Abort(c, http.StatusServiceUnavailable, "lookup_unavailable", err.Error())
+		httpserver.Abort(c, http.StatusServiceUnavailable, "lookup_unavailable", err.Error())
 	default:
 		lookupFail(c, err)
 	}
@@ -176,5 +175,5 @@ func lookupFail(c *gin.Context, err error) {
 		return
 	}
 	httpserver.Logger(c).Error("lookup failed", "err", err)
-	apierror.Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
+	httpserver.Abort(c, http.StatusInternalServerError, "internal", "Something went wrong on our side. Please try again.")
 }

@@ -21,7 +21,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/testenv"
@@ -98,9 +97,9 @@ func (r response) json(t *testing.T, v any) {
 	}
 }
 
-func (r response) apiError(t *testing.T) apierror.Detail {
+func (r response) apiError(t *testing.T) httpserver.ErrorDetail {
 	t.Helper()
-	var b apierror.Body
+	var b httpserver.ErrorBody
 	r.json(t, &b)
 	return b.Error
 }

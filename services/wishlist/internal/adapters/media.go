@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/apperror"
 	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
 
@@ -67,7 +67,7 @@ func (m *MediaClient) StoreDataURL(ctx context.Context, userID, itemID, dataURL 
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 && resp.StatusCode < 500 {
-		var e apierror.Body
+		var e httpserver.ErrorBody
 		_ = json.NewDecoder(resp.Body).Decode(&e)
 		msg := e.Error.Message
 		if msg == "" {

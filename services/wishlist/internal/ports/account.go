@@ -12,7 +12,6 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
@@ -42,12 +41,12 @@ func AccountRoutes(r gin.IRouter, a *app.Accounts) {
 			Confirm *string `json:"confirm"`
 		}
 		if c.Request.ContentLength == 0 || json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, smallBody)).Decode(&body) != nil || body.Confirm == nil {
-			apierror.Abort(c, http.StatusBadRequest, "confirmation_required", msg)
+			httpserver.Abort(c, http.StatusBadRequest, "confirmation_required", msg)
 			return
 		}
 		err := a.Delete(c.Request.Context(), u.UID, u.Email, *body.Confirm)
 		if errors.Is(err, app.ErrConfirmation) {
-			apierror.Abort(c, http.StatusBadRequest, "confirmation_mismatch",
+			httpserver.Abort(c, http.StatusBadRequest, "confirmation_mismatch",
 				fmt.Sprintf(`The confirmation does not match %s. %s`, want, msg))
 			return
 		}

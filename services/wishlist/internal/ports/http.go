@@ -11,7 +11,6 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
-	"github.com/santa-wishlist/santa/pkg/apierror"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
@@ -137,7 +136,7 @@ func (h handlers) edit(c *gin.Context) {
 
 func validID(c *gin.Context, id, msg string) bool {
 	if _, err := uuid.Parse(id); err != nil {
-		apierror.Abort(c, http.StatusBadRequest, "invalid_id", msg)
+		httpserver.Abort(c, http.StatusBadRequest, "invalid_id", msg)
 		return false
 	}
 	return true
