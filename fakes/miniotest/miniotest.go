@@ -56,6 +56,9 @@ func Bucket(t testing.TB) Config {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
+		if exists, err := client.BucketExists(ctx, cfg.Bucket); err == nil && !exists {
+			return // the test dropped it itself
+		}
 		objects := client.ListObjects(ctx, cfg.Bucket, minio.ListObjectsOptions{Recursive: true})
 		for e := range client.RemoveObjects(ctx, cfg.Bucket, objects, minio.RemoveObjectsOptions{}) {
 			t.Logf("drop bucket %s: remove %s: %v", cfg.Bucket, e.ObjectName, e.Err)

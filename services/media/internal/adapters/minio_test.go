@@ -130,3 +130,18 @@ func TestListOwnedByFindsEveryObjectOfOneUploaderAttachedOrNot(t *testing.T) {
 		t.Fatalf("owned by anna: %v (%v), want %v", got, err, want)
 	}
 }
+
+// DropBucket (mediabench's clean-up) empties the bucket and removes it.
+func TestMinIOStoreDropBucketRemovesItWithItsObjects(t *testing.T) {
+	store, _ := newStore(t)
+	c := ctx(t)
+	if err := store.Put(c, "items/unattached/00000000000000000000000000000001.jpg", []byte("pixels"), "image/jpeg", "user-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.DropBucket(c); err != nil {
+		t.Fatalf("drop: %v", err)
+	}
+	if err := store.Ping(c); err == nil {
+		t.Fatal("ping after the drop succeeded: the bucket is still there")
+	}
+}
