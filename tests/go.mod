@@ -9,6 +9,7 @@ require (
 	github.com/nats-io/nats.go v1.55.0
 	github.com/prometheus/common v0.72.0
 	github.com/redis/go-redis/v9 v9.23.0
+	github.com/santa-wishlist/santa/fakes v0.0.0-00010101000000-000000000000
 	github.com/santa-wishlist/santa/pkg v0.0.0
 	github.com/tsenart/vegeta/v12 v12.13.0
 )
@@ -90,3 +91,5 @@ require (
 )
 
 replace github.com/santa-wishlist/santa/pkg => ../pkg
+
+replace github.com/santa-wishlist/santa/fakes => ../fakes

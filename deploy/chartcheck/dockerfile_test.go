@@ -325,6 +325,36 @@ func TestServiceBinariesAreStatic(t *testing.T) {
 	}
 }
 
+// No service's binary links the fakes (fake Gemini, fake product databases, test images):
+// they are a module of their own that only tests and the local stacks import, and an import
+// from non-test code would ship them in the image.
+func TestServiceBinariesLeaveOutTheFakes(t *testing.T) {
+	root := repoRoot(t)
+	for _, svc := range services(t) {
+		t.Run(svc, func(t *testing.T) {
+			d := loadServiceImage(t, root, svc)
+			args := append(append([]string{"list", "-deps"}, d.build.Flags...), d.build.Package)
+			cmd := exec.Command("go", args...)
+			cmd.Dir = root
+			cmd.Env = append(append(os.Environ(), d.build.Env...), "GOWORK="+filepath.Join(root, "go.work"), "GOOS=linux", "GOARCH="+runtime.GOARCH, "GOFLAGS=-buildvcs=false")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+			}
+			for _, pkg := range strings.Fields(string(out)) {
+				if pkg == fakesModule || strings.HasPrefix(pkg, fakesModule+"/") {
+					t.Errorf("%s depends on %s: the fakes are for tests and the local stacks only", d.build.Package, pkg)
+				}
+			}
+		})
+	}
+}
+
+// fakesModule is the module path of fakes/.
+const fakesModule = "github.com/santa-wishlist/santa/fakes"
+
 func checkStatic(t *testing.T, bin, root string) {
 	t.Helper()
 	f, err := elf.Open(bin)

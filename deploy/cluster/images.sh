@@ -37,8 +37,8 @@ die() { log "$*"; exit 1; }
 # The tag of the services' images: the commit, plus a hash of uncommitted changes.
 tree_tag() {
   local t; t=$(git -C "$ROOT" rev-parse --short=12 HEAD)
-  if ! git -C "$ROOT" diff --quiet HEAD -- services pkg web/src go.work 2>/dev/null; then
-    t="$t-$(git -C "$ROOT" diff HEAD -- services pkg web/src go.work | sha1sum | cut -c1-8)"
+  if ! git -C "$ROOT" diff --quiet HEAD -- services pkg fakes web/src go.work 2>/dev/null; then
+    t="$t-$(git -C "$ROOT" diff HEAD -- services pkg fakes web/src go.work | sha1sum | cut -c1-8)"
   fi
   echo "$t"
 }
@@ -165,7 +165,7 @@ services() {
     d=$WORK/fake-internet
     static_root "$d"
     for s in fakegemini fakeproducts; do
-      (cd "$ROOT" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -ldflags="-s -w" -o "$d/$s" "./services/vision/cmd/$s")
+      (cd "$ROOT" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -ldflags="-s -w" -o "$d/$s" "./fakes/cmd/$s")
     done
     commit "santa.local/fake-internet:$tag" "$tag" "$d" 65532 '[]'
   fi

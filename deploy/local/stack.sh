@@ -361,9 +361,9 @@ wait_emulator() { wait_port $EMULATOR_HOST "Auth emulator" 90; }
 start_fake_gemini() {
   [ -n "${GEMINI_API_KEY:-}" ] && return 0 # a real key: use the real Gemini
   reuse_own fakegemini $FAKE_GEMINI_ADDR && return
-  [ -f "$ROOT/services/vision/cmd/fakegemini/main.go" ] || return 0
+  [ -f "$ROOT/fakes/cmd/fakegemini/main.go" ] || return 0
   log "starting the fake Gemini on $FAKE_GEMINI_ADDR (no internet here)"
-  go_build_static -o "$ROOT/.dev/fakegemini" ./services/vision/cmd/fakegemini
+  go_build_static -o "$ROOT/.dev/fakegemini" ./fakes/cmd/fakegemini
   FAKE_GEMINI_ADDR=$FAKE_GEMINI_ADDR spawn fakegemini "$ROOT/.dev/fakegemini"
   wait_port $FAKE_GEMINI_ADDR "fake Gemini" 20
 }
@@ -384,9 +384,9 @@ reuse_own() {
 # Fake Open Food Facts, Open Products Facts and UPCitemdb for the barcode lookup.
 start_fake_products() {
   reuse_own fakeproducts $FAKE_PRODUCTS_ADDR && return
-  [ -f "$ROOT/services/vision/cmd/fakeproducts/main.go" ] || return 0
+  [ -f "$ROOT/fakes/cmd/fakeproducts/main.go" ] || return 0
   log "starting the fake product databases on $FAKE_PRODUCTS_ADDR (no internet here)"
-  go_build_static -o "$ROOT/.dev/fakeproducts" ./services/vision/cmd/fakeproducts
+  go_build_static -o "$ROOT/.dev/fakeproducts" ./fakes/cmd/fakeproducts
   FAKE_PRODUCTS_ADDR=$FAKE_PRODUCTS_ADDR spawn fakeproducts "$ROOT/.dev/fakeproducts"
   wait_port $FAKE_PRODUCTS_ADDR "fake product databases" 20
 }
@@ -518,7 +518,7 @@ build_services() {
   # the same flags as the Dockerfiles, so local figures (memory, speed) match the images.
   go_build_static -tags "$GO_BUILD_TAGS" -o "$BIN/" "${pkgs[@]}"
   # The fakes (started by deps) in the same go: later builds of them are cache hits.
-  go_build_static -o "$ROOT/.dev/" ./services/vision/cmd/fakegemini ./services/vision/cmd/fakeproducts
+  go_build_static -o "$ROOT/.dev/" ./fakes/cmd/fakegemini ./fakes/cmd/fakeproducts
 }
 
 # service_port NAME public|admin: the port the plan gives the stack's service NAME.

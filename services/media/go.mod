@@ -8,6 +8,7 @@ require (
 	github.com/minio/minio-go/v7 v7.4.1
 	github.com/nats-io/nats.go v1.55.0
 	github.com/prometheus/client_golang v1.25.0
+	github.com/santa-wishlist/santa/fakes v0.0.0-00010101000000-000000000000
 	github.com/santa-wishlist/santa/pkg v0.0.0-00010101000000-000000000000
 	golang.org/x/image v0.47.0
 )
@@ -90,3 +91,5 @@ require (
 )
 
 replace github.com/santa-wishlist/santa/pkg => ../../pkg
+
+replace github.com/santa-wishlist/santa/fakes => ../../fakes

@@ -8,6 +8,7 @@ require (
 	github.com/gin-gonic/gin v1.12.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/redis/go-redis/v9 v9.23.0
+	github.com/santa-wishlist/santa/fakes v0.0.0-00010101000000-000000000000
 	github.com/santa-wishlist/santa/pkg v0.0.0-00010101000000-000000000000
 	github.com/sony/gobreaker/v2 v2.4.0
 	golang.org/x/net v0.60.0
@@ -98,3 +99,5 @@ require (
 )
 
 replace github.com/santa-wishlist/santa/pkg => ../../pkg
+
+replace github.com/santa-wishlist/santa/fakes => ../../fakes

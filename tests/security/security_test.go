@@ -25,7 +25,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santa-wishlist/santa/pkg/hostileimages"
+	"github.com/santa-wishlist/santa/fakes/hostileimages"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 )
 

@@ -8,10 +8,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santa-wishlist/santa/fakes/miniotest"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
-	"github.com/santa-wishlist/santa/services/media/internal/testminio"
 )
+
+// newStore returns a store on a fresh bucket of the test MinIO server, dropped when the test ends.
+func newStore(t testing.TB) (*adapters.MinIOStore, adapters.MinIOConfig) {
+	t.Helper()
+	cfg := adapters.MinIOConfig(miniotest.Bucket(t))
+	store, err := adapters.NewMinIOStore(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, cfg
+}
 
 func ctx(t *testing.T) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -20,7 +31,7 @@ func ctx(t *testing.T) context.Context {
 }
 
 func TestMinIOStorePutStatGetListRemove(t *testing.T) {
-	store, _ := testminio.Store(t)
+	store, _ := newStore(t)
 	c := ctx(t)
 	key := "items/unattached/0123456789abcdef0123456789abcdef.jpg"
 	if err := store.Put(c, key, []byte("pixels"), "image/jpeg", "user-1"); err != nil {
@@ -69,10 +80,10 @@ func TestMinIOStorePutStatGetListRemove(t *testing.T) {
 }
 
 func TestMinIOStoreEnsureBucketIsIdempotentAndPingChecksIt(t *testing.T) {
-	store, cfg := testminio.Store(t)
+	store, cfg := newStore(t)
 	c := ctx(t)
 	if err := store.EnsureBucket(c); err != nil {
-		t.Fatalf("second EnsureBucket: %v", err)
+		t.Fatalf("EnsureBucket of an existing bucket: %v", err)
 	}
 	if err := store.Ping(c); err != nil {
 		t.Fatalf("ping: %v", err)
@@ -96,7 +107,7 @@ func TestMinIOStoreEnsureBucketIsIdempotentAndPingChecksIt(t *testing.T) {
 }
 
 func TestListOwnedByFindsEveryObjectOfOneUploaderAttachedOrNot(t *testing.T) {
-	store, _ := testminio.Store(t)
+	store, _ := newStore(t)
 	c := ctx(t)
 	mine := []string{
 		"items/unattached/00000000000000000000000000000001.jpg",
@@ -117,5 +128,20 @@ func TestListOwnedByFindsEveryObjectOfOneUploaderAttachedOrNot(t *testing.T) {
 	slices.Sort(want)
 	if err != nil || !slices.Equal(got, want) {
 		t.Fatalf("owned by anna: %v (%v), want %v", got, err, want)
+	}
+}
+
+// DropBucket (mediabench's clean-up) empties the bucket and removes it.
+func TestMinIOStoreDropBucketRemovesItWithItsObjects(t *testing.T) {
+	store, _ := newStore(t)
+	c := ctx(t)
+	if err := store.Put(c, "items/unattached/00000000000000000000000000000001.jpg", []byte("pixels"), "image/jpeg", "user-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.DropBucket(c); err != nil {
+		t.Fatalf("drop: %v", err)
+	}
+	if err := store.Ping(c); err == nil {
+		t.Fatal("ping after the drop succeeded: the bucket is still there")
 	}
 }

@@ -7,16 +7,15 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/santa-wishlist/santa/fakes/testimages"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
-	"github.com/santa-wishlist/santa/services/media/internal/testimages"
-	"github.com/santa-wishlist/santa/services/media/internal/testminio"
 )
 
 // BenchmarkStoreJPEG2MB is the wishlist's call on a phone photo: a 2 MB JPEG data URL
 // decoded, checked, re-encoded, thumbnailed and written to a real MinIO bucket.
 func BenchmarkStoreJPEG2MB(b *testing.B) {
-	store, _ := testminio.Store(b)
+	store, _ := newStore(b)
 	svc := app.New(store, domain.Rules{MaxBytes: 8 << 20}, app.NewMetrics(prometheus.NewRegistry()),
 		slog.New(slog.DiscardHandler), app.Limits{})
 	photo := testimages.TwoMBJPEG()

@@ -3,8 +3,8 @@ package domain_test
 import (
 	"testing"
 
+	"github.com/santa-wishlist/santa/fakes/testimages"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
-	"github.com/santa-wishlist/santa/services/media/internal/testimages"
 )
 
 // BenchmarkProcessJPEG2MB measures the CPU part of storing a photo (decode, re-encode,

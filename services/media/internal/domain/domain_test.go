@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santa-wishlist/santa/fakes/testimages"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
-	"github.com/santa-wishlist/santa/services/media/internal/testimages"
 )
 
 const mib = 1 << 20

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/santa-wishlist/santa/pkg/hostileimages"
-	"github.com/santa-wishlist/santa/services/media/internal/testimages"
+	"github.com/santa-wishlist/santa/fakes/hostileimages"
+	"github.com/santa-wishlist/santa/fakes/testimages"
 )
 
 // FuzzProcess feeds the whole pipeline mutated images: it must refuse with one of the

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santa-wishlist/santa/pkg/hostileimages"
-	"github.com/santa-wishlist/santa/services/media/internal/testimages"
+	"github.com/santa-wishlist/santa/fakes/hostileimages"
+	"github.com/santa-wishlist/santa/fakes/testimages"
 )
 
 // localRules are the limits of the local stack's media (GOMEMLIMIT 100 MiB, half to decoding).

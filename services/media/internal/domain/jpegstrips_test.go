@@ -7,7 +7,7 @@ import (
 	"image/jpeg"
 	"testing"
 
-	"github.com/santa-wishlist/santa/services/media/internal/testimages"
+	"github.com/santa-wishlist/santa/fakes/testimages"
 )
 
 // The stitched stream must decode to exactly the pixels of a single-stream encode.

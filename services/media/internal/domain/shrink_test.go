@@ -8,7 +8,7 @@ import (
 	"image/png"
 	"testing"
 
-	"github.com/santa-wishlist/santa/services/media/internal/testimages"
+	"github.com/santa-wishlist/santa/fakes/testimages"
 )
 
 func TestLargePhotosAreHalvedUntilTheyFit(t *testing.T) {

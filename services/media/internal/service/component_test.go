@@ -23,6 +23,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/santa-wishlist/santa/fakes/miniotest"
+	"github.com/santa-wishlist/santa/fakes/testimages"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
@@ -31,8 +33,6 @@ import (
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/service"
-	"github.com/santa-wishlist/santa/services/media/internal/testimages"
-	"github.com/santa-wishlist/santa/services/media/internal/testminio"
 )
 
 // newItemID returns a fresh item id. The stream is shared and keeps its events for days, so a
@@ -56,7 +56,11 @@ func start(t *testing.T, options ...func(*service.Config)) *harness {
 	// production, with a durable consumer of this test's own; it is removed at the end.
 	natsURL := testenv.SharedNATSURL()
 	consumer := "media-item-deleted-test-" + testenv.RandomHex(6)
-	store, minioCfg := testminio.Store(t)
+	minioCfg := adapters.MinIOConfig(miniotest.Bucket(t))
+	store, err := adapters.NewMinIOStore(minioCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := service.Config{

@@ -8,16 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santa-wishlist/santa/fakes/miniotest"
 	"github.com/santa-wishlist/santa/pkg/lifecycle"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
-	"github.com/santa-wishlist/santa/services/media/internal/testminio"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 func TestEnsureBucketGivesUpOnAnAbsentMinIOAfterTheStartupWait(t *testing.T) {
-	cfg := testminio.Config()
+	cfg := adapters.MinIOConfig(miniotest.NewConfig())
 	line := testenv.StartTCPProxy(t, cfg.Endpoint)
 	line.Cut() // MinIO's address refuses every connection
 	cfg.Endpoint = line.Addr()
@@ -41,7 +41,7 @@ func TestEnsureBucketGivesUpOnAnAbsentMinIOAfterTheStartupWait(t *testing.T) {
 }
 
 func TestEnsureBucketFailsAtOnceOnRefusedCredentials(t *testing.T) {
-	cfg := testminio.Config()
+	cfg := adapters.MinIOConfig(miniotest.NewConfig())
 	cfg.SecretKey = "not-the-secret-key"
 	store, err := adapters.NewMinIOStore(cfg)
 	if err != nil {

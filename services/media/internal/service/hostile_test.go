@@ -6,10 +6,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/santa-wishlist/santa/pkg/hostileimages"
+	"github.com/santa-wishlist/santa/fakes/hostileimages"
+	"github.com/santa-wishlist/santa/fakes/testimages"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/service"
-	"github.com/santa-wishlist/santa/services/media/internal/testimages"
 )
 
 // Every hostile file, eight at a time, gets a 4xx in words, never a 500 or a 201.

@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santa-wishlist/santa/fakes/gemini"
 	"github.com/santa-wishlist/santa/services/vision/internal/domain"
-	"github.com/santa-wishlist/santa/services/vision/internal/fakegemini"
 )
 
 const testKey = "test-key-123"
 
-func newGemini(t *testing.T, fake *fakegemini.Server, key string) *Gemini {
+func newGemini(t *testing.T, fake *gemini.Server, key string) *Gemini {
 	t.Helper()
 	g, err := NewGemini(context.Background(), GeminiConfig{APIKey: key, Model: "gemini-2.5-flash", BaseURL: fake.URL})
 	if err != nil {
@@ -24,8 +24,8 @@ func newGemini(t *testing.T, fake *fakegemini.Server, key string) *Gemini {
 }
 
 func TestGeminiSendsTheSpecRequest(t *testing.T) {
-	fake := fakegemini.Start(t, testKey)
-	fake.Enqueue(fakegemini.JSON(map[string]string{"name": "Kite"}))
+	fake := gemini.Start(t, testKey)
+	fake.Enqueue(gemini.JSON(map[string]string{"name": "Kite"}))
 	g := newGemini(t, fake, testKey)
 	png := []byte("\x89PNG\r\n\x1a\n fake png bytes")
 
@@ -65,7 +65,7 @@ func TestGeminiSendsTheSpecRequest(t *testing.T) {
 }
 
 func TestGeminiTextOnlyCallHasNoImage(t *testing.T) {
-	fake := fakegemini.Start(t, testKey)
+	fake := gemini.Start(t, testKey)
 	g := newGemini(t, fake, testKey)
 	if _, err := g.Generate(context.Background(), domain.Call{Kind: domain.KindGift, Prompt: "a teddy bear"}); err != nil {
 		t.Fatal(err)
@@ -76,26 +76,26 @@ func TestGeminiTextOnlyCallHasNoImage(t *testing.T) {
 }
 
 func TestGeminiReplyShapes(t *testing.T) {
-	fake := fakegemini.Start(t, testKey)
+	fake := gemini.Start(t, testKey)
 	g := newGemini(t, fake, testKey)
 	call := domain.Call{Kind: domain.KindGift, Prompt: "x"}
 
-	fake.Enqueue(fakegemini.NoCandidates())
+	fake.Enqueue(gemini.NoCandidates())
 	if r, err := g.Generate(context.Background(), call); err != nil || r.Candidates != 0 {
 		t.Fatalf("no candidates: %+v %v", r, err)
 	}
-	fake.Enqueue(fakegemini.NoText())
+	fake.Enqueue(gemini.NoText())
 	if r, err := g.Generate(context.Background(), call); err != nil || r.Candidates != 1 || r.HasText {
 		t.Fatalf("no text: %+v %v", r, err)
 	}
 }
 
 func TestGeminiErrorsCarryTheStatus(t *testing.T) {
-	fake := fakegemini.Start(t, testKey)
+	fake := gemini.Start(t, testKey)
 	g := newGemini(t, fake, testKey)
 	call := domain.Call{Kind: domain.KindGift, Prompt: "x"}
 	for _, status := range []int{429, 500, 503} {
-		fake.Enqueue(fakegemini.Error(status))
+		fake.Enqueue(gemini.Error(status))
 		_, err := g.Generate(context.Background(), call)
 		f, ok := domain.AsAIFailure(err)
 		if !ok || f.Status != status || !f.Retryable() {
@@ -108,7 +108,7 @@ func TestGeminiErrorsCarryTheStatus(t *testing.T) {
 	}
 
 	// A 429 with Google's RetryInfo detail says how long to wait.
-	fake.Enqueue(fakegemini.Reply{Status: 429, Body: []byte(`{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED",
+	fake.Enqueue(gemini.Reply{Status: 429, Body: []byte(`{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED",
 		"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"7s"}]}}`)})
 	_, err := g.Generate(context.Background(), call)
 	if f, _ := domain.AsAIFailure(err); f == nil || f.RetryAfter != 7*time.Second || f.Message != "Gemini API error (429)" {
@@ -116,7 +116,7 @@ func TestGeminiErrorsCarryTheStatus(t *testing.T) {
 	}
 
 	// A non-JSON error body still gives its status.
-	fake.Enqueue(fakegemini.Reply{Status: 502, Body: []byte("<html>bad gateway</html>")})
+	fake.Enqueue(gemini.Reply{Status: 502, Body: []byte("<html>bad gateway</html>")})
 	_, err = g.Generate(context.Background(), call)
 	if f, _ := domain.AsAIFailure(err); f == nil || f.Status != 502 {
 		t.Fatalf("html error: %+v", err)
@@ -124,7 +124,7 @@ func TestGeminiErrorsCarryTheStatus(t *testing.T) {
 }
 
 func TestGeminiWrongKeyIsAClientError(t *testing.T) {
-	fake := fakegemini.Start(t, testKey)
+	fake := gemini.Start(t, testKey)
 	g := newGemini(t, fake, "wrong")
 	_, err := g.Generate(context.Background(), domain.Call{Kind: domain.KindGift, Prompt: "x"})
 	f, ok := domain.AsAIFailure(err)
@@ -134,8 +134,8 @@ func TestGeminiWrongKeyIsAClientError(t *testing.T) {
 }
 
 func TestGeminiTimeoutIsTheContextError(t *testing.T) {
-	fake := fakegemini.Start(t, testKey)
-	fake.Enqueue(fakegemini.Slow(5*time.Second, fakegemini.Text("late")))
+	fake := gemini.Start(t, testKey)
+	fake.Enqueue(gemini.Slow(5*time.Second, gemini.Text("late")))
 	g := newGemini(t, fake, testKey)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()

@@ -15,18 +15,18 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/santa-wishlist/santa/fakes/gemini"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
 	"github.com/santa-wishlist/santa/services/vision/internal/domain"
-	"github.com/santa-wishlist/santa/services/vision/internal/fakegemini"
 )
 
 const apiKey = "app-test-key"
 
 type harness struct {
 	svc     *app.Service
-	fake    *fakegemini.Server
+	fake    *gemini.Server
 	metrics *app.Metrics
 	redis   *adapters.Redis
 }
@@ -43,7 +43,7 @@ func testConfig() app.Config {
 // own.
 func start(t *testing.T, cfg app.Config, withKey bool) *harness {
 	t.Helper()
-	fake := fakegemini.Start(t, apiKey)
+	fake := gemini.Start(t, apiKey)
 	prefix := "vision-apptest:" + testenv.RandomHex(6) + ":"
 	store, err := adapters.NewRedis(testenv.RedisURL(), prefix)
 	if err != nil {
@@ -95,17 +95,17 @@ var bike = map[string]any{
 func TestAnalyzeReplyShapes(t *testing.T) {
 	tests := []struct {
 		name    string
-		reply   fakegemini.Reply
+		reply   gemini.Reply
 		want    string // the analysis name, or the error message
 		wantErr bool
 	}{
-		{"well-formed JSON", fakegemini.JSON(bike), "Red Bike", false},
-		{"JSON in fences and prose", fakegemini.Fenced(bike), "Red Bike", false},
-		{"JSON missing fields", fakegemini.JSON(map[string]any{"description": "Something"}), "Unknown Product", false},
-		{"prose without JSON", fakegemini.Text("This is a red bicycle."), "Failed to parse the AI response. The response format was invalid.", true},
-		{"no candidates", fakegemini.NoCandidates(), "No response from Gemini API", true},
-		{"candidate without text", fakegemini.NoText(), "No valid response from Gemini API for image analysis", true},
-		{"client error", fakegemini.Error(400), "Gemini API error (400)", true},
+		{"well-formed JSON", gemini.JSON(bike), "Red Bike", false},
+		{"JSON in fences and prose", gemini.Fenced(bike), "Red Bike", false},
+		{"JSON missing fields", gemini.JSON(map[string]any{"description": "Something"}), "Unknown Product", false},
+		{"prose without JSON", gemini.Text("This is a red bicycle."), "Failed to parse the AI response. The response format was invalid.", true},
+		{"no candidates", gemini.NoCandidates(), "No response from Gemini API", true},
+		{"candidate without text", gemini.NoText(), "No valid response from Gemini API for image analysis", true},
+		{"client error", gemini.Error(400), "Gemini API error (400)", true},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,25 +132,25 @@ func TestGenerateReplyShapes(t *testing.T) {
 	h := start(t, testConfig(), true)
 	ctx := context.Background()
 
-	h.fake.Enqueue(fakegemini.Text("Name: Snow Globe\nDescription: A glass globe with snow.\nPrice: $15.00"))
+	h.fake.Enqueue(gemini.Text("Name: Snow Globe\nDescription: A glass globe with snow.\nPrice: $15.00"))
 	g, _, err := h.svc.GenerateGift(ctx, visitor, "a snow globe", nil)
 	if err != nil || g != (domain.Gift{Name: "Snow Globe", Description: "A glass globe with snow.", Price: "$15.00", Source: "gemini"}) {
 		t.Fatalf("gift from prose: %+v %v", g, err)
 	}
-	h.fake.Enqueue(fakegemini.NoCandidates())
+	h.fake.Enqueue(gemini.NoCandidates())
 	if _, _, err := h.svc.GenerateGift(ctx, visitor, "something else", nil); err == nil || err.Error() != "No response from Gemini API" {
 		t.Fatalf("gift, no candidates: %v", err)
 	}
-	h.fake.Enqueue(fakegemini.NoText())
+	h.fake.Enqueue(gemini.NoText())
 	if _, _, err := h.svc.GenerateGift(ctx, visitor, "a third thing", nil); err == nil || err.Error() != "No valid response from Gemini API" {
 		t.Fatalf("gift, no text: %v", err)
 	}
-	h.fake.Enqueue(fakegemini.Fenced(map[string]any{"name": "Drone", "price": 79, "category": "Electronics"}))
+	h.fake.Enqueue(gemini.Fenced(map[string]any{"name": "Drone", "price": 79, "category": "Electronics"}))
 	it, _, err := h.svc.GenerateItem(ctx, visitor, "a drone", nil)
 	if err != nil || it.Name != "Drone" || it.Price != "$79.00" || it.EstimatedPrice != "$79.00" || it.Category != "electronics" {
 		t.Fatalf("item: %+v %v", it, err)
 	}
-	h.fake.Enqueue(fakegemini.Text("A drone, probably."))
+	h.fake.Enqueue(gemini.Text("A drone, probably."))
 	if _, _, err := h.svc.GenerateItem(ctx, visitor, "a drone again", nil); err == nil || err.Error() != domain.MsgUnparseable {
 		t.Fatalf("item from prose: %v", err)
 	}
@@ -165,7 +165,7 @@ func TestTheSamePhotoTwiceCostsOneCall(t *testing.T) {
 	h := start(t, testConfig(), true)
 	ctx := context.Background()
 	img := photo(t, 1)
-	h.fake.Enqueue(fakegemini.JSON(bike))
+	h.fake.Enqueue(gemini.JSON(bike))
 
 	first, outcome, err := h.svc.Analyze(ctx, visitor, img, "")
 	if err != nil || outcome != app.OutcomeModel {
@@ -189,12 +189,12 @@ func TestTheSamePhotoTwiceCostsOneCall(t *testing.T) {
 		t.Fatalf("custom prompt answered from the cache")
 	}
 	// A failed call is not cached.
-	h.fake.Enqueue(fakegemini.Text("no json here"))
+	h.fake.Enqueue(gemini.Text("no json here"))
 	other := photo(t, 2)
 	if _, _, err := h.svc.Analyze(ctx, visitor, other, ""); err == nil {
 		t.Fatal("expected a parse failure")
 	}
-	h.fake.Enqueue(fakegemini.JSON(bike))
+	h.fake.Enqueue(gemini.JSON(bike))
 	if _, outcome, err := h.svc.Analyze(ctx, visitor, other, ""); err != nil || outcome != app.OutcomeModel {
 		t.Fatalf("after a failure: %v %s", err, outcome)
 	}
@@ -202,7 +202,7 @@ func TestTheSamePhotoTwiceCostsOneCall(t *testing.T) {
 
 func TestConcurrentIdenticalRequestsShareOneCall(t *testing.T) {
 	h := start(t, testConfig(), true)
-	h.fake.Always(fakegemini.Slow(100*time.Millisecond, fakegemini.JSON(bike)))
+	h.fake.Always(gemini.Slow(100*time.Millisecond, gemini.JSON(bike)))
 	img := photo(t, 3)
 	var wg sync.WaitGroup
 	for range 5 {
@@ -260,7 +260,7 @@ func TestRateLimitedAndFailingCallsAreRetried(t *testing.T) {
 	h := start(t, testConfig(), true)
 	ctx := context.Background()
 
-	h.fake.Enqueue(fakegemini.Error(429), fakegemini.Error(500), fakegemini.JSON(bike))
+	h.fake.Enqueue(gemini.Error(429), gemini.Error(500), gemini.JSON(bike))
 	a, _, err := h.svc.Analyze(ctx, visitor, photo(t, 20), "")
 	if err != nil || a.Name != "Red Bike" || h.fake.Calls() != 3 {
 		t.Fatalf("%+v %v after %d calls", a, err, h.fake.Calls())
@@ -273,14 +273,14 @@ func TestRateLimitedAndFailingCallsAreRetried(t *testing.T) {
 	}
 
 	// Three failures in a row give up with the last status.
-	h.fake.Enqueue(fakegemini.Error(503), fakegemini.Error(503), fakegemini.Error(500))
+	h.fake.Enqueue(gemini.Error(503), gemini.Error(503), gemini.Error(500))
 	_, _, err = h.svc.Analyze(ctx, visitor, photo(t, 21), "")
 	if err == nil || err.Error() != "Gemini API error (500)" || h.fake.Calls() != 6 {
 		t.Fatalf("%v after %d calls", err, h.fake.Calls())
 	}
 
 	// A client error is not retried.
-	h.fake.Enqueue(fakegemini.Error(400))
+	h.fake.Enqueue(gemini.Error(400))
 	_, _, err = h.svc.Analyze(ctx, visitor, photo(t, 22), "")
 	if err == nil || err.Error() != "Gemini API error (400)" || h.fake.Calls() != 7 {
 		t.Fatalf("%v after %d calls", err, h.fake.Calls())
@@ -289,7 +289,7 @@ func TestRateLimitedAndFailingCallsAreRetried(t *testing.T) {
 
 func TestRetryAfterLongerThanWeWaitIsNotRetried(t *testing.T) {
 	h := start(t, testConfig(), true)
-	h.fake.Enqueue(fakegemini.Reply{Status: 429, Body: []byte(`{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED",
+	h.fake.Enqueue(gemini.Reply{Status: 429, Body: []byte(`{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED",
 		"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"40s"}]}}`)})
 	_, _, err := h.svc.GenerateGift(context.Background(), visitor, "a kite", nil)
 	if err == nil || err.Error() != "Gemini API error (429)" || h.fake.Calls() != 1 {
@@ -299,7 +299,7 @@ func TestRetryAfterLongerThanWeWaitIsNotRetried(t *testing.T) {
 
 func TestSlowReplyTimesOut(t *testing.T) {
 	h := start(t, testConfig(), true)
-	h.fake.Enqueue(fakegemini.Slow(3*time.Second, fakegemini.JSON(bike)))
+	h.fake.Enqueue(gemini.Slow(3*time.Second, gemini.JSON(bike)))
 	started := time.Now()
 	_, _, err := h.svc.Analyze(context.Background(), visitor, photo(t, 30), "")
 	f, ok := domain.AsAIFailure(err)
@@ -342,7 +342,7 @@ func TestWithoutAKeyTheFallbackIsAnswered(t *testing.T) {
 
 func TestQuotaStoreDownRefusesTheCall(t *testing.T) {
 	cfg := testConfig()
-	fake := fakegemini.Start(t, apiKey)
+	fake := gemini.Start(t, apiKey)
 	down, err := adapters.NewRedis("redis://127.0.0.1:1/0", "x:")
 	if err != nil {
 		t.Fatal(err)

@@ -11,23 +11,23 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/santa-wishlist/santa/fakes/products"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
-	"github.com/santa-wishlist/santa/services/vision/internal/fakeproducts"
 	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
 )
 
 // rig is the barcode lookup over the fake product databases and the test Redis, under a
 // key prefix of its own.
 type rig struct {
-	fake      *fakeproducts.Server
+	fake      *products.Server
 	barcodes  *lookup.Barcodes
 	upstreams []*lookup.Upstream
 }
 
 func newRig(t *testing.T, tune ...func(*lookup.UpstreamConfig)) *rig {
 	t.Helper()
-	fake := fakeproducts.New(false)
+	fake := products.New(false)
 	fake.SlowDelay = 2 * time.Second
 	ts := httptest.NewServer(fake)
 	t.Cleanup(ts.Close)
@@ -72,14 +72,14 @@ func TestEachDatabaseAnswersInItsOwnShape(t *testing.T) {
 		code, name, brand, category, source, image string
 		price                                      string
 	}{
-		{fakeproducts.CodeNutella, "Nutella", "Ferrero", "Other", lookup.SourceOpenFoodFacts,
+		{products.CodeNutella, "Nutella", "Ferrero", "Other", lookup.SourceOpenFoodFacts,
 			"/images/openfoodfacts/301/762/401/0701/front_en.3.400.jpg", ""},
-		{fakeproducts.CodeMints, "Peppermint mints", "Frosty", "Other", lookup.SourceOpenFoodFacts, "", ""},
-		{fakeproducts.CodeLegoFire, "LEGO City Fire Station", "LEGO", "Toys", lookup.SourceOpenProductsFacts, "", ""},
+		{products.CodeMints, "Peppermint mints", "Frosty", "Other", lookup.SourceOpenFoodFacts, "", ""},
+		{products.CodeLegoFire, "LEGO City Fire Station", "LEGO", "Toys", lookup.SourceOpenProductsFacts, "", ""},
 		// The lowest offer, in dollars (UPCitemdb leaves the currency empty).
-		{fakeproducts.CodeIPhone, "Apple iPhone 6, Gold, 64 GB", "Apple", "Electronics", lookup.SourceUPCitemdb,
+		{products.CodeIPhone, "Apple iPhone 6, Gold, 64 GB", "Apple", "Electronics", lookup.SourceUPCitemdb,
 			"/images/upcitemdb/112231913.jpg", "$209.99"},
-		{fakeproducts.CodeOdyssey, "The Odyssey (Penguin Classics)", "Penguin Classics", "Books", lookup.SourceUPCitemdb, "", "$7.50"},
+		{products.CodeOdyssey, "The Odyssey (Penguin Classics)", "Penguin Classics", "Books", lookup.SourceUPCitemdb, "", "$7.50"},
 		{"01234565", "Mini Racing Car", "Speedy", "Toys", lookup.SourceUPCitemdb, "", "$4.50"}, // UPC-E, asked as UPC-A
 	}
 	for _, c := range cases {
@@ -100,62 +100,62 @@ func TestEachDatabaseAnswersInItsOwnShape(t *testing.T) {
 	}
 	// In order: the food database is asked first, then the products one, then UPCitemdb.
 	asked := r.fake.Requests()
-	if got := asked[fakeproducts.OpenProductsFacts]; len(got) != 4 || got[0] != fakeproducts.CodeLegoFire {
+	if got := asked[products.OpenProductsFacts]; len(got) != 4 || got[0] != products.CodeLegoFire {
 		t.Errorf("Open Products Facts was asked %v", got)
 	}
-	if got := asked[fakeproducts.UPCitemdb]; len(got) != 3 || got[2] != fakeproducts.CodeUPCEExpanded {
+	if got := asked[products.UPCitemdb]; len(got) != 3 || got[2] != products.CodeUPCEExpanded {
 		t.Errorf("UPCitemdb was asked %v", got)
 	}
 }
 
 func TestAnUnknownCodeIsNotFoundAndRemembered(t *testing.T) {
 	r := newRig(t)
-	if _, _, err := r.lookup(t, fakeproducts.CodeUnknown); !errors.Is(err, lookup.ErrProductNotFound) {
+	if _, _, err := r.lookup(t, products.CodeUnknown); !errors.Is(err, lookup.ErrProductNotFound) {
 		t.Fatalf("got %v", err)
 	}
-	for _, u := range []string{fakeproducts.OpenFoodFacts, fakeproducts.OpenProductsFacts, fakeproducts.UPCitemdb} {
+	for _, u := range []string{products.OpenFoodFacts, products.OpenProductsFacts, products.UPCitemdb} {
 		if n := r.fake.Count(u); n != 1 {
 			t.Errorf("%s asked %d times", u, n)
 		}
 	}
-	_, outcome, err := r.lookup(t, fakeproducts.CodeUnknown)
+	_, outcome, err := r.lookup(t, products.CodeUnknown)
 	if !errors.Is(err, lookup.ErrProductNotFound) || outcome != lookup.OutcomeHit {
 		t.Fatalf("second lookup: %v %s", err, outcome)
 	}
-	if n := len(r.fake.Requests()[fakeproducts.OpenFoodFacts]); n != 1 {
+	if n := len(r.fake.Requests()[products.OpenFoodFacts]); n != 1 {
 		t.Errorf("the second lookup reached the upstream (%d requests)", n)
 	}
 }
 
 func TestTheSecondLookupMakesNoUpstreamCall(t *testing.T) {
 	r := newRig(t)
-	first, outcome, err := r.lookup(t, fakeproducts.CodeIPhone)
+	first, outcome, err := r.lookup(t, products.CodeIPhone)
 	if err != nil || outcome != lookup.OutcomeMiss {
 		t.Fatal(err, outcome)
 	}
 	before := r.fake.Requests()
-	second, outcome, err := r.lookup(t, fakeproducts.CodeIPhone)
+	second, outcome, err := r.lookup(t, products.CodeIPhone)
 	if err != nil || outcome != lookup.OutcomeHit {
 		t.Fatal(err, outcome)
 	}
 	after := r.fake.Requests()
-	for _, u := range []string{fakeproducts.OpenFoodFacts, fakeproducts.OpenProductsFacts, fakeproducts.UPCitemdb} {
+	for _, u := range []string{products.OpenFoodFacts, products.OpenProductsFacts, products.UPCitemdb} {
 		if len(after[u]) != len(before[u]) {
 			t.Errorf("%s was asked again: %v", u, after[u])
 		}
 	}
-	if first.Name != second.Name || *first.Price != *second.Price || second.Code != fakeproducts.CodeIPhone {
+	if first.Name != second.Name || *first.Price != *second.Price || second.Code != products.CodeIPhone {
 		t.Errorf("cached answer differs: %+v vs %+v", first, second)
 	}
 }
 
 func TestAFailingDatabaseIsSkippedAndItsNotFoundNotRemembered(t *testing.T) {
-	for _, mode := range []string{fakeproducts.ModeMalformed, fakeproducts.ModeSlow, fakeproducts.ModeTooMany, fakeproducts.ModeDown} {
+	for _, mode := range []string{products.ModeMalformed, products.ModeSlow, products.ModeTooMany, products.ModeDown} {
 		t.Run(mode, func(t *testing.T) {
 			r := newRig(t)
-			r.fake.SetMode(fakeproducts.OpenFoodFacts, mode)
+			r.fake.SetMode(products.OpenFoodFacts, mode)
 			start := time.Now()
-			p, _, err := r.lookup(t, fakeproducts.CodeLegoFire)
+			p, _, err := r.lookup(t, products.CodeLegoFire)
 			if err != nil || p.Source != lookup.SourceOpenProductsFacts {
 				t.Fatalf("got %+v %v", p, err)
 			}
@@ -164,12 +164,12 @@ func TestAFailingDatabaseIsSkippedAndItsNotFoundNotRemembered(t *testing.T) {
 			}
 			// Nobody knows this code, but one database failed: it may know it, so the
 			// answer is not remembered and the next scan asks again.
-			if _, _, err := r.lookup(t, fakeproducts.CodeUnknown); !errors.Is(err, lookup.ErrProductNotFound) {
+			if _, _, err := r.lookup(t, products.CodeUnknown); !errors.Is(err, lookup.ErrProductNotFound) {
 				t.Fatalf("unknown: %v", err)
 			}
-			r.fake.SetMode(fakeproducts.OpenFoodFacts, fakeproducts.ModeOK)
-			n := r.fake.Count(fakeproducts.UPCitemdb)
-			if _, outcome, _ := r.lookup(t, fakeproducts.CodeUnknown); outcome != lookup.OutcomeMiss || r.fake.Count(fakeproducts.UPCitemdb) != n+1 {
+			r.fake.SetMode(products.OpenFoodFacts, products.ModeOK)
+			n := r.fake.Count(products.UPCitemdb)
+			if _, outcome, _ := r.lookup(t, products.CodeUnknown); outcome != lookup.OutcomeMiss || r.fake.Count(products.UPCitemdb) != n+1 {
 				t.Errorf("a not-found with a failed upstream was cached (%s)", outcome)
 			}
 		})
@@ -178,8 +178,8 @@ func TestAFailingDatabaseIsSkippedAndItsNotFoundNotRemembered(t *testing.T) {
 
 func TestEveryDatabaseFailingIsUnavailableNotNotFound(t *testing.T) {
 	r := newRig(t)
-	r.fake.SetMode("all", fakeproducts.ModeDown)
-	if _, _, err := r.lookup(t, fakeproducts.CodeUnknown); !errors.Is(err, lookup.ErrLookupUnavailable) {
+	r.fake.SetMode("all", products.ModeDown)
+	if _, _, err := r.lookup(t, products.CodeUnknown); !errors.Is(err, lookup.ErrLookupUnavailable) {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -187,9 +187,9 @@ func TestEveryDatabaseFailingIsUnavailableNotNotFound(t *testing.T) {
 func TestTheCircuitBreakerStopsAskingAFailingDatabase(t *testing.T) {
 	r := newRig(t, func(c *lookup.UpstreamConfig) { c.BreakerOpenFor = 200 * time.Millisecond })
 	off := r.upstreams[0]
-	r.fake.SetMode(fakeproducts.OpenFoodFacts, fakeproducts.ModeDown)
+	r.fake.SetMode(products.OpenFoodFacts, products.ModeDown)
 	// Three consecutive failures (distinct codes, so the cache is no help) open the circuit.
-	codes := []string{fakeproducts.CodeIPhone, fakeproducts.CodeOdyssey, "01234565", fakeproducts.CodeLegoFire, fakeproducts.CodeUnknown}
+	codes := []string{products.CodeIPhone, products.CodeOdyssey, "01234565", products.CodeLegoFire, products.CodeUnknown}
 	for _, c := range codes[:3] {
 		if _, _, err := r.lookup(t, c); err != nil {
 			t.Fatal(c, err)
@@ -198,18 +198,18 @@ func TestTheCircuitBreakerStopsAskingAFailingDatabase(t *testing.T) {
 	if off.BreakerState() != "open" {
 		t.Fatalf("breaker %s after 3 failures", off.BreakerState())
 	}
-	n := r.fake.Count(fakeproducts.OpenFoodFacts)
+	n := r.fake.Count(products.OpenFoodFacts)
 	p, _, err := r.lookup(t, codes[3])
 	if err != nil || p.Source != lookup.SourceOpenProductsFacts {
 		t.Fatalf("with the breaker open the next database answers: %+v %v", p, err)
 	}
-	if r.fake.Count(fakeproducts.OpenFoodFacts) != n {
+	if r.fake.Count(products.OpenFoodFacts) != n {
 		t.Error("an open circuit still sent a request")
 	}
 	// After the open period one trial request goes through; it succeeds and closes it.
-	r.fake.SetMode(fakeproducts.OpenFoodFacts, fakeproducts.ModeOK)
+	r.fake.SetMode(products.OpenFoodFacts, products.ModeOK)
 	time.Sleep(250 * time.Millisecond)
-	if p, _, err := r.lookup(t, fakeproducts.CodeNutella); err != nil || p.Source != lookup.SourceOpenFoodFacts {
+	if p, _, err := r.lookup(t, products.CodeNutella); err != nil || p.Source != lookup.SourceOpenFoodFacts {
 		t.Fatalf("half-open trial: %+v %v", p, err)
 	}
 	if off.BreakerState() != "closed" {
@@ -223,7 +223,7 @@ func TestOurOwnRateLimitSendsNothingBeyondIt(t *testing.T) {
 			c.PerMinute, c.Burst = 1, 2 // UPCitemdb's trial: a small burst, then one a minute
 		}
 	})
-	for _, c := range []string{fakeproducts.CodeIPhone, fakeproducts.CodeOdyssey} {
+	for _, c := range []string{products.CodeIPhone, products.CodeOdyssey} {
 		if _, _, err := r.lookup(t, c); err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +233,7 @@ func TestOurOwnRateLimitSendsNothingBeyondIt(t *testing.T) {
 	if _, _, err := r.lookup(t, "01234565"); !errors.Is(err, lookup.ErrProductNotFound) {
 		t.Fatalf("got %v", err)
 	}
-	if n := r.fake.Count(fakeproducts.UPCitemdb); n != 2 {
+	if n := r.fake.Count(products.UPCitemdb); n != 2 {
 		t.Errorf("UPCitemdb received %d requests, the limit allows 2", n)
 	}
 }

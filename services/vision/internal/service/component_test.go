@@ -21,12 +21,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santa-wishlist/santa/fakes/gemini"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
-	"github.com/santa-wishlist/santa/services/vision/internal/fakegemini"
 	"github.com/santa-wishlist/santa/services/vision/internal/service"
 )
 
@@ -37,7 +37,7 @@ const apiKey = "component-test-key"
 type harness struct {
 	t    *testing.T
 	url  string
-	fake *fakegemini.Server
+	fake *gemini.Server
 }
 
 type option func(*service.Config)
@@ -46,7 +46,7 @@ func withoutKey(c *service.Config) { c.Gemini.APIKey = "" }
 
 func start(t *testing.T, opts ...option) *harness {
 	t.Helper()
-	fake := fakegemini.Start(t, apiKey)
+	fake := gemini.Start(t, apiKey)
 	cfg := service.Config{
 		RedisURL:  testenv.RedisURL(),
 		KeyPrefix: "vision-componenttest:" + testenv.RandomHex(6) + ":",
@@ -191,7 +191,7 @@ var visitor = map[string]string{"X-Real-IP": "203.0.113.50"}
 
 func TestAnalyzeAnUploadedPhoto(t *testing.T) {
 	h := start(t)
-	h.fake.Enqueue(fakegemini.Fenced(teddy))
+	h.fake.Enqueue(gemini.Fenced(teddy))
 	photo := jpegPhoto(t, 1)
 
 	// The browser claims PNG; the bytes are JPEG, and Gemini is told so.
@@ -237,7 +237,7 @@ func TestAnalyzeAnUploadedPhoto(t *testing.T) {
 
 func TestAnalyzeWithACustomPrompt(t *testing.T) {
 	h := start(t)
-	h.fake.Enqueue(fakegemini.JSON(teddy))
+	h.fake.Enqueue(gemini.JSON(teddy))
 	r := h.postJSON("/api/vision/analyze", map[string]string{
 		"image": dataURL("image/jpeg", jpegPhoto(t, 2)), "prompt": "Mention the colour of the ribbon.",
 	}, visitor)
@@ -252,19 +252,19 @@ func TestAnalyzeWithACustomPrompt(t *testing.T) {
 func TestReplyShapesOverHTTP(t *testing.T) {
 	tests := []struct {
 		name    string
-		reply   fakegemini.Reply
+		reply   gemini.Reply
 		status  int
 		message string // error message, or the answer's name
 	}{
-		{"well-formed", fakegemini.JSON(teddy), 200, "Teddy Bear"},
-		{"fenced", fakegemini.Fenced(teddy), 200, "Teddy Bear"},
-		{"missing fields", fakegemini.JSON(map[string]any{}), 200, "Unknown Product"},
-		{"prose", fakegemini.Text("A teddy bear, I think."), 502, "Failed to parse the AI response. The response format was invalid."},
-		{"no candidates", fakegemini.NoCandidates(), 502, "No response from Gemini API"},
-		{"no text", fakegemini.NoText(), 502, "No valid response from Gemini API for image analysis"},
-		{"server error", fakegemini.Error(500), 502, "Gemini API error (500)"},
-		{"forbidden", fakegemini.Error(403), 502, "Gemini API error (403)"},
-		{"slow", fakegemini.Slow(3*time.Second, fakegemini.JSON(teddy)), 504, "Gemini API did not answer in time. Please try again."},
+		{"well-formed", gemini.JSON(teddy), 200, "Teddy Bear"},
+		{"fenced", gemini.Fenced(teddy), 200, "Teddy Bear"},
+		{"missing fields", gemini.JSON(map[string]any{}), 200, "Unknown Product"},
+		{"prose", gemini.Text("A teddy bear, I think."), 502, "Failed to parse the AI response. The response format was invalid."},
+		{"no candidates", gemini.NoCandidates(), 502, "No response from Gemini API"},
+		{"no text", gemini.NoText(), 502, "No valid response from Gemini API for image analysis"},
+		{"server error", gemini.Error(500), 502, "Gemini API error (500)"},
+		{"forbidden", gemini.Error(403), 502, "Gemini API error (403)"},
+		{"slow", gemini.Slow(3*time.Second, gemini.JSON(teddy)), 504, "Gemini API did not answer in time. Please try again."},
 	}
 	h := start(t)
 	for i, tc := range tests {
@@ -293,7 +293,7 @@ func TestReplyShapesOverHTTP(t *testing.T) {
 
 func TestRetriedThenAnswered(t *testing.T) {
 	h := start(t)
-	h.fake.Enqueue(fakegemini.Error(429), fakegemini.Error(503), fakegemini.JSON(teddy))
+	h.fake.Enqueue(gemini.Error(429), gemini.Error(503), gemini.JSON(teddy))
 	r := h.upload(jpegPhoto(t, 3), "image/jpeg", "", visitor)
 	if r.status != http.StatusOK || h.fake.Calls() != 3 {
 		t.Fatalf("%d after %d calls: %s", r.status, h.fake.Calls(), r.body)
@@ -302,7 +302,7 @@ func TestRetriedThenAnswered(t *testing.T) {
 
 func TestGenerateGiftAndItem(t *testing.T) {
 	h := start(t)
-	h.fake.Enqueue(fakegemini.Text("Sure!\nName: Toy Racing Car\nDescription: A fast red car.\nPrice: $12.99"))
+	h.fake.Enqueue(gemini.Text("Sure!\nName: Toy Racing Car\nDescription: A fast red car.\nPrice: $12.99"))
 	r := h.postJSON("/api/vision/generate", map[string]string{"prompt": "a red toy car", "mode": "gift"}, visitor)
 	var gift map[string]string
 	r.json(t, &gift)
@@ -312,7 +312,7 @@ func TestGenerateGiftAndItem(t *testing.T) {
 
 	// The editor may send its decorated photo along.
 	photo := jpegPhoto(t, 4)
-	h.fake.Enqueue(fakegemini.JSON(map[string]string{"name": "Snow Globe", "description": "Glass and snow.", "price": "$15"}))
+	h.fake.Enqueue(gemini.JSON(map[string]string{"name": "Snow Globe", "description": "Glass and snow.", "price": "$15"}))
 	r = h.postJSON("/api/vision/generate", map[string]string{"image": dataURL("image/jpeg", photo)}, visitor)
 	r.json(t, &gift)
 	if r.status != 200 || gift["name"] != "Snow Globe" {
@@ -322,7 +322,7 @@ func TestGenerateGiftAndItem(t *testing.T) {
 		t.Fatalf("editor photo not sent: %+v", imgs)
 	}
 
-	h.fake.Enqueue(fakegemini.JSON(map[string]any{"name": "Headphones", "description": "Wireless.", "price": "$80", "category": "Electronics"}))
+	h.fake.Enqueue(gemini.JSON(map[string]any{"name": "Headphones", "description": "Wireless.", "price": "$80", "category": "Electronics"}))
 	r = h.postJSON("/api/vision/generate", map[string]string{"prompt": "Wireless over-ear headphones", "mode": "item"}, visitor)
 	var item map[string]string
 	r.json(t, &item)
@@ -333,7 +333,7 @@ func TestGenerateGiftAndItem(t *testing.T) {
 		t.Fatalf("item prompt %q", p)
 	}
 
-	h.fake.Enqueue(fakegemini.Text("no json"))
+	h.fake.Enqueue(gemini.Text("no json"))
 	r = h.postJSON("/api/vision/generate", map[string]string{"prompt": "something", "mode": "item"}, visitor)
 	if r.status != 502 || r.apiError(t).Message != "Failed to parse the AI response. The response format was invalid." {
 		t.Fatalf("%d %s", r.status, r.body)
@@ -488,7 +488,7 @@ func TestMetricsAndHealth(t *testing.T) {
 			t.Errorf("metrics lack %q", want)
 		}
 	}
-	h.fake.Enqueue(fakegemini.JSON(teddy))
+	h.fake.Enqueue(gemini.JSON(teddy))
 	photo := jpegPhoto(t, 8)
 	h.upload(photo, "image/jpeg", "", visitor)
 	h.upload(photo, "image/jpeg", "", visitor)

@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santa-wishlist/santa/services/vision/internal/fakeproducts"
+	"github.com/santa-wishlist/santa/fakes/products"
 	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
 	"github.com/santa-wishlist/santa/services/vision/internal/service"
 )
 
 // withFakeProducts points the lookup at a fake of the three product databases.
-func withFakeProducts(t *testing.T, fake *fakeproducts.Server) option {
+func withFakeProducts(t *testing.T, fake *products.Server) option {
 	ts := httptest.NewServer(fake)
 	t.Cleanup(ts.Close)
 	return func(c *service.Config) {
@@ -25,19 +25,19 @@ func withFakeProducts(t *testing.T, fake *fakeproducts.Server) option {
 }
 
 func TestBarcodeLookupOverHTTP(t *testing.T) {
-	fake := fakeproducts.New(false)
+	fake := products.New(false)
 	h := start(t, withFakeProducts(t, fake))
 
-	r := h.postJSON("/api/lookup/barcode", map[string]string{"code": fakeproducts.CodeLegoFire}, nil)
+	r := h.postJSON("/api/lookup/barcode", map[string]string{"code": products.CodeLegoFire}, nil)
 	var p lookup.Product
 	r.json(t, &p)
-	if r.status != 200 || p.Name != "LEGO City Fire Station" || p.Category != "Toys" || p.Code != fakeproducts.CodeLegoFire ||
+	if r.status != 200 || p.Name != "LEGO City Fire Station" || p.Category != "Toys" || p.Code != products.CodeLegoFire ||
 		p.Source != "openproductsfacts" || p.ImageURL == "" || r.header.Get("X-Lookup-Cache") != "" {
 		t.Fatalf("%d %s %v", r.status, r.body, r.header)
 	}
-	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": fakeproducts.CodeLegoFire}, nil)
-	if r.status != 200 || r.header.Get("X-Lookup-Cache") != "" || fake.Count(fakeproducts.OpenProductsFacts) != 1 {
-		t.Fatalf("second lookup: %d %v, upstream asked %d times", r.status, r.header, fake.Count(fakeproducts.OpenProductsFacts))
+	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": products.CodeLegoFire}, nil)
+	if r.status != 200 || r.header.Get("X-Lookup-Cache") != "" || fake.Count(products.OpenProductsFacts) != 1 {
+		t.Fatalf("second lookup: %d %v, upstream asked %d times", r.status, r.header, fake.Count(products.OpenProductsFacts))
 	}
 
 	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": "3017624010702"}, nil)
@@ -52,27 +52,27 @@ func TestBarcodeLookupOverHTTP(t *testing.T) {
 	if r.status != 400 {
 		t.Fatalf("a number instead of text: %d %s", r.status, r.body)
 	}
-	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": fakeproducts.CodeUnknown}, nil)
+	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": products.CodeUnknown}, nil)
 	if e := r.apiError(t); r.status != 404 || e.Code != "product_not_found" {
 		t.Fatalf("unknown: %d %s", r.status, r.body)
 	}
-	fake.SetMode("all", fakeproducts.ModeDown)
-	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": fakeproducts.CodeIPhone}, nil)
+	fake.SetMode("all", products.ModeDown)
+	r = h.postJSON("/api/lookup/barcode", map[string]string{"code": products.CodeIPhone}, nil)
 	if e := r.apiError(t); r.status != 503 || e.Code != "lookup_unavailable" {
 		t.Fatalf("all down: %d %s", r.status, r.body)
 	}
 }
 
 func TestBarcodeLookupsHaveADailyQuotaButCacheHitsAreFree(t *testing.T) {
-	fake := fakeproducts.New(false)
+	fake := products.New(false)
 	h := start(t, withFakeProducts(t, fake), func(c *service.Config) { c.App.LookupPerIP = 2 })
 	ip := map[string]string{"X-Real-IP": "203.0.113.9"}
-	for _, code := range []string{fakeproducts.CodeNutella, fakeproducts.CodeIPhone, fakeproducts.CodeNutella} {
+	for _, code := range []string{products.CodeNutella, products.CodeIPhone, products.CodeNutella} {
 		if r := h.postJSON("/api/lookup/barcode", map[string]string{"code": code}, ip); r.status != 200 {
 			t.Fatalf("%s: %d %s", code, r.status, r.body)
 		}
 	}
-	r := h.postJSON("/api/lookup/barcode", map[string]string{"code": fakeproducts.CodeOdyssey}, ip)
+	r := h.postJSON("/api/lookup/barcode", map[string]string{"code": products.CodeOdyssey}, ip)
 	if e := r.apiError(t); r.status != 429 || e.Code != "quota_exceeded" || r.header.Get("Retry-After") == "" {
 		t.Fatalf("third upstream lookup: %d %s", r.status, r.body)
 	}
@@ -103,10 +103,10 @@ func TestASpentGeminiBudgetIsA429ThatSaysSo(t *testing.T) {
 // database had one; without media (this harness) it is a 502 that says so, never a 500 and
 // never the database's URL.
 func TestAProductPictureIsImportedOnlyWhenThereIsOne(t *testing.T) {
-	fake := fakeproducts.New(false)
+	fake := products.New(false)
 	h := start(t, withFakeProducts(t, fake), func(c *service.Config) { c.Lookup.MediaURL = "" })
 	user := map[string]string{"X-User-Id": "image-tester", "X-Real-IP": "203.0.113.60"}
-	if r := h.postJSON("/api/lookup/barcode/image", map[string]string{"code": fakeproducts.CodeLegoFire}, nil); r.status != 401 {
+	if r := h.postJSON("/api/lookup/barcode/image", map[string]string{"code": products.CodeLegoFire}, nil); r.status != 401 {
 		t.Fatalf("a visitor: %d %s", r.status, r.body)
 	}
 	cases := []struct {
@@ -114,9 +114,9 @@ func TestAProductPictureIsImportedOnlyWhenThereIsOne(t *testing.T) {
 		status int
 		err    string
 	}{
-		{fakeproducts.CodeLegoFire, 502, "image_unavailable"},
+		{products.CodeLegoFire, 502, "image_unavailable"},
 		{"01234565", 404, "no_product_image"},
-		{fakeproducts.CodeUnknown, 404, "product_not_found"},
+		{products.CodeUnknown, 404, "product_not_found"},
 		{"5702016370738", 400, "invalid_check_digit"},
 	}
 	for _, c := range cases {
@@ -126,10 +126,10 @@ func TestAProductPictureIsImportedOnlyWhenThereIsOne(t *testing.T) {
 		}
 	}
 	// The lookup behind it was asked once and cached like any scan.
-	if n := fake.Count(fakeproducts.OpenProductsFacts); n != 3 {
+	if n := fake.Count(products.OpenProductsFacts); n != 3 {
 		t.Errorf("Open Products Facts asked %d times", n)
 	}
-	if n := fake.Count(fakeproducts.Images); n != 0 {
+	if n := fake.Count(products.Images); n != 0 {
 		t.Errorf("a picture was fetched without anywhere to store it: %d", n)
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santa-wishlist/santa/fakes/products"
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/testenv"
-	"github.com/santa-wishlist/santa/services/vision/internal/fakeproducts"
 	"github.com/santa-wishlist/santa/services/vision/internal/service"
 )
 
@@ -20,7 +20,7 @@ import (
 //
 //	go test -count=1 -v -run TestBarcodeLookupLatencyFigures ./services/vision/internal/service/
 func TestBarcodeLookupLatencyFigures(t *testing.T) {
-	fake := fakeproducts.New(false)
+	fake := products.New(false)
 	var prefix string
 	h := start(t, withFakeProducts(t, fake), func(c *service.Config) {
 		c.App.LookupPerIP = 0 // the figures measure the lookup, not the quota's refusal
@@ -29,7 +29,7 @@ func TestBarcodeLookupLatencyFigures(t *testing.T) {
 	})
 	rdb := testenv.Redis(t)
 	const n = 300
-	body := `{"code":"` + fakeproducts.CodeLegoFire + `"}`
+	body := `{"code":"` + products.CodeLegoFire + `"}`
 	lookup := func() time.Duration {
 		start := time.Now()
 		req, _ := http.NewRequest(http.MethodPost, h.url+"/api/lookup/barcode", strings.NewReader(body))
@@ -51,19 +51,19 @@ func TestBarcodeLookupLatencyFigures(t *testing.T) {
 	}
 	var upstream, cached []time.Duration
 	for range n {
-		if err := rdb.Del(context.Background(), prefix+"cache:barcode:"+fakeproducts.CodeLegoFire).Err(); err != nil {
+		if err := rdb.Del(context.Background(), prefix+"cache:barcode:"+products.CodeLegoFire).Err(); err != nil {
 			t.Fatal(err)
 		}
-		before := fake.Count(fakeproducts.OpenProductsFacts)
+		before := fake.Count(products.OpenProductsFacts)
 		upstream = append(upstream, lookup())
-		if fake.Count(fakeproducts.OpenProductsFacts) != before+1 {
+		if fake.Count(products.OpenProductsFacts) != before+1 {
 			t.Fatal("a lookup after the cache was cleared did not ask the upstream")
 		}
 	}
 	for range n {
 		cached = append(cached, lookup())
 	}
-	if got := fake.Count(fakeproducts.OpenProductsFacts); got != n {
+	if got := fake.Count(products.OpenProductsFacts); got != n {
 		t.Fatalf("the fake upstream answered %d lookups, want %d", got, n)
 	}
 	p := func(ds []time.Duration, q float64) time.Duration {

@@ -6,10 +6,10 @@
 package main
 
 import (
-	"github.com/santa-wishlist/santa/services/vision/internal/fakeproducts"
-	"github.com/santa-wishlist/santa/services/vision/internal/fakeserver"
+	"github.com/santa-wishlist/santa/fakes/products"
+	"github.com/santa-wishlist/santa/fakes/server"
 )
 
 func main() {
-	fakeserver.Run("fakeproducts", "FAKE_PRODUCTS_ADDR", "127.0.0.1:8096", fakeproducts.New(true))
+	server.Run("fakeproducts", "FAKE_PRODUCTS_ADDR", "127.0.0.1:8096", products.New(true))
 }

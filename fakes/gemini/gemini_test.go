@@ -1,4 +1,4 @@
-package fakegemini
+package gemini
 
 import (
 	"bytes"

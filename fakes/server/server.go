@@ -1,6 +1,6 @@
-// Package fakeserver runs one of vision's fakes (fakegemini, fakeproducts) as a command for
-// the local stack and end-to-end tests.
-package fakeserver
+// Package server runs one of the fakes of the internet (cmd/fakegemini, cmd/fakeproducts) as
+// a command for the local stack, the cluster and end-to-end tests.
+package server
 
 import (
 	"context"

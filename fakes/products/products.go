@@ -1,4 +1,4 @@
-// Package fakeproducts serves fake Open Food Facts, Open Products Facts and UPCitemdb APIs
+// Package products serves fake Open Food Facts, Open Products Facts and UPCitemdb APIs
 // that answer in the real services' response shapes, so the barcode lookup can be run and
 // tested without internet. Each upstream lives under its own prefix, which is the base URL
 // the vision service is given:
@@ -14,7 +14,7 @@
 // Tests in other processes steer it through /_fake/mode (an upstream's behaviour: ok,
 // notfound, malformed, slow, 429, 500), /_fake/requests (what each upstream was asked) and
 // /_fake/reset.
-package fakeproducts
+package products
 
 import (
 	"bytes"

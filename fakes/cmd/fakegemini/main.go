@@ -8,11 +8,11 @@ package main
 import (
 	"os"
 
-	"github.com/santa-wishlist/santa/services/vision/internal/fakegemini"
-	"github.com/santa-wishlist/santa/services/vision/internal/fakeserver"
+	"github.com/santa-wishlist/santa/fakes/gemini"
+	"github.com/santa-wishlist/santa/fakes/server"
 )
 
 func main() {
-	fakeserver.Run("fakegemini", "FAKE_GEMINI_ADDR", "127.0.0.1:8095",
-		fakegemini.New(os.Getenv("FAKE_GEMINI_API_KEY"), fakegemini.WithControl()))
+	server.Run("fakegemini", "FAKE_GEMINI_ADDR", "127.0.0.1:8095",
+		gemini.New(os.Getenv("FAKE_GEMINI_API_KEY"), gemini.WithControl()))
 }

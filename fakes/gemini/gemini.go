@@ -1,10 +1,10 @@
-// Package fakegemini is a stand-in for the Gemini API's generateContent endpoint, speaking its
+// Package gemini is a stand-in for the Gemini API's generateContent endpoint, speaking its
 // real REST shape (POST /v1beta/models/{model}:generateContent with the key in the
 // x-goog-api-key header or the key query parameter). Tests queue the replies they need
 // (well-formed JSON, JSON in prose or fences, prose, no candidates, HTTP errors, slow replies)
 // and read back the requests it received; with nothing queued it answers a plausible product
 // so the local stack shows a working AI without internet.
-package fakegemini
+package gemini
 
 import (
 	"encoding/base64"
