@@ -8,21 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santa-wishlist/santa/fakes/miniotest"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
+	"github.com/santa-wishlist/santa/services/media/internal/storetest"
 )
-
-// newStore returns a store on a fresh bucket of the test MinIO server, dropped when the test ends.
-func newStore(t testing.TB) (*adapters.MinIOStore, adapters.MinIOConfig) {
-	t.Helper()
-	cfg := adapters.MinIOConfig(miniotest.Bucket(t))
-	store, err := adapters.NewMinIOStore(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return store, cfg
-}
 
 func ctx(t *testing.T) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -31,7 +20,7 @@ func ctx(t *testing.T) context.Context {
 }
 
 func TestMinIOStorePutStatGetListRemove(t *testing.T) {
-	store, _ := newStore(t)
+	store, _ := storetest.New(t)
 	c := ctx(t)
 	key := "items/unattached/0123456789abcdef0123456789abcdef.jpg"
 	if err := store.Put(c, key, []byte("pixels"), "image/jpeg", "user-1"); err != nil {
@@ -80,7 +69,7 @@ func TestMinIOStorePutStatGetListRemove(t *testing.T) {
 }
 
 func TestMinIOStoreEnsureBucketIsIdempotentAndPingChecksIt(t *testing.T) {
-	store, cfg := newStore(t)
+	store, cfg := storetest.New(t)
 	c := ctx(t)
 	if err := store.EnsureBucket(c); err != nil {
 		t.Fatalf("EnsureBucket of an existing bucket: %v", err)
@@ -107,7 +96,7 @@ func TestMinIOStoreEnsureBucketIsIdempotentAndPingChecksIt(t *testing.T) {
 }
 
 func TestListOwnedByFindsEveryObjectOfOneUploaderAttachedOrNot(t *testing.T) {
-	store, _ := newStore(t)
+	store, _ := storetest.New(t)
 	c := ctx(t)
 	mine := []string{
 		"items/unattached/00000000000000000000000000000001.jpg",
@@ -133,7 +122,7 @@ func TestListOwnedByFindsEveryObjectOfOneUploaderAttachedOrNot(t *testing.T) {
 
 // DropBucket (mediabench's clean-up) empties the bucket and removes it.
 func TestMinIOStoreDropBucketRemovesItWithItsObjects(t *testing.T) {
-	store, _ := newStore(t)
+	store, _ := storetest.New(t)
 	c := ctx(t)
 	if err := store.Put(c, "items/unattached/00000000000000000000000000000001.jpg", []byte("pixels"), "image/jpeg", "user-1"); err != nil {
 		t.Fatal(err)

@@ -12,11 +12,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/santa-wishlist/santa/fakes/miniotest"
 	"github.com/santa-wishlist/santa/fakes/testimages"
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
+	"github.com/santa-wishlist/santa/services/media/internal/storetest"
 )
 
 const (
@@ -24,20 +24,9 @@ const (
 	itemB = "6f1d2e3c-4b5a-4978-8877-665544332211"
 )
 
-// newStore returns a store on a fresh bucket of the test MinIO server, dropped when the test ends.
-func newStore(t testing.TB) (*adapters.MinIOStore, adapters.MinIOConfig) {
-	t.Helper()
-	cfg := adapters.MinIOConfig(miniotest.Bucket(t))
-	store, err := adapters.NewMinIOStore(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return store, cfg
-}
-
 func newService(t *testing.T) (*app.Service, *adapters.MinIOStore, app.Metrics) {
 	t.Helper()
-	store, _ := newStore(t)
+	store, _ := storetest.New(t)
 	metrics := app.NewMetrics(prometheus.NewRegistry())
 	svc := app.New(store, domain.Rules{MaxBytes: 8 << 20}, metrics, slog.New(slog.DiscardHandler), app.Limits{})
 	return svc, store, metrics

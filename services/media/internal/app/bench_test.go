@@ -10,12 +10,13 @@ import (
 	"github.com/santa-wishlist/santa/fakes/testimages"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
+	"github.com/santa-wishlist/santa/services/media/internal/storetest"
 )
 
 // BenchmarkStoreJPEG2MB is the wishlist's call on a phone photo: a 2 MB JPEG data URL
 // decoded, checked, re-encoded, thumbnailed and written to a real MinIO bucket.
 func BenchmarkStoreJPEG2MB(b *testing.B) {
-	store, _ := newStore(b)
+	store, _ := storetest.New(b)
 	svc := app.New(store, domain.Rules{MaxBytes: 8 << 20}, app.NewMetrics(prometheus.NewRegistry()),
 		slog.New(slog.DiscardHandler), app.Limits{})
 	photo := testimages.TwoMBJPEG()
