@@ -57,6 +57,10 @@ start() {
   setsid "$@" >"$LOGS/$name.log" 2>&1 < /dev/null &
   echo $! > "$PIDS/$name"
 }
+raise_sysctl() { # name value
+  local now; now=$(sysctl -n "$1" 2>/dev/null) || return 0
+  [ "$now" -ge "$2" ] || sysctl -qw "$1=$2" >/dev/null 2>&1 || log "could not raise $1 from $now to $2"
+}
 wait_for() { # what seconds command...
   local what=$1 secs=$2; shift 2
   for _ in $(seq "$secs"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
@@ -273,6 +277,12 @@ install_addons() {
 }
 
 up() {
+  # inotify instances are counted per user against fs.inotify.max_user_instances, 128 by
+  # default. Here containerd's shims, the kubelet, the pods and skaffold dev's watcher all run
+  # as root and share those 128: kind's known issues ("too many open files") advise these
+  # values. Only ever raised; also when the cluster is reused.
+  raise_sysctl fs.inotify.max_user_instances 512
+  raise_sysctl fs.inotify.max_user_watches 524288
   # Reused only whole: a missing kube-proxy (Services without rules) is started again below.
   if alive kube-apiserver && alive kubelet && alive kube-proxy && kubectl get --raw /readyz >/dev/null 2>&1; then
     log "reusing the running cluster ($KUBECONFIG)"

@@ -42,6 +42,8 @@ gateway_ready || fail "the gateway does not answer /readyz through the cluster"
 log "skaffold dev: one change and its reload"
 t2=$SECONDS
 trap 'rm -f "$ROOT/$PROBE"' EXIT
+# skaffold dev's watcher needs an inotify instance of its own (cluster.sh raises the limit).
+log "inotify instances open on this machine: $(find /proc/[0-9]*/fd -lname 'anon_inode:inotify' 2>/dev/null | wc -l) (limit per user: $(sysctl -n fs.inotify.max_user_instances))"
 # `skaffold dev` also turns on the dev profile by itself (its activation), whose Auth emulator
 # artifact the cluster profile does not build: -dev turns it off again.
 "${SKAFFOLD[@]}" -p=-dev dev --status-check=true --port-forward=off --cleanup=true >"$RESULTS/dev.log" 2>&1 &
@@ -60,11 +62,13 @@ if [ "$(watching)" -ge 1 ]; then
   if [ "$(watching)" -ge 2 ] && [ -n "$after" ] && [ "$after" != "$before" ]; then
     log "the change was rebuilt and rolled out in $((SECONDS - t3))s: family $before -> $after"
   else
-    fail "skaffold dev did not roll out the change (family image $before -> ${after:-none})"
+    fail "skaffold dev did not roll out the change (family image $before -> ${after:-none}); the end of $RESULTS/dev.log:"
+    grep -vE '^\s*$' "$RESULTS/dev.log" | tail -25 | sed 's/^/  /'
   fi
   grep -E 'Build \[|Tags used|Deployments stabilized|Starting deploy' "$RESULTS/dev.log" | sed 's/^/  /' | tail -20
 else
-  fail "skaffold dev did not start watching; see $RESULTS/dev.log"
+  fail "skaffold dev did not start watching; see $RESULTS/dev.log, whose end is:"
+  grep -vE '^\s*$' "$RESULTS/dev.log" | tail -25 | sed 's/^/  /'
 fi
 rm -f "$ROOT/$PROBE"
 kill -INT $dev_pid 2>/dev/null
