@@ -160,3 +160,16 @@ func TestNotifierTellsPoisonFromPassingTrouble(t *testing.T) {
 		t.Fatalf("store says malformed: %v", err)
 	}
 }
+
+func TestRecheckRingsEveryStreamOnTheReplica(t *testing.T) {
+	hub := app.NewHub(prometheus.NewRegistry())
+	phone, _ := hub.Subscribe("kid")
+	tablet, _ := hub.Subscribe("kid")
+	other, _ := hub.Subscribe("other-kid")
+	hub.Recheck()
+	for _, s := range []*app.Subscription{phone, tablet, other} {
+		if !rang(s) {
+			t.Fatal("a stream was not rung")
+		}
+	}
+}

@@ -90,7 +90,8 @@ func (f *Feed) Open(ctx context.Context, userID string, resume int64, resuming b
 // Next returns what to send after a wake-up, oldest first, and counts it as sent: if sending
 // fails the stream ends, and the device resumes from the last id it did receive.
 func (f *Feed) Next(ctx context.Context, c *Cursor) ([]domain.Notice, error) {
-	if !c.behind && c.sub.Latest() <= c.sent {
+	recheck := c.sub.recheck.Swap(false)
+	if !c.behind && !recheck && c.sub.Latest() <= c.sent {
 		return nil, nil // announced again, or already sent
 	}
 	page, err := f.notices.After(ctx, c.userID, c.sent, pageSize)

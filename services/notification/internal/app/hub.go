@@ -29,6 +29,9 @@ type Subscription struct {
 	// interrupt, when set, is called after every ring and when gone closes: a stream that
 	// waits in a read on its connection rather than on Wake is woken by it.
 	interrupt atomic.Pointer[func()]
+	// recheck asks the stream's next read to look in PostgreSQL even though no higher seq
+	// was announced: wake-ups may have been missed (Hub.Recheck).
+	recheck atomic.Bool
 }
 
 // Gone is closed when the stream must end because its user no longer exists.
@@ -133,5 +136,19 @@ func (h *Hub) Announce(userID string, seq int64) {
 	}
 	for s := range h.users[userID] {
 		s.announce(seq)
+	}
+}
+
+// Recheck wakes every stream on this replica to read what PostgreSQL has for its user, whatever
+// was announced: after a reconnection to NATS, wake-ups published while this replica was away
+// are gone (they are core NATS messages), but the notices they announced are stored.
+func (h *Hub) Recheck() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, subs := range h.users {
+		for s := range subs {
+			s.recheck.Store(true)
+			s.Ring()
+		}
 	}
 }

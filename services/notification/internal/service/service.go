@@ -145,6 +145,8 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		return nil, w.Fail(err)
 	}
 	w.Closes(func() error { _ = fanSub.Unsubscribe(); return nil })
+	stopRecheck := fanout.OnReconnect(hub.Recheck)
+	w.Closes(func() error { stopRecheck(); return nil })
 	if err := w.Consumer(events.Consume(ctx, w.JS, events.ConsumerConfig{Durable: ConsumerName, BackOff: cfg.RetryBackOff},
 		app.NewNotifier(notices, fanout, logger).Handle, logger, w.Metrics)); err != nil {
 		return nil, err
