@@ -259,6 +259,17 @@ func stopService(t *testing.T, name string) (restore func()) {
 	return func() { run("start-service") }
 }
 
+// waitDeploymentsAvailable waits until every Deployment of the release has all its pods
+// available again.
+func waitDeploymentsAvailable(t *testing.T) {
+	t.Helper()
+	start := time.Now()
+	for _, d := range strings.Fields(kubectl(t, "get", "deployments", "-o", "name")) {
+		kubectl(t, "rollout", "status", d, "--timeout=300s")
+	}
+	t.Logf("every Deployment available again %s later", time.Since(start).Round(time.Second))
+}
+
 func scrapeInterval(t *testing.T) time.Duration {
 	t.Helper()
 	interval, err := time.ParseDuration(monitorEnv(t, "SANTA_SCRAPE_INTERVAL"))
@@ -344,6 +355,9 @@ func drillNATSUnreachable(t *testing.T, receiver *alertReceiver) {
 	t.Logf("alert drill: %s fired after %ds, resolved after %ds (NATS's %s servers scaled to 0, all gone after %s; bound: for %s + scrape %s + %s; resolved counted from the scale back, servers ready after %s)",
 		alert, int(toFire.Round(time.Second).Seconds()), int(toResolve.Round(time.Second).Seconds()),
 		servers, gone.Sub(stopped).Round(time.Second), forDuration, interval, slack, ready.Round(time.Second))
+	// The drills that follow start from a whole product: the services' pods went unready
+	// without NATS (it is in their readiness), and the alert resolves on wishlist alone.
+	waitDeploymentsAvailable(t)
 	// Early is measured from the scale to 0: the pods stop serving (and the scrape sees it)
 	// seconds before the API stops listing them, so from `gone` an alert on time can look early.
 	if early := fired.Sub(stopped); early < forDuration {
@@ -399,6 +413,9 @@ func drillServiceDown(t *testing.T, receiver *alertReceiver) {
 	t.Logf("alert drill: %s fired after %ds, resolved after %ds (%s scaled to 0, its pods gone after %s; bound: for %s + scrape %s + %s; resolved counted from the scale back)",
 		alert, int(toFire.Round(time.Second).Seconds()), int(toResolve.Round(time.Second).Seconds()),
 		service, gone.Sub(stopped).Round(time.Second), forDuration, interval, slack)
+	// The drills that follow start from a whole product: the services' pods went unready
+	// without NATS (it is in their readiness), and the alert resolves on wishlist alone.
+	waitDeploymentsAvailable(t)
 	// Early is measured from the scale to 0: the pods stop serving (and the scrape sees it)
 	// seconds before the API stops listing them, so from `gone` an alert on time can look early.
 	if early := fired.Sub(stopped); early < forDuration {
@@ -550,7 +567,16 @@ func drillConsumerLag(t *testing.T, receiver *alertReceiver) {
 		}
 	}
 	if filled.IsZero() {
-		t.Fatalf("%s reported %v events pending for %s, not over %d, 2 minutes after %d gifts", service, pending, durable, threshold, users*giftsEach)
+		// What NATS itself says of the consumer: still paused, and how much waits.
+		state := "unknown"
+		if c, err := stream.Consumer(ctx, durable); err == nil {
+			if info, err := c.Info(ctx); err == nil {
+				state = fmt.Sprintf("paused %v, %d pending, %d awaiting ack, %d delivered",
+					info.Paused, info.NumPending, info.NumAckPending, info.Delivered.Consumer)
+			}
+		}
+		t.Fatalf("%s reported %v events pending for %s, not over %d, 2 minutes after %d gifts; NATS says: %s",
+			service, pending, durable, threshold, users*giftsEach, state)
 	}
 	bound := forDuration + interval
 	slack := interval + 30*time.Second
