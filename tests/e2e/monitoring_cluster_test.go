@@ -533,7 +533,9 @@ func drillConsumerLag(t *testing.T, receiver *alertReceiver) {
 
 	// The gifts: each user adds theirs at three a second, all users at once.
 	var wg sync.WaitGroup
-	var failed atomic.Int64
+	// added counts the answers of 201: a request that fails on its way ends its user's
+	// goroutine (testenv fails the test), and none of that user's later gifts are sent.
+	var failed, added atomic.Int64
 	for u := range users {
 		wg.Add(1)
 		go func() {
@@ -545,14 +547,16 @@ func drillConsumerLag(t *testing.T, receiver *alertReceiver) {
 				})
 				if code != http.StatusCreated {
 					failed.Add(1)
+				} else {
+					added.Add(1)
 				}
 				time.Sleep(time.Second / 3)
 			}
 		}()
 	}
 	wg.Wait()
-	if n := failed.Load(); n > 0 {
-		t.Fatalf("%d of %d gifts were not added", n, users*giftsEach)
+	if n := added.Load(); n < users*giftsEach {
+		t.Fatalf("%d of %d gifts were added (%d refused)", n, users*giftsEach, failed.Load())
 	}
 	// The clock starts when the service reports the backlog over the threshold.
 	var filled time.Time
