@@ -29,7 +29,7 @@ func checkSignedPhoto(t *testing.T, where, u string) {
 	}
 }
 
-// Issue 18, from the attacker's side: a child's photo is seen through the addresses the API
+// From the attacker's side: a child's photo is seen through the addresses the API
 // hands to its owner and to holders of a valid share link, without any authorization header;
 // the bare URL, a forged or borrowed signature, a moved expiry are all 404 like a missing
 // photo; and once the link is revoked the shared view issues no more addresses.

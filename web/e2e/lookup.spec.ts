@@ -5,7 +5,7 @@ import { ean13 } from './support/ean13';
 import { cameraNotYetAllowed, cameraTestShowing, expect } from './support/photo';
 
 /**
- * Issue 15 in the browser: a real EAN-13 barcode in front of the fake camera names its product
+ * In the browser: a real EAN-13 barcode in front of the fake camera names its product
  * (the fake product databases know it), which is saved with its picture stored by our media;
  * a pasted shop link (a local "shop" the test stack's vision may reach:
  * LOOKUP_FETCH_TEST_ALLOW=127.0.0.3:18089) fills the add form; the manifest's share target

@@ -773,7 +773,7 @@ func TestUnattachedUploadsExpireUnlessAnItemTookThem(t *testing.T) {
 	}
 }
 
-// Issue 18: a photo is served only at an address signed by a service that answered it, and
+// A photo is served only at an address signed by a service that answered it, and
 // only until it expires. Everything else is a 404 like a missing photo, so a refused
 // address tells an attacker nothing.
 func TestPhotosAreServedOnlyAtSignedUnexpiredAddresses(t *testing.T) {

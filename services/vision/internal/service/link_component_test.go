@@ -78,7 +78,7 @@ func TestLinkImportAnswersOverHTTP(t *testing.T) {
 	}
 }
 
-// Issue 18: the imported picture's address is answered signed by vision itself, whatever
+// The imported picture's address is answered signed by vision itself, whatever
 // media answered (it is cached plain and may be answered again after media's signature ran
 // out), so the browser can load it from media.
 func TestAnImportedPictureIsAnsweredAtASignedAddress(t *testing.T) {

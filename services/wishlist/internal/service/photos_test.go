@@ -32,7 +32,7 @@ func checkSigned(t *testing.T, where string, u any) string {
 	return s
 }
 
-// Issue 18: every imageUrl the wishlist answers is signed at read time; what is stored, and
+// Every imageUrl the wishlist answers is signed at read time; what is stored, and
 // what a client sends back, is the plain /media/ address.
 func TestPhotoAddressesAreSignedOnEveryAnswer(t *testing.T) {
 	pool, dbURL := testenv.Postgres(t)

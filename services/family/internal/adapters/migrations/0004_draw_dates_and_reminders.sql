@@ -1,4 +1,4 @@
--- A planned Secret Santa draw date (issue 29): an admin sets the family's drawOn, and every
+-- A planned Secret Santa draw date: an admin sets the family's drawOn, and every
 -- admin is reminded 3 days before when the family has not drawn since the date was set.
 -- Safe on a populated database: the new columns are nullable and the new table starts empty.
 ALTER TABLE families

@@ -1,4 +1,4 @@
--- Notification preferences (issue 29): one row per choice a user made, per kind and channel
+-- Notification preferences: one row per choice a user made, per kind and channel
 -- ('push', 'email'); a kind and channel without a row has the default of domain.Kinds.
 CREATE TABLE notification_preferences (
     user_id    text NOT NULL,

@@ -1,4 +1,4 @@
--- Family lists (FAMILY.md "Lists and items", "Sharing a list", "Claiming a gift").
+-- Family lists (docs/family.md: lists and items, sharing a list, claiming a gift).
 -- Safe on a populated database: the new item columns have constant defaults (no table
 -- rewrite), every user who has items gets a default list holding them, and list_id becomes
 -- NOT NULL only once every row has one. It runs in one transaction like every migration.

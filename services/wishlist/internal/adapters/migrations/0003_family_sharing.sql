@@ -1,4 +1,4 @@
--- Lists shared with families (FAMILY.md "Families"). wishlist owns familyIds; it learns who
+-- Lists shared with families (docs/family.md: families). wishlist owns familyIds; it learns who
 -- belongs to which family from the family service's events only (family.member.joined,
 -- family.member.left), never from the family service's tables.
 ALTER TABLE lists

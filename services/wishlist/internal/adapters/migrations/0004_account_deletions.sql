@@ -1,4 +1,4 @@
--- Account deletions (issue 18). The only trace a deleted account leaves: its uid and dates.
+-- Account deletions. The only trace a deleted account leaves: its uid and dates.
 -- Each *_erased_at is when that service confirmed (user.erased); completed_at is set when the
 -- last one did, and until then GET /api/account answers deletionPending.
 CREATE TABLE account_deletions (

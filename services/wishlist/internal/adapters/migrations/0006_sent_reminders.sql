@@ -1,4 +1,4 @@
--- Reminders (issue 29): "Christmas in 7 days: N gifts on your shopping list are not marked
+-- Reminders: "Christmas in 7 days: N gifts on your shopping list are not marked
 -- purchased" to claimers, and "your list is empty" a month before a shared list's reveal date
 -- to its owner. Each is sent once per (kind, subject, occasion): the key is inserted in the
 -- transaction of the reminder's outbox event (pkg/reminders), so two replicas scanning at once,
