@@ -1,7 +1,9 @@
 package testenv
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -50,15 +52,34 @@ func StartMailpit(t testing.TB) *MailpitServer {
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("mailpit not found at %s: run `deploy/local/stack.sh install` or set MAILPIT_BIN", bin)
 	}
+	var errs []error
+	for range 3 {
+		m, err := startMailpit(t, bin)
+		if err == nil {
+			return m
+		}
+		errs = append(errs, err)
+	}
+	t.Fatalf("mailpit did not start: %v", errors.Join(errs...))
+	return nil
+}
+
+// startMailpit makes one attempt. A port is free when freePort picks it, but another process
+// (the packages' tests run side by side) can take it before Mailpit binds it; Mailpit then
+// exits, and StartMailpit tries again on other ports.
+func startMailpit(t testing.TB, bin string) (*MailpitServer, error) {
 	m := &MailpitServer{SMTPAddr: freePort(t)}
 	api := freePort(t)
 	m.APIURL = "http://" + api
+	var out bytes.Buffer // what Mailpit said, for the failure message
 	cmd := exec.Command(bin, "--smtp", m.SMTPAddr, "--listen", api, "--database", filepath.Join(t.TempDir(), "mailpit.db"), "--quiet")
+	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start mailpit: %v", err)
+		return nil, fmt.Errorf("start mailpit: %w", err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	Eventually(t, 15*time.Second, func() error {
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	ready := func() error {
 		c, err := net.DialTimeout("tcp", m.SMTPAddr, time.Second)
 		if err != nil {
 			return err
@@ -66,8 +87,24 @@ func StartMailpit(t testing.TB) *MailpitServer {
 		_ = c.Close()
 		_, err = m.Messages()
 		return err
-	})
-	return m
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		select {
+		case err := <-exited:
+			return nil, fmt.Errorf("mailpit on %s and %s exited (%v): %s", m.SMTPAddr, api, err, out.String())
+		default:
+		}
+		err := ready()
+		if err == nil {
+			t.Cleanup(func() { _ = cmd.Process.Kill(); <-exited })
+			return m, nil
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			<-exited
+			return nil, fmt.Errorf("mailpit on %s and %s not ready in 20s: %v: %s", m.SMTPAddr, api, err, out.String())
+		}
+	}
 }
 
 // SMTPURL is the address services are configured with.
