@@ -413,9 +413,6 @@ func drillServiceDown(t *testing.T, receiver *alertReceiver) {
 	t.Logf("alert drill: %s fired after %ds, resolved after %ds (%s scaled to 0, its pods gone after %s; bound: for %s + scrape %s + %s; resolved counted from the scale back)",
 		alert, int(toFire.Round(time.Second).Seconds()), int(toResolve.Round(time.Second).Seconds()),
 		service, gone.Sub(stopped).Round(time.Second), forDuration, interval, slack)
-	// The drills that follow start from a whole product: the services' pods went unready
-	// without NATS (it is in their readiness), and the alert resolves on wishlist alone.
-	waitDeploymentsAvailable(t)
 	// Early is measured from the scale to 0: the pods stop serving (and the scrape sees it)
 	// seconds before the API stops listing them, so from `gone` an alert on time can look early.
 	if early := fired.Sub(stopped); early < forDuration {
