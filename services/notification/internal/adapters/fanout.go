@@ -23,10 +23,10 @@ import (
 // connection that reconnects by itself; LISTEN would pin one database connection per replica
 // outside the pool (and does not work through a transaction-pooling proxy), and NOTIFY takes a
 // database-wide lock at commit. Why no JetStream: the message is only a wake-up call. PostgreSQL
-// is the record; a replica that was cut off from NATS has every stream read PostgreSQL once it is
-// back (OnReconnect), and a stream that misses one otherwise sends the notice at the next
-// wake-up of that user or when its device reconnects with Last-Event-ID. Because streams read from PostgreSQL rather than from the message, messages
-// arriving out of order, twice or late never reorder, duplicate or skip a notice.
+// is the record: a replica that was cut off from NATS has every stream read PostgreSQL once it
+// is back (OnReconnect), and a device that reconnects resumes with Last-Event-ID. Because
+// streams read from PostgreSQL rather than from the message, messages arriving out of order,
+// twice or late never reorder, duplicate or skip a notice.
 //
 // The subjects are in the environment's events namespace (EVENTS_NAMESPACE: test.notify.user.*),
 // so two stacks on one NATS never wake each other's streams.
@@ -103,26 +103,14 @@ func (f *Fanout) Listen(wake func(userID string, seq int64)) (*nats.Subscription
 // PostgreSQL themselves. The returned stop ends it.
 func (f *Fanout) OnReconnect(missed func()) (stop func()) {
 	status := f.nc.StatusChanged(nats.CONNECTED)
-	done := make(chan struct{})
 	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case _, ok := <-status:
-				if !ok {
-					return
-				}
-				// CONNECTED is reported just before the client sends its subscriptions again;
-				// a flush returns once the server has processed them, so nothing announced
-				// after the streams' reads is missed.
-				_ = f.nc.FlushTimeout(5 * time.Second)
-				missed()
-			}
+		for range status { // ends when stop removes the listener, which closes the channel
+			// CONNECTED is reported just before the client sends its subscriptions again;
+			// a flush returns once the server has processed them, so nothing announced
+			// after the streams' reads is missed.
+			_ = f.nc.FlushTimeout(5 * time.Second)
+			missed()
 		}
 	}()
-	return func() {
-		close(done)
-		f.nc.RemoveStatusListener(status)
-	}
+	return func() { f.nc.RemoveStatusListener(status) }
 }
