@@ -4,7 +4,8 @@
 # kubectl from k8s.io/kubernetes, CoreDNS and metrics-server from their own modules, skaffold,
 # crane (its `registry serve` is the cluster's registry for skaffold's images), kube-router
 # (its network policy controller enforces the NetworkPolicies), local-path-provisioner (the
-# storage class's volumes) and Traefik (the ingress controller, deploy/cluster/ingress.yaml).
+# storage class's volumes), Traefik (the ingress controller, deploy/cluster/ingress.yaml) and
+# KEDA (the autoscaler reading Prometheus, deploy/cluster/keda.yaml).
 # Binaries land in ~/.cache/santa/k8s/<component>-<version>/ and are reused after that.
 # (`go install k8s.io/kubernetes/cmd/...@v` is refused because kubernetes' go.mod has replace
 # directives, so a throwaway module requires it and points each staging module at its release.)
@@ -110,9 +111,30 @@ build_traefik() {
   rm -rf "$dir"; mv "$dir.tmp" "$dir"
 }
 
+# KEDA (keda.yaml): its operator and its metrics adapter, which serves the external metrics API
+# the HPAs it makes read. Built like Traefik, inside a copy of its module (replace lines). The
+# admission webhooks are left out: they only validate ScaledObjects, and the chart's are tested.
+build_keda() {
+  local dir=$CACHE/keda-$KEDA_VERSION
+  [ -x "$dir/keda" ] && [ -x "$dir/keda-adapter" ] && return 0
+  log "building KEDA $KEDA_VERSION from the Go module proxy (about 20 min on two cores, once)"
+  local src=$CACHE/src/keda-$KEDA_VERSION mod=github.com/kedacore/keda/v2 moddir
+  moddir=$(cd /tmp && go mod download -json "$mod@$KEDA_VERSION" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
+  [ -n "$moddir" ] || { log "go mod download $mod@$KEDA_VERSION failed"; return 1; }
+  rm -rf "$src"; mkdir -p "$src" "$dir.tmp"
+  cp -r "$moddir/." "$src/"; chmod -R u+w "$src"
+  local c
+  for c in operator:keda adapter:keda-adapter; do
+    (cd "$src" && CGO_ENABLED=0 GOWORK=off GOFLAGS=-mod=mod go build -trimpath \
+      -ldflags "-s -w -X $mod/version.Version=$KEDA_VERSION" -o "$dir.tmp/${c#*:}" "./cmd/${c%%:*}")
+  done
+  rm -rf "$dir"; mv "$dir.tmp" "$dir"
+}
+
 build_kubernetes
 build_skaffold
 build_traefik
+build_keda
 # crane's registry: where skaffold's `cluster` profile pushes and the node pulls from.
 go_install crane github.com/google/go-containerregistry/cmd/crane "$CRANE_VERSION"
 go_install coredns github.com/coredns/coredns "$COREDNS_VERSION"

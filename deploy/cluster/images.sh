@@ -12,6 +12,8 @@
 #                        deploy/cluster/monitoring.yaml
 #   images.sh ingress    Traefik, the ingress controller (built by build.sh), for
 #                        deploy/cluster/ingress.yaml
+#   images.sh keda       KEDA's operator and metrics adapter (built by build.sh), for
+#                        deploy/cluster/keda
 #   images.sh tag        the tag the services' images get for this tree
 #   images.sh skaffold S skaffold's custom build of service S: $IMAGE, pushed to the cluster's
 #                        registry (the `cluster` profile of skaffold.yaml)
@@ -278,9 +280,19 @@ ingress() {
   commit "$ref" "$TRAEFIK_VERSION" "$d" 65532 '["/traefik"]'
 }
 
+# KEDA on the static base: its operator (/keda) and metrics adapter (/keda-adapter) in one image,
+# which deploy/cluster/keda gives both of KEDA's Deployments.
+keda() {
+  local ref=santa.local/keda:$KEDA_VERSION d=$WORK/keda
+  fresh "$ref" "$KEDA_VERSION" && return 0
+  static_root "$d"; cp "$CACHE/keda-$KEDA_VERSION/keda" "$CACHE/keda-$KEDA_VERSION/keda-adapter" "$d/"
+  commit "$ref" "$KEDA_VERSION" "$d" 65532 '["/keda"]'
+}
+
 case "${1:-}" in
   pause) pause ;;
   ingress) ingress ;;
+  keda) keda ;;
   addons) addons ;;
   services) services ;;
   deps) deps ;;
