@@ -45,6 +45,37 @@ type ServiceMonitorTarget struct {
 	Interval string `json:"interval,omitempty"`
 }
 
+// ScaledObject is the part of KEDA's ScaledObject (keda.sh/v1alpha1) the chart uses, decoded as
+// strictly as ServiceMonitor. The live cluster of make k8s-test checks it against KEDA's CRD.
+type ScaledObject struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata"`
+	Spec              ScaledObjectSpec `json:"spec"`
+}
+
+type ScaledObjectSpec struct {
+	ScaleTargetRef struct {
+		Name string `json:"name"`
+	} `json:"scaleTargetRef"`
+	MinReplicaCount *int32 `json:"minReplicaCount"`
+	MaxReplicaCount *int32 `json:"maxReplicaCount"`
+	PollingInterval *int32 `json:"pollingInterval,omitempty"`
+	Advanced        struct {
+		HorizontalPodAutoscalerConfig struct {
+			Name     string                                         `json:"name,omitempty"`
+			Behavior *autoscalingv2.HorizontalPodAutoscalerBehavior `json:"behavior,omitempty"`
+		} `json:"horizontalPodAutoscalerConfig"`
+	} `json:"advanced"`
+	Triggers []ScaleTrigger `json:"triggers"`
+}
+
+type ScaleTrigger struct {
+	Type       string            `json:"type"`
+	Name       string            `json:"name,omitempty"`
+	MetricType string            `json:"metricType,omitempty"`
+	Metadata   map[string]string `json:"metadata"`
+}
+
 // newObject maps apiVersion/kind to the Go type a rendered object must decode into. A kind
 // missing here fails the check: the chart renders nothing unvetted.
 func newObject(apiVersion, kind string) (any, bool) {
@@ -71,6 +102,8 @@ func newObject(apiVersion, kind string) (any, bool) {
 		return &networkingv1.Ingress{}, true
 	case "monitoring.coreos.com/v1/ServiceMonitor":
 		return &ServiceMonitor{}, true
+	case "keda.sh/v1alpha1/ScaledObject":
+		return &ScaledObject{}, true
 	}
 	return nil, false
 }

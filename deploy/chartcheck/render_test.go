@@ -112,32 +112,51 @@ func TestEveryServiceIsDeployed(t *testing.T) {
 			t.Errorf("prod: Deployment %s sets replicas although its HPA owns them", svc)
 		}
 		if hpa != nil && (len(hpa.Spec.Metrics) != 1 || hpa.Spec.Metrics[0].Type != autoscalingv2.ResourceMetricSourceType) {
-			t.Errorf("prod without a custom metrics API: HPA of %s should scale on CPU alone, has %d metrics", svc, len(hpa.Spec.Metrics))
+			t.Errorf("prod without KEDA: HPA of %s should scale on CPU alone, has %d metrics", svc, len(hpa.Spec.Metrics))
 		}
 	}
-	// Where the cluster serves the custom metrics API, the gateway and notification also scale
-	// on their open live streams.
-	out, err := Template(repoRoot(t), valuesSets["prod"], "--api-versions", "custom.metrics.k8s.io/v1beta1")
+	// Where the cluster runs KEDA, a ScaledObject takes the HPA's place: CPU as before, and the
+	// gateway and notification also on their open live streams, the gateway on its request rate.
+	out, err := Template(repoRoot(t), valuesSets["prod"], "--set", "keda.enabled=true,keda.prometheusUrl=http://prometheus.monitoring:9090")
 	if err != nil {
 		t.Fatal(err)
 	}
-	withAdapter, err := Decode(out)
+	withKEDA, err := Decode(out)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if hpas := OfKind[autoscalingv2.HorizontalPodAutoscaler](withKEDA, "HorizontalPodAutoscaler"); len(hpas) != 0 {
+		t.Errorf("prod with KEDA: %d plain HPAs beside the ScaledObjects, want none (two HPAs would fight)", len(hpas))
 	}
 	for _, svc := range services(t) {
-		hpa, _ := withAdapter.Get("HorizontalPodAutoscaler", svc).(*autoscalingv2.HorizontalPodAutoscaler)
-		if hpa == nil {
-			t.Fatalf("prod with the adapter: no HorizontalPodAutoscaler for %s", svc)
+		so, _ := withKEDA.Get("ScaledObject", svc).(*ScaledObject)
+		if so == nil {
+			t.Fatalf("prod with KEDA: no ScaledObject for %s", svc)
 		}
-		streams := ""
-		for _, metric := range hpa.Spec.Metrics {
-			if metric.Type == autoscalingv2.PodsMetricSourceType && metric.Pods.Metric.Name == "live_streams_open" {
-				streams = metric.Pods.Target.AverageValue.String()
+		if so.Spec.ScaleTargetRef.Name != svc || *so.Spec.MinReplicaCount < 2 || so.Spec.Advanced.HorizontalPodAutoscalerConfig.Name != svc {
+			t.Errorf("prod with KEDA: ScaledObject of %s should target its Deployment with at least 2 replicas, its HPA named after it", svc)
+		}
+		triggers := map[string]string{}
+		for _, tr := range so.Spec.Triggers {
+			switch tr.Type {
+			case "cpu":
+				triggers["cpu"] = tr.Metadata["value"]
+			case "prometheus":
+				if tr.Metadata["serverAddress"] != "http://prometheus.monitoring:9090" || !strings.Contains(tr.Metadata["query"], `job="`+svc+`"`) {
+					t.Errorf("prod with KEDA: %s's %s trigger reads %s with %q", svc, tr.Name, tr.Metadata["serverAddress"], tr.Metadata["query"])
+				}
+				triggers[tr.Name] = tr.Metadata["threshold"]
 			}
 		}
-		if want := map[string]string{"gateway": "6k", "notification": "6k"}[svc]; streams != want {
-			t.Errorf("prod with the adapter: HPA of %s scales on %q open streams per pod, want %q", svc, streams, want)
+		want := map[string]string{"cpu": "70"}
+		switch svc {
+		case "gateway":
+			want["live-streams"], want["requests"] = "6000", "200"
+		case "notification":
+			want["live-streams"] = "6000"
+		}
+		if fmt.Sprint(triggers) != fmt.Sprint(want) {
+			t.Errorf("prod with KEDA: %s scales on %v, want %v", svc, triggers, want)
 		}
 		pdb, _ := m.Get("PodDisruptionBudget", svc).(*policyv1.PodDisruptionBudget)
 		if pdb == nil {
