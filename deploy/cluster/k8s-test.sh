@@ -31,6 +31,7 @@ t1=$SECONDS
 TAG=$("$HERE/images.sh" services | tail -1) || exit 1
 "$HERE/images.sh" monitoring || exit 1
 "$HERE/images.sh" ingress || exit 1
+"$HERE/images.sh" keda || exit 1
 log "images ready after $((SECONDS - t1))s (services tagged $TAG)"
 
 # The ingress controller, Traefik (ingress.yaml): cluster-wide like the add-ons, so applied
@@ -41,6 +42,22 @@ sed "s|@TRAEFIK_VERSION@|$TRAEFIK_VERSION|g; s|@NODE_IP@|$NODE_IP|g" "$HERE/ingr
   { fail "ingress.yaml"; exit 1; }
 kubectl -n ingress rollout status deployment/traefik --timeout 180s >/dev/null ||
   { fail "Traefik did not become ready"; kubectl -n ingress describe pods | tail -30; exit 1; }
+
+# KEDA (keda.yaml), likewise cluster-wide and left in place: its CRDs must exist before the
+# chart's ScaledObjects. Its own kustomization comes from its module, beside which keda.yaml is
+# written; server-side, as its ScaledJob CRD is too large for client-side apply.
+log "autoscaler: KEDA $KEDA_VERSION (namespace keda), reading the release's Prometheus"
+keda_dir=${K8S_CACHE:-$HOME/.cache/santa/k8s}/keda-manifests-$KEDA_VERSION
+keda_mod=$(cd /tmp && go mod download -json "github.com/kedacore/keda/v2@$KEDA_VERSION" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
+rm -rf "$keda_dir" && mkdir -p "$keda_dir" && cp -r "$keda_mod/config/." "$keda_dir/" && chmod -R u+w "$keda_dir" &&
+  mkdir -p "$keda_dir/santa" && sed "s|@KEDA_VERSION@|$KEDA_VERSION|g" "$HERE/keda.yaml" > "$keda_dir/santa/kustomization.yaml" &&
+  kubectl apply --server-side --force-conflicts -k "$keda_dir/santa" >/dev/null || { fail "keda.yaml"; exit 1; }
+for d in keda-operator keda-metrics-apiserver; do
+  kubectl -n keda rollout status "deployment/$d" --timeout 180s >/dev/null ||
+    { fail "KEDA's $d did not become ready"; kubectl -n keda describe pods | tail -30; exit 1; }
+done
+kubectl wait --for=condition=Available apiservice/v1beta1.external.metrics.k8s.io --timeout 120s >/dev/null ||
+  { fail "KEDA's external metrics API is not available"; kubectl get apiservice v1beta1.external.metrics.k8s.io -o yaml | tail -15; exit 1; }
 
 # A clean namespace each run, under Pod Security "restricted".
 kubectl delete namespace "$NS" --ignore-not-found --wait=true >/dev/null
@@ -70,7 +87,7 @@ kubectl -n "$NS" create configmap santa-alerts --from-file=deploy/observability/
   kubectl -n "$NS" create configmap santa-consoles --from-file=deploy/observability/consoles >/dev/null &&
   sed "s|@WEBHOOK_URL@|http://$ALERT_WEBHOOK_ADDR/|" "$HERE/monitoring.yaml" | kubectl -n "$NS" apply -f - >/dev/null ||
   { fail "monitoring.yaml"; exit 1; }
-kubectl -n "$NS" get all,pdb,hpa,networkpolicy,pvc -o name | sed 's|/.*||' | sort | uniq -c | sed 's/^/  installed: /'
+kubectl -n "$NS" get all,pdb,hpa,scaledobject,networkpolicy,pvc -o name | sed 's|/.*||' | sort | uniq -c | sed 's/^/  installed: /'
 
 # rollout_all: waits for every Deployment and StatefulSet, printing how long each took.
 rollout_all() {
@@ -219,23 +236,30 @@ log "dashboard panels: each query of deploy/observability/santa-wishlist-dashboa
 go test -count=1 -v -tags e2e,cluster -run 'TestMonitoringDashboardPanelsHaveData' ./tests/e2e/... 2>&1 | tee "$RESULTS/panels.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- (FAIL|SKIP)|_test\.go:[0-9]+:'
 [ "${PIPESTATUS[0]}" = 0 ] || fail "dashboard panels"
 
-log "autoscaling: the gateway's HorizontalPodAutoscaler reads its metrics"
-# metrics-server scrapes every 15 s and the HPA looks every 15 s: CPU should be there within a
-# minute. live_streams_open needs a custom metrics adapter this cluster does not run.
-hpa_cpu() { kubectl -n "$NS" get hpa gateway -o jsonpath='{.status.currentMetrics[?(@.type=="Resource")].resource.current.averageUtilization}'; }
-for _ in $(seq 120); do [ -n "$(hpa_cpu)" ] && break; sleep 1; done
-if [ -n "$(hpa_cpu)" ]; then
-  kubectl -n "$NS" get hpa gateway | sed 's/^/  /'
-  kubectl -n "$NS" get hpa gateway -o jsonpath='{range .status.conditions[*]}  {.type}={.status} ({.reason}): {.message}{"\n"}{end}'
-  [ "$(kubectl -n "$NS" get hpa gateway -o jsonpath='{.status.conditions[?(@.type=="ScalingActive")].status}')" = True ] ||
-    fail "the gateway's HPA is not active"
-else
-  fail "the gateway's HPA got no CPU figure from metrics-server in 120 s"
-  kubectl -n "$NS" describe hpa gateway | tail -20
-fi
+log "autoscaling: KEDA's ScaledObjects and the HPAs it made read their metrics"
+# KEDA's HPAs: CPU from metrics-server (every 15 s), open streams and request rates from
+# Prometheus through KEDA's external metrics API. Each HPA should be reading all of them within
+# a minute or two.
+# hpa_reads: how many of its metrics the HPA has a current value for; hpa_wants: how many it has.
+hpa_reads() {
+  kubectl -n "$NS" get hpa "$1" -o jsonpath='{range .status.currentMetrics[*]}{.type}={.resource.current.averageUtilization}{.external.current.averageValue}{"\n"}{end}' | grep -c '=.'
+}
+hpa_wants() { kubectl -n "$NS" get hpa "$1" -o jsonpath='{range .spec.metrics[*]}{.type}{"\n"}{end}' | grep -c .; }
+kubectl -n "$NS" get scaledobject | sed 's/^/  /'
+for svc in gateway notification; do
+  for _ in $(seq 150); do [ "$(hpa_reads $svc)" -gt 0 ] && [ "$(hpa_reads $svc)" = "$(hpa_wants $svc)" ] && break; sleep 1; done
+  kubectl -n "$NS" get hpa "$svc" -o jsonpath='{range .status.currentMetrics[*]}  '"$svc"': {.type} {.resource.name}{.external.metric.name} {.resource.current.averageUtilization}{.external.current.averageValue}{"\n"}{end}'
+  if [ "$(hpa_reads $svc)" != "$(hpa_wants $svc)" ] || [ "$(hpa_wants $svc)" -lt 2 ]; then
+    fail "$svc's HPA reads $(hpa_reads $svc) of its $(hpa_wants $svc) metrics (KEDA's external metrics, CPU)"
+    kubectl -n "$NS" describe hpa "$svc" | tail -20
+    kubectl -n keda logs deployment/keda-operator --tail 20 | sed 's/^/  keda: /'
+  fi
+  [ "$(kubectl -n "$NS" get hpa "$svc" -o jsonpath='{.status.conditions[?(@.type=="ScalingActive")].status}')" = True ] ||
+    fail "$svc's HPA is not active"
+done
 
-log "autoscaling: load (vegeta) until the HPA adds gateway pods, then a trickle until it takes them away"
-go test -count=1 -v -timeout 12m -tags e2e,cluster -run 'TestAutoscaling' ./tests/e2e/... 2>&1 | tee "$RESULTS/autoscaling.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- |drill:|^\s+[0-9]+s: |_test\.go:[0-9]+:'
+log "autoscaling: load (vegeta) until KEDA's HPA adds gateway pods, then a trickle until it takes them away; open streams until it adds notification pods, then none"
+go test -count=1 -v -timeout 25m -tags e2e,cluster -run 'TestAutoscaling' ./tests/e2e/... 2>&1 | tee "$RESULTS/autoscaling.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- |drill:|^\s+[0-9]+s: |_test\.go:[0-9]+:'
 [ "${PIPESTATUS[0]}" = 0 ] || fail "autoscaling"
 
 log "drills"

@@ -285,24 +285,20 @@ func TestDeletingAFullAccountLeavesNoTraceInAnyStore(t *testing.T) {
 }
 
 // stack stops or starts services: the test stack's processes with stack.sh, or, when the suite
-// runs against a cluster (make k8s-test), their Deployments scaled to none and back.
+// runs against a cluster (make k8s-test), their Deployments scaled to none and back (paused at
+// none where KEDA scales them).
 func stack(t *testing.T, args ...string) {
 	if onCluster() {
-		deployments := make([]string, 0, len(args)-1)
-		selector := []string{}
-		for _, name := range args[1:] {
-			deployments = append(deployments, "deployment/"+name)
-			selector = append(selector, name)
-		}
-		in := "app.kubernetes.io/name in (" + strings.Join(selector, ",") + ")"
+		in := "app.kubernetes.io/name in (" + strings.Join(args[1:], ",") + ")"
 		switch args[0] {
 		case "stop-service":
-			kubectl(t, append([]string{"scale", "--replicas=0"}, deployments...)...)
+			for _, name := range args[1:] {
+				stopDeployment(t, name)
+			}
 			kubectl(t, "wait", "--for=delete", "pod", "-l", in, "--timeout=120s")
 		case "start-service":
-			kubectl(t, append([]string{"scale", "--replicas=" + clusterReplicas}, deployments...)...)
-			for _, d := range deployments {
-				kubectl(t, "rollout", "status", d, "--timeout=300s")
+			for _, name := range args[1:] {
+				startDeployment(t, name)
 			}
 		default:
 			t.Fatalf("stack %v: not on a cluster", args)

@@ -39,3 +39,36 @@ func kubectlIn(t *testing.T, namespace, stdin string, args ...string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// scaledByKEDA says whether a KEDA ScaledObject scales the service (false where KEDA's API is
+// not installed).
+func scaledByKEDA(name string) bool {
+	out, err := exec.Command(os.Getenv("KUBECTL"), "-n", os.Getenv("K8S_NAMESPACE"), "get", "scaledobject", name,
+		"--ignore-not-found", "-o", "name").Output()
+	return err == nil && strings.TrimSpace(string(out)) != ""
+}
+
+// stopDeployment takes every pod of a service away, as an operator would. Where KEDA scales the
+// service it would put the pods straight back (its minimum), so it is told to hold it at 0.
+func stopDeployment(t *testing.T, name string) {
+	t.Helper()
+	if scaledByKEDA(name) {
+		kubectl(t, "annotate", "scaledobject/"+name, "autoscaling.keda.sh/paused-replicas=0", "--overwrite")
+		return
+	}
+	kubectl(t, "scale", "deployment/"+name, "--replicas=0")
+}
+
+// startDeployment brings a stopped service back to the cluster's pod count and waits until
+// they are ready.
+func startDeployment(t *testing.T, name string) {
+	t.Helper()
+	if scaledByKEDA(name) {
+		// KEDA scales it back to its minimum (the cluster's count) once it no longer holds it.
+		kubectl(t, "annotate", "scaledobject/"+name, "autoscaling.keda.sh/paused-replicas-")
+	} else {
+		kubectl(t, "scale", "deployment/"+name, "--replicas="+clusterReplicas)
+	}
+	kubectl(t, "wait", "deployment/"+name, "--for=jsonpath={.status.readyReplicas}="+clusterReplicas, "--timeout=300s")
+	kubectl(t, "rollout", "status", "deployment/"+name, "--timeout=300s")
+}

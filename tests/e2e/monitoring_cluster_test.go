@@ -243,11 +243,8 @@ func (r *alertReceiver) wait(t *testing.T, key string, resolved bool, since time
 func stopService(t *testing.T, name string) (restore func()) {
 	t.Helper()
 	if onCluster() {
-		kubectl(t, "scale", "deployment/"+name, "--replicas=0")
-		return func() {
-			kubectl(t, "scale", "deployment/"+name, "--replicas="+clusterReplicas)
-			kubectl(t, "rollout", "status", "deployment/"+name, "--timeout=180s")
-		}
+		stopDeployment(t, name)
+		return func() { startDeployment(t, name) }
 	}
 	stack := monitorEnv(t, "SANTA_STACK_SH")
 	run := func(verb string) {
