@@ -93,19 +93,27 @@ build_skaffold() {
   rm -rf "$dir"; mv "$dir.tmp" "$dir"
 }
 
+# module_copy module version dir: a writable copy of a module from the Go module proxy in dir,
+# to build inside: `go install` refuses a module with replace lines, and a throwaway module that
+# requires it would ignore them.
+module_copy() {
+  local moddir
+  moddir=$(cd /tmp && go mod download -json "$1@$2" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
+  [ -n "$moddir" ] || { log "go mod download $1@$2 failed"; return 1; }
+  rm -rf "$3"; mkdir -p "$3"
+  cp -r "$moddir/." "$3/"; chmod -R u+w "$3"
+}
+
 # Traefik, the ingress controller (ingress.yaml): built inside a copy of its own module, since
-# its go.mod has replace lines (`go install` refuses such a module, and a throwaway module that
-# requires it would ignore them). About 20 min cold on two cores. Its web UI stays the module's
+# its go.mod has replace lines (module_copy). About 20 min cold on two cores. Its web UI stays the module's
 # placeholder (the dashboard needs a yarn build); routing does not use it.
 build_traefik() {
   local dir=$CACHE/traefik-$TRAEFIK_VERSION
   [ -x "$dir/traefik" ] && return 0
   log "building Traefik $TRAEFIK_VERSION from the Go module proxy (about 20 min on two cores, once)"
-  local src=$CACHE/src/traefik-$TRAEFIK_VERSION mod=github.com/traefik/traefik/v3 moddir
-  moddir=$(cd /tmp && go mod download -json "$mod@$TRAEFIK_VERSION" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
-  [ -n "$moddir" ] || { log "go mod download $mod@$TRAEFIK_VERSION failed"; return 1; }
-  rm -rf "$src"; mkdir -p "$src" "$dir.tmp"
-  cp -r "$moddir/." "$src/"; chmod -R u+w "$src"
+  local src=$CACHE/src/traefik-$TRAEFIK_VERSION mod=github.com/traefik/traefik/v3
+  module_copy "$mod" "$TRAEFIK_VERSION" "$src" || return 1
+  mkdir -p "$dir.tmp"
   (cd "$src" && CGO_ENABLED=0 GOWORK=off GOFLAGS=-mod=mod go build -trimpath \
     -ldflags "-s -w -X $mod/pkg/version.Version=$TRAEFIK_VERSION" -o "$dir.tmp/traefik" ./cmd/traefik)
   rm -rf "$dir"; mv "$dir.tmp" "$dir"
@@ -118,12 +126,9 @@ build_keda() {
   local dir=$CACHE/keda-$KEDA_VERSION
   [ -x "$dir/keda" ] && [ -x "$dir/keda-adapter" ] && return 0
   log "building KEDA $KEDA_VERSION from the Go module proxy (about 20 min on two cores, once)"
-  local src=$CACHE/src/keda-$KEDA_VERSION mod=github.com/kedacore/keda/v2 moddir
-  moddir=$(cd /tmp && go mod download -json "$mod@$KEDA_VERSION" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
-  [ -n "$moddir" ] || { log "go mod download $mod@$KEDA_VERSION failed"; return 1; }
-  rm -rf "$src"; mkdir -p "$src" "$dir.tmp"
-  cp -r "$moddir/." "$src/"; chmod -R u+w "$src"
-  local c
+  local src=$CACHE/src/keda-$KEDA_VERSION mod=github.com/kedacore/keda/v2 c
+  module_copy "$mod" "$KEDA_VERSION" "$src" || return 1
+  mkdir -p "$dir.tmp"
   for c in operator:keda adapter:keda-adapter; do
     (cd "$src" && CGO_ENABLED=0 GOWORK=off GOFLAGS=-mod=mod go build -trimpath \
       -ldflags "-s -w -X $mod/version.Version=$KEDA_VERSION" -o "$dir.tmp/${c#*:}" "./cmd/${c%%:*}")
