@@ -169,6 +169,11 @@ func attackUntil(t *testing.T, targets []vegeta.Target, rate int, limit time.Dur
 	return m
 }
 
+// failedRequests: vegeta reports a success ratio; this is the count it stands for.
+func failedRequests(m vegeta.Metrics) uint64 {
+	return m.Requests - uint64(m.Success*float64(m.Requests)+0.5)
+}
+
 func describe(m vegeta.Metrics) string {
 	return fmt.Sprintf("%d requests at %.0f/s, %.2f%% succeeded, codes %v, p50 %s, p99 %s, errors %v",
 		m.Requests, m.Rate, 100*m.Success, m.StatusCodes, m.Latencies.P50.Round(time.Millisecond),
@@ -216,7 +221,7 @@ func TestAutoscalingGatewayScalesOutAndIn(t *testing.T) {
 		t.Logf("drill: scaled back in to %d pods %s after the load ended", minReplicas, (time.Since(tl.start) - scaledOut).Round(time.Second))
 	}
 	for name, m := range map[string]vegeta.Metrics{"scale-out": out, "scale-in": in} {
-		if failed := m.Requests - uint64(m.Success*float64(m.Requests)+0.5); failed > 0 {
+		if failed := failedRequests(m); failed > 0 {
 			t.Errorf("%s: %d requests failed: %s", name, failed, describe(m))
 		}
 	}
@@ -289,10 +294,8 @@ func TestAutoscalingNotificationScalesOnOpenStreams(t *testing.T) {
 	trickleDone := make(chan struct{})
 	go func() {
 		defer close(trickleDone)
-		for res := range results {
-			mu.Lock()
+		for res := range results { // read only after trickleDone closes
 			trickle.Add(res)
-			mu.Unlock()
 		}
 	}()
 
@@ -324,12 +327,9 @@ func TestAutoscalingNotificationScalesOnOpenStreams(t *testing.T) {
 		t.Errorf("%d of %d streams ended while notification scaled out", broken, len(streams))
 	}
 
-	mu.Lock()
 	for _, st := range streams {
 		st.Close()
 	}
-	streams = nil
-	mu.Unlock()
 	closed := time.Now()
 	if !tl.settle(minReplicas, 5*time.Minute) {
 		t.Errorf("no scale-in to %d pods within 5 minutes of the streams closing", minReplicas)
@@ -338,11 +338,9 @@ func TestAutoscalingNotificationScalesOnOpenStreams(t *testing.T) {
 	}
 	attacker.Stop()
 	<-trickleDone
-	mu.Lock()
-	defer mu.Unlock()
 	trickle.Close()
 	t.Logf("drill: the trickle to notification: %s", describe(trickle))
-	if failed := trickle.Requests - uint64(trickle.Success*float64(trickle.Requests)+0.5); failed > 0 || trickle.Requests == 0 {
+	if failed := failedRequests(trickle); failed > 0 || trickle.Requests == 0 {
 		t.Errorf("the trickle: %d of %d requests failed: %s", failed, trickle.Requests, describe(trickle))
 	}
 }
