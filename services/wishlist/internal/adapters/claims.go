@@ -162,12 +162,11 @@ func (r *Repository) ClaimsJSON(ctx context.Context, userID string) (json.RawMes
 	}
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (ClaimView, error) {
 		var v ClaimView
-		var features []byte
 		var claimedOn string
 		var viaToken, current *string
 		it := &v.Item
 		err := row.Scan(append([]any{&v.Quantity, &v.Purchased, &v.List.Name, &v.List.OwnerName, &viaToken, &current, &claimedOn},
-			itemTargets(it, &features)...)...)
+			itemTargets(it)...)...)
 		if err != nil {
 			return v, err
 		}
@@ -175,7 +174,8 @@ func (r *Repository) ClaimsJSON(ctx context.Context, userID string) (json.RawMes
 		it.CreatedAt = it.CreatedAt.UTC()
 		// The list the claim was made on: the item's own list may be one the claimer was never shown.
 		it.ListID = claimedOn
-		return v, decodeFeatures(it, features)
+		normalizeFeatures(it)
+		return v, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read claims: %w", err)

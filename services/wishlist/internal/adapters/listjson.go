@@ -21,35 +21,7 @@ import (
 // features array decoded from jsonb only to be encoded again, and reflection-driven JSON.
 // ListJSON instead asks PostgreSQL for binary values and writes the API's JSON straight from
 // them; domain.Item's JSON names are the contract, and adapters tests hold the two equal.
-
-// column is one answered field: the SQL that yields it, its JSON key and how its binary value
-// is written; a photo column's address is signed for the answer. itemFields is THE item shape of the list answers: a new item field is one row
-// here (plus its migration and domain.Item's field, which the adapters tests hold equal).
-type column struct {
-	sql   string
-	key   string
-	write func(buf, v []byte) ([]byte, error)
-	photo bool
-}
-
-var itemFields = []column{
-	{"items.id", "id", writeUUID, false},
-	{"items.name", "name", writeText, false},
-	{"items.description", "description", writeText, false},
-	{"items.price", "price", writeNullableText, false},
-	{"items.image_url", "imageUrl", writeNullableText, true},
-	{"items.category", "category", writeNullableText, false},
-	{"items.features", "features", writeJSONB, false},
-	{"items.search_query", "searchQuery", writeText, false},
-	{"items.shopping_url", "shoppingUrl", writeText, false},
-	{"items.ai_generated", "aiGenerated", writeBool, false},
-	{"items.sent_to_santa", "sentToSanta", writeBool, false},
-	{"items.created_at", "createdAt", writeTime, false},
-	{"items.list_id", "listId", writeUUID, false},
-	{"items.priority", "priority", writeInt2, false},
-	{"items.quantity", "quantity", writeInt2, false},
-	{"items.notes", "notes", writeText, false},
-}
+// The columns themselves are itemFields (items.go).
 
 // Projections: the columns one kind of reader is answered. Claim columns exist only in the
 // projections built for readers who may see them, and each filters claims by their own reveal
@@ -60,18 +32,17 @@ var (
 	// itemProjection: the item alone (recent items, anonymous visitors, the item reads).
 	itemProjection = newProjection(itemFields)
 	// ownerProjection: the owner's lists, with the revealed claims only (the gift history).
-	ownerProjection = newProjection(append(append([]column{}, itemFields...), column{
-		`(SELECT COALESCE(jsonb_agg(jsonb_build_object('displayName', c.display_name, 'quantity', c.quantity,
+	ownerProjection = newProjection(append(append([]column{}, itemFields...), column{sql: `(SELECT COALESCE(jsonb_agg(jsonb_build_object('displayName', c.display_name, 'quantity', c.quantity,
 			'purchased', c.purchased, 'revealedAt', c.reveal_at) ORDER BY c.reveal_at DESC, c.created_at, c.user_id), '[]'::jsonb)
 			FROM claims c WHERE c.item_id = items.id AND c.reveal_at <= now())`,
-		"claims", writeJSONB, false}))
+		key: "claims", write: writeJSONB}))
 	// memberProjection: a signed-in viewer who is not the owner, who sees this season's claims;
 	// $2 of its query is the uid.
 	memberProjection = newProjection(append(append([]column{}, itemFields...),
-		column{"(SELECT COALESCE(sum(c.quantity), 0) FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())::int4",
-			"claimed", writeInt4, false},
-		column{"COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2 AND c.reveal_at > now()), 0)::int4",
-			"mine", writeInt4, false}))
+		column{sql: "(SELECT COALESCE(sum(c.quantity), 0) FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())::int4",
+			key: "claimed", write: writeInt4},
+		column{sql: "COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2 AND c.reveal_at > now()), 0)::int4",
+			key: "mine", write: writeInt4}))
 )
 
 type projection struct {

@@ -157,3 +157,41 @@ func BenchmarkAppendString(b *testing.B) {
 		buf = adapters.AppendJSONString(buf[:0], s)
 	}
 }
+
+// An item is scanned back exactly as it was saved, and an edit saves every field an owner may
+// edit: the scans, the INSERT and the UPDATE are all built from the one column table.
+func TestAnEditReadsTheSavedItemAndSavesEveryEditableField(t *testing.T) {
+	r := newRepository(t)
+	ctx := context.Background()
+	owner := "user-" + uuid.NewString()
+	saved, err := r.Create(ctx, domain.Item{ID: uuid.NewString(), UserID: owner, Name: "Sledge",
+		Description: "wooden", Price: ptr("$40"), Features: []string{"red"}, SearchQuery: "sledge",
+		ShoppingURL: "https://shop.example/sledge", AIGenerated: true, Priority: 2, Quantity: 2, Notes: "size M"}, "Owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved.CreatedAt = saved.CreatedAt.UTC()
+	var edited domain.Item
+	if _, err := r.Update(ctx, owner, saved.ID, func(read domain.Item) (domain.Item, error) {
+		read.CreatedAt = read.CreatedAt.UTC()
+		if !reflect.DeepEqual(read, saved) {
+			t.Errorf("read back\n %+v\nwant\n %+v", read, saved)
+		}
+		edited = read
+		edited.Name, edited.Description, edited.Price = "Big sledge", "oak", nil
+		edited.ImageURL, edited.Category = ptr("https://img.example/sledge"), ptr("Toys")
+		edited.Features, edited.SearchQuery, edited.ShoppingURL = []string{"blue", "fast"}, "big sledge", "https://shop.example/big"
+		edited.Priority, edited.Quantity, edited.Notes = 3, 1, "size L"
+		return edited, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal([]domain.Item{edited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := decode(t, listJSON(t, r, owner, domain.RecentLimit))
+	if !reflect.DeepEqual(got, decode(t, want)) {
+		t.Errorf("after the edit:\n got %v\nwant %s", got, want)
+	}
+}

@@ -4,7 +4,6 @@ package adapters
 import (
 	"context"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -39,10 +38,6 @@ func NewRepository(pool *pgxpool.Pool, photos *mediaurl.Signer) *Repository {
 
 // photoStamp signs one answer's photo addresses: all with the same expiry.
 func (r *Repository) photoStamp() mediaurl.Stamp { return r.photos.At(now()) }
-
-// itemColumns are what scanItem reads: the owner, then the item's answered fields in
-// itemFields' order.
-var itemColumns = "items.user_id, " + itemProjection.sql
 
 // inUserTx runs fn in a transaction holding the user's lock, so one user's writes are
 // serialised: counts in events are exact and the caps cannot be raced past.
@@ -135,50 +130,6 @@ func itemEvent(item domain.Item, count int) events.ItemData {
 	return events.ItemData{ID: item.ID, Name: item.Name, ImageURL: item.ImageURL, Category: item.Category, WishlistCount: count}
 }
 
-func insertItem(ctx context.Context, tx pgx.Tx, item *domain.Item) error {
-	features, err := json.Marshal(item.Features)
-	if err != nil {
-		return err
-	}
-	row := tx.QueryRow(ctx, `INSERT INTO items (id, user_id, name, description, price, image_url, category,
-		features, search_query, shopping_url, ai_generated, sent_to_santa, list_id, priority, quantity, notes)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING created_at`,
-		item.ID, item.UserID, item.Name, item.Description, item.Price, item.ImageURL, item.Category,
-		features, item.SearchQuery, item.ShoppingURL, item.AIGenerated, item.SentToSanta,
-		item.ListID, item.Priority, item.Quantity, item.Notes)
-	if err := row.Scan(&item.CreatedAt); err != nil {
-		return fmt.Errorf("insert item: %w", err)
-	}
-	return nil
-}
-
-// itemTargets are the scan targets of itemColumns, in their order; features arrive as JSON.
-func itemTargets(it *domain.Item, features *[]byte) []any {
-	return []any{&it.UserID, &it.ID, &it.Name, &it.Description, &it.Price, &it.ImageURL, &it.Category,
-		features, &it.SearchQuery, &it.ShoppingURL, &it.AIGenerated, &it.SentToSanta, &it.CreatedAt,
-		&it.ListID, &it.Priority, &it.Quantity, &it.Notes}
-}
-
-func scanItem(row pgx.CollectableRow) (domain.Item, error) {
-	var it domain.Item
-	var features []byte
-	err := row.Scan(itemTargets(&it, &features)...)
-	if err != nil {
-		return it, err
-	}
-	return it, decodeFeatures(&it, features)
-}
-
-func decodeFeatures(it *domain.Item, features []byte) error {
-	it.Features = []string{}
-	if len(features) > 0 {
-		if err := json.Unmarshal(features, &it.Features); err != nil {
-			return fmt.Errorf("decode features of %s: %w", it.ID, err)
-		}
-	}
-	return nil
-}
-
 // Update edits one of the user's items under its row lock. Claims beyond a lowered quantity
 // are released (newest first) and their claimers told; the owner's answer is the same either way.
 func (r *Repository) Update(ctx context.Context, userID, id string, edit func(domain.Item) (domain.Item, error)) (domain.Item, error) {
@@ -204,15 +155,8 @@ func (r *Repository) Update(ctx context.Context, userID, id string, edit func(do
 				return err
 			}
 		}
-		features, err := json.Marshal(next.Features)
-		if err != nil {
+		if err := updateItem(ctx, tx, id, &next); err != nil {
 			return err
-		}
-		if _, err := tx.Exec(ctx, `UPDATE items SET name = $2, description = $3, price = $4, image_url = $5,
-			category = $6, features = $7, search_query = $8, shopping_url = $9, list_id = $10, priority = $11,
-			quantity = $12, notes = $13 WHERE id = $1`, id, next.Name, next.Description, next.Price, next.ImageURL,
-			next.Category, features, next.SearchQuery, next.ShoppingURL, next.ListID, next.Priority, next.Quantity, next.Notes); err != nil {
-			return fmt.Errorf("update item: %w", err)
 		}
 		if err := enqueue(ctx, tx, events.TypeItemUpdated, userID, events.ItemUpdatedData{ID: id, Name: next.Name,
 			ImageURL: next.ImageURL, Category: next.Category, ListID: next.ListID, Priority: next.Priority, Quantity: next.Quantity}); err != nil {
