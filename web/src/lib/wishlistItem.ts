@@ -18,6 +18,9 @@ export type NewWishlistItem = Omit<Schemas['ItemDraft'], 'priority' | 'quantity'
   Partial<Pick<Schemas['ItemDraft'], 'priority' | 'quantity'>> &
   Required<Pick<Schemas['ItemDraft'], 'name' | 'description'>>;
 
+/** What PATCH /api/wishlist/{id} accepts: any draft field, and only the ones that change. */
+export type ItemEdit = Partial<Schemas['ItemDraft']>;
+
 /** POST /api/vision/analyze's answer (SPEC 3 'Product analysis result', without the image). */
 export type ProductAnalysis = Schemas['ProductAnalysis'];
 

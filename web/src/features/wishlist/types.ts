@@ -1,9 +1,6 @@
 import type { WishlistItem } from '../../lib/wishlistItem';
 
-export type { NewWishlistItem, WishlistItem } from '../../lib/wishlistItem';
-
-/** What the edit sheet sends with PATCH /api/wishlist/{id}: only the fields it changes. */
-export type ItemEdit = Partial<Pick<WishlistItem, 'name' | 'priority' | 'quantity' | 'notes'>>;
+export type { ItemEdit, NewWishlistItem, WishlistItem } from '../../lib/wishlistItem';
 
 /** The priorities: 1 nice to have, 2 would love (the default), 3 most wanted (texts: `priorities.<n>`). */
 export const PRIORITIES = [1, 2, 3] as const;

@@ -12,14 +12,9 @@ interface Props {
   onClose: () => void;
 }
 
-/** The fields that differ from the item: PATCH sends only those. */
-export function changedFields(item: WishlistItem, edit: Required<ItemEdit>): ItemEdit {
-  const changed: ItemEdit = {};
-  if (edit.name !== item.name) changed.name = edit.name;
-  if (edit.priority !== item.priority) changed.priority = edit.priority;
-  if (edit.quantity !== item.quantity) changed.quantity = edit.quantity;
-  if (edit.notes !== item.notes) changed.notes = edit.notes;
-  return changed;
+/** The form's fields that differ from the item: PATCH sends only those. */
+export function changedFields(item: WishlistItem, form: ItemEdit & Partial<WishlistItem>): ItemEdit {
+  return Object.fromEntries(Object.entries(form).filter(([key, value]) => value !== item[key as keyof WishlistItem]));
 }
 
 /** Edits an item's name, priority (stars, 3 = most wanted), quantity and notes; the server's messages show per field. */
