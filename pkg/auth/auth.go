@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 )
 
@@ -23,25 +24,9 @@ const (
 
 const userKey = "auth.user"
 
-// User is the verified caller.
-type User struct {
-	UID   string
-	Email string
-	Name  string
-}
-
-// ShownName is the name other people see for the user: their display name, else the part of
-// their email before the @, else fallback (a neutral word chosen by the caller).
-func (u User) ShownName(fallback string) string {
-	name := strings.TrimSpace(u.Name)
-	if name == "" {
-		name, _, _ = strings.Cut(u.Email, "@")
-	}
-	if name == "" {
-		name = fallback
-	}
-	return name
-}
+// User is the verified caller. It is caller.Caller itself, not a copy, so that a service's port
+// hands the user it got from the identity assertion straight to its app layer.
+type User = caller.Caller
 
 // ErrNoToken means the request carried no bearer token.
 var ErrNoToken = errors.New("no bearer token")

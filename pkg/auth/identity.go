@@ -105,6 +105,9 @@ func (s *IdentitySigner) Assert(u User, ok bool, audience, method, path string) 
 	if !ok {
 		u = User{}
 	}
+	// The assertion names the user, not the address they called from (each hop sees its
+	// own), so the address is no part of what is signed nor of the key it is reused by.
+	u.IP = ""
 	req := assertionRequest{user: u, signedIn: ok, audience: audience, method: method, path: path}
 	if token, found := s.recent.get(req, now); found {
 		return token, nil

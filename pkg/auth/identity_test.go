@@ -160,6 +160,12 @@ func TestRememberedAssertionsAreAcceptedForNothingMore(t *testing.T) {
 	if again := sign(alice, true, http.MethodGet, "/api/me"); again != first {
 		t.Error("the same request 5 s later was signed afresh, want the recent assertion")
 	}
+	// An assertion names the user, not the address they called from.
+	fromElsewhere := alice
+	fromElsewhere.IP = "203.0.113.7"
+	if again := sign(fromElsewhere, true, http.MethodGet, "/api/me"); again != first {
+		t.Error("the same user from another address was signed afresh, want the recent assertion")
+	}
 	for name, tok := range map[string]string{
 		"another user":   sign(bob, true, http.MethodGet, "/api/me"),
 		"a visitor":      sign(alice, false, http.MethodGet, "/api/me"),

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/migrate"
 	"github.com/santa-wishlist/santa/pkg/outbox"
@@ -36,14 +37,6 @@ func NewRepository(pool *pgxpool.Pool) *Repository { return &Repository{pool: po
 
 // Ping reports whether PostgreSQL answers.
 func (r *Repository) Ping(ctx context.Context) error { return r.pool.Ping(ctx) }
-
-// Caller is a member's uid, the name the family sees and the account's email (from the
-// verified ID token; empty when the provider gave none).
-type Caller struct {
-	UID   string
-	Name  string
-	Email string
-}
 
 // View is a family as one member sees it.
 type View struct {
@@ -122,7 +115,7 @@ func countFamilies(ctx context.Context, tx pgx.Tx, uid string) (int, error) {
 	return n, nil
 }
 
-func insertInvite(ctx context.Context, tx pgx.Tx, familyID string, by Caller, inv domain.Invite, email string) error {
+func insertInvite(ctx context.Context, tx pgx.Tx, familyID string, by caller.Caller, inv domain.Invite, email string) error {
 	var mail *string
 	if email != "" {
 		mail = &email
@@ -136,7 +129,7 @@ func insertInvite(ctx context.Context, tx pgx.Tx, familyID string, by Caller, in
 }
 
 // CreateFamily makes a family with the caller as its admin, and its first invitation link.
-func (r *Repository) CreateFamily(ctx context.Context, by Caller, name string, inv domain.Invite) (string, error) {
+func (r *Repository) CreateFamily(ctx context.Context, by caller.Caller, name string, inv domain.Invite) (string, error) {
 	id := uuid.NewString()
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if err := lockUser(ctx, tx, by.UID); err != nil {
@@ -220,7 +213,7 @@ func (r *Repository) Family(ctx context.Context, familyID, uid string) (View, er
 
 // CreateInvite saves an invitation an admin made; with an email, family.invited asks
 // notification to send it.
-func (r *Repository) CreateInvite(ctx context.Context, familyID string, by Caller, inv domain.Invite, email string) error {
+func (r *Repository) CreateInvite(ctx context.Context, familyID string, by caller.Caller, inv domain.Invite, email string) error {
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		name, err := lockAsAdmin(ctx, tx, familyID, by.UID)
 		if err != nil {
@@ -265,7 +258,7 @@ func (r *Repository) InviteInfo(ctx context.Context, token string) (familyName, 
 // Accept makes the caller a member of the invitation's family (already a member: nothing
 // changes) and returns the family's id. For someone who left or was removed after the
 // invitation was made, it does not exist; an email invitation is for that address only.
-func (r *Repository) Accept(ctx context.Context, token string, by Caller) (string, error) {
+func (r *Repository) Accept(ctx context.Context, token string, by caller.Caller) (string, error) {
 	var familyID string
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		var email *string

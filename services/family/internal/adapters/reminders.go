@@ -61,7 +61,10 @@ func (r *Repository) DrawSoonDue(ctx context.Context, now time.Time) ([]reminder
 		env, err := reminders.EventAt(now, events.TypeReminderDrawSoon, admin, events.DrawSoonData{
 			FamilyID: familyID, FamilyName: name, DrawOn: day, DaysLeft: reminders.DaysLeft(now, drawOn),
 		})
-		return reminders.Due{Kind: events.TypeReminderDrawSoon, Subject: familyID + "/" + admin, Occasion: day, Event: env}, err
+		if err != nil {
+			return reminders.Due{}, fmt.Errorf("build the reminder of family %s for %s: %w", familyID, admin, err)
+		}
+		return reminders.Due{Kind: events.TypeReminderDrawSoon, Subject: familyID + "/" + admin, Occasion: day, Event: env}, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("scan draw reminders: %w", err)

@@ -12,13 +12,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/santa-wishlist/santa/pkg/apperror"
+	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/services/family/internal/adapters"
 	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
-
-// Caller is the verified user of a request; Name is what the family sees.
-type Caller = adapters.Caller
 
 // Member is one member of a family as the API answers it.
 type Member struct {
@@ -107,7 +105,7 @@ func New(repo *adapters.Repository) *Families {
 }
 
 // Create makes a family with the caller as admin and a first invitation link.
-func (f *Families) Create(ctx context.Context, by Caller, name string) (Created, error) {
+func (f *Families) Create(ctx context.Context, by caller.Caller, name string) (Created, error) {
 	name, err := domain.CleanName(name)
 	if err != nil {
 		return Created{}, err
@@ -175,7 +173,7 @@ func familyOf(v adapters.View) Family {
 }
 
 // Invite makes an invitation link (admins only); with an email it is also sent by email.
-func (f *Families) Invite(ctx context.Context, familyID string, by Caller, email string) (domain.Invite, error) {
+func (f *Families) Invite(ctx context.Context, familyID string, by caller.Caller, email string) (domain.Invite, error) {
 	if email != "" {
 		var err error
 		if email, err = domain.CleanEmail(email); err != nil {
@@ -196,7 +194,7 @@ func (f *Families) InviteInfo(ctx context.Context, token string) (InviteInfo, er
 }
 
 // Accept joins the caller to the invitation's family.
-func (f *Families) Accept(ctx context.Context, token string, by Caller) (Family, error) {
+func (f *Families) Accept(ctx context.Context, token string, by caller.Caller) (Family, error) {
 	id, err := f.repo.Accept(ctx, token, by)
 	if err != nil {
 		return Family{}, err

@@ -39,10 +39,11 @@ func Routes(r gin.IRouter, f *app.Families) {
 
 type handlers struct{ f *app.Families }
 
-// caller is the verified user with the name the family sees (auth.User.ShownName).
-func caller(c *gin.Context) app.Caller {
+// caller is the verified user with Name settled to the name the family sees.
+func caller(c *gin.Context) auth.User {
 	u, _ := auth.UserFrom(c)
-	return app.Caller{UID: u.UID, Name: u.ShownName("A family member"), Email: u.Email}
+	u.Name = u.ShownName("A family member")
+	return u
 }
 
 func (h handlers) create(c *gin.Context) {

@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
@@ -45,12 +46,6 @@ type Quota interface {
 	// Take counts one call against every counter unless one is already spent, and returns
 	// the spent one.
 	Take(ctx context.Context, counters []Counter, expireAt time.Time) (*Counter, error)
-}
-
-// Caller is who asks: the user the gateway verified (empty for visitors) and their address.
-type Caller struct {
-	UserID string
-	IP     string
 }
 
 // Config tunes the use cases.
@@ -156,9 +151,9 @@ func (s *Service) AIConfigured() bool { return s.model != nil }
 
 // Analyze answers the product analysis of a photo; prompt is the caller's optional extra
 // instruction.
-func (s *Service) Analyze(ctx context.Context, caller Caller, img domain.Image, prompt string) (domain.Analysis, Outcome, error) {
+func (s *Service) Analyze(ctx context.Context, who caller.Caller, img domain.Image, prompt string) (domain.Analysis, Outcome, error) {
 	call := domain.Call{Kind: domain.KindAnalyze, Prompt: domain.Prompt(domain.KindAnalyze, prompt, true), Image: &img}
-	a, outcome, err := run(ctx, s, caller, call, domain.AnalysisFromReply, domain.FallbackAnalysis)
+	a, outcome, err := run(ctx, s, who, call, domain.AnalysisFromReply, domain.FallbackAnalysis)
 	if err != nil {
 		return a, outcome, err
 	}
@@ -167,18 +162,18 @@ func (s *Service) Analyze(ctx context.Context, caller Caller, img domain.Image, 
 }
 
 // GenerateGift answers the editor's gift item from a description and/or the decorated photo.
-func (s *Service) GenerateGift(ctx context.Context, caller Caller, prompt string, img *domain.Image) (domain.Gift, Outcome, error) {
+func (s *Service) GenerateGift(ctx context.Context, who caller.Caller, prompt string, img *domain.Image) (domain.Gift, Outcome, error) {
 	call := domain.Call{Kind: domain.KindGift, Prompt: domain.Prompt(domain.KindGift, prompt, img != nil), Image: img}
-	return run(ctx, s, caller, call, domain.GiftFromReply, domain.FallbackGift)
+	return run(ctx, s, who, call, domain.GiftFromReply, domain.FallbackGift)
 }
 
 // GenerateItem answers the recognition page's wishlist entry.
-func (s *Service) GenerateItem(ctx context.Context, caller Caller, prompt string, img *domain.Image) (domain.Item, Outcome, error) {
+func (s *Service) GenerateItem(ctx context.Context, who caller.Caller, prompt string, img *domain.Image) (domain.Item, Outcome, error) {
 	call := domain.Call{Kind: domain.KindItem, Prompt: domain.Prompt(domain.KindItem, prompt, img != nil), Image: img}
-	return run(ctx, s, caller, call, domain.ItemFromReply, domain.FallbackItem)
+	return run(ctx, s, who, call, domain.ItemFromReply, domain.FallbackItem)
 }
 
-func run[T any](ctx context.Context, s *Service, caller Caller, call domain.Call,
+func run[T any](ctx context.Context, s *Service, who caller.Caller, call domain.Call,
 	parse func(domain.ModelReply) (T, error), fallback func() T) (T, Outcome, error) {
 	var zero T
 	if s.model == nil {
@@ -193,7 +188,7 @@ func run[T any](ctx context.Context, s *Service, caller Caller, call domain.Call
 		}
 		s.logger.Warn("unreadable cache entry ignored", "key", key)
 	}
-	if err := s.take(ctx, caller); err != nil {
+	if err := s.take(ctx, who); err != nil {
 		return zero, "", err
 	}
 	// The same photo sent twice at once makes one call. The call runs on its own
@@ -317,29 +312,31 @@ func (s *Service) countFailure(kind domain.Kind, err error) {
 }
 
 // take counts the call against the caller's daily quotas and the global daily budget.
-func (s *Service) take(ctx context.Context, caller Caller) error {
-	return s.takeCounters(ctx, caller, "", s.cfg.QuotaPerUser, s.cfg.QuotaPerIP, s.cfg.DailyBudget)
+func (s *Service) take(ctx context.Context, who caller.Caller) error {
+	return s.takeCounters(ctx, who, "", s.cfg.QuotaPerUser, s.cfg.QuotaPerIP, s.cfg.DailyBudget)
 }
 
 // TakeLookup counts one product lookup that reaches the internet against the caller's
 // daily lookup quotas (kept apart from the AI's).
-func (s *Service) TakeLookup(ctx context.Context, caller Caller) error {
-	return s.takeCounters(ctx, caller, "lookup:", s.cfg.LookupPerUser, s.cfg.LookupPerIP, 0)
+func (s *Service) TakeLookup(ctx context.Context, who caller.Caller) error {
+	return s.takeCounters(ctx, who, "lookup:", s.cfg.LookupPerUser, s.cfg.LookupPerIP, 0)
 }
 
 // GlobalBudgetKey is the counter of today's model calls for everyone.
 func GlobalBudgetKey(day time.Time) string { return "global:" + day.UTC().Format("2006-01-02") }
 
-func (s *Service) takeCounters(ctx context.Context, caller Caller, prefix string, perUser, perIP, global int) error {
+// takeCounters counts who by account (signed in only) and by the address the port put in
+// who.IP (everyone, visitors included), under today's keys.
+func (s *Service) takeCounters(ctx context.Context, who caller.Caller, prefix string, perUser, perIP, global int) error {
 	now := s.now().UTC()
 	day := now.Format("2006-01-02")
 	midnight := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
 	var counters []Counter
-	if caller.UserID != "" && perUser > 0 {
-		counters = append(counters, Counter{Scope: "user", Key: prefix + UserSubject(caller.UserID) + ":" + day, Limit: perUser})
+	if who.UID != "" && perUser > 0 {
+		counters = append(counters, Counter{Scope: "user", Key: prefix + UserSubject(who.UID) + ":" + day, Limit: perUser})
 	}
 	if perIP > 0 {
-		counters = append(counters, Counter{Scope: "ip", Key: prefix + "ip:" + ipSubject(caller.IP) + ":" + day, Limit: perIP})
+		counters = append(counters, Counter{Scope: "ip", Key: prefix + "ip:" + ipSubject(who.IP) + ":" + day, Limit: perIP})
 	}
 	// The global budget comes last, so a caller over their own quota is told about theirs.
 	if global > 0 {

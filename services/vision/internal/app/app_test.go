@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/santa-wishlist/santa/fakes/gemini"
+	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
@@ -85,7 +86,7 @@ func photo(t *testing.T, seed uint8) domain.Image {
 	return out
 }
 
-var visitor = app.Caller{UserID: "", IP: "203.0.113.7"}
+var visitor = caller.Caller{UID: "", IP: "203.0.113.7"}
 
 var bike = map[string]any{
 	"name": "Red Bike", "description": "A red bicycle.", "category": "Sports",
@@ -171,7 +172,7 @@ func TestTheSamePhotoTwiceCostsOneCall(t *testing.T) {
 	if err != nil || outcome != app.OutcomeModel {
 		t.Fatalf("%v %s", err, outcome)
 	}
-	second, outcome, err := h.svc.Analyze(ctx, app.Caller{UserID: "someone-else", IP: "198.51.100.1"}, img, "")
+	second, outcome, err := h.svc.Analyze(ctx, caller.Caller{UID: "someone-else", IP: "198.51.100.1"}, img, "")
 	if err != nil || outcome != app.OutcomeCache {
 		t.Fatalf("%v %s", err, outcome)
 	}
@@ -223,7 +224,7 @@ func TestQuotaRefusesWhenSpent(t *testing.T) {
 	cfg.QuotaPerUser, cfg.QuotaPerIP = 2, 3
 	h := start(t, cfg, true)
 	ctx := context.Background()
-	alice := app.Caller{UserID: "alice", IP: "192.0.2.10"}
+	alice := caller.Caller{UID: "alice", IP: "192.0.2.10"}
 
 	for i := range 2 {
 		if _, _, err := h.svc.Analyze(ctx, alice, photo(t, uint8(10+i)), ""); err != nil {
@@ -246,7 +247,7 @@ func TestQuotaRefusesWhenSpent(t *testing.T) {
 		t.Fatalf("cache hit after quota: %v %s", err, outcome)
 	}
 	// The address has one call left for a visitor, then it is spent too.
-	bob := app.Caller{IP: "192.0.2.10"}
+	bob := caller.Caller{IP: "192.0.2.10"}
 	if _, _, err := h.svc.GenerateGift(ctx, bob, "a kite", nil); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
 )
 
@@ -17,7 +18,7 @@ func TestTheGlobalDailyBudgetStopsEveryoneWithAClearMessage(t *testing.T) {
 	h := start(t, cfg, true)
 	ctx := context.Background()
 	// Three people on three networks: each is far from their own quota.
-	callers := []app.Caller{{UserID: "a", IP: "192.0.2.1"}, {UserID: "b", IP: "192.0.2.2"}, {IP: "198.51.100.7"}}
+	callers := []caller.Caller{{UID: "a", IP: "192.0.2.1"}, {UID: "b", IP: "192.0.2.2"}, {IP: "198.51.100.7"}}
 	for i, c := range callers {
 		if _, _, err := h.svc.GenerateGift(ctx, c, "gift number "+string(rune('a'+i)), nil); err != nil {
 			t.Fatal(err)
@@ -26,7 +27,7 @@ func TestTheGlobalDailyBudgetStopsEveryoneWithAClearMessage(t *testing.T) {
 	if used, limit := testutil.ToFloat64(h.metrics.BudgetUsed), testutil.ToFloat64(h.metrics.BudgetLimit); used != 3 || limit != 3 {
 		t.Fatalf("budget gauges %v / %v", used, limit)
 	}
-	_, _, err := h.svc.GenerateGift(ctx, app.Caller{UserID: "d", IP: "203.0.113.4"}, "a fourth gift", nil)
+	_, _, err := h.svc.GenerateGift(ctx, caller.Caller{UID: "d", IP: "203.0.113.4"}, "a fourth gift", nil)
 	var spent *app.QuotaExceeded
 	if !errors.As(err, &spent) || spent.Scope != "global" || spent.RetryAfter <= 0 {
 		t.Fatalf("fourth caller: %v", err)

@@ -277,14 +277,12 @@ func (h *HTTP) fail(c *gin.Context, err error) {
 	}
 }
 
-// caller is who asks. The address is the one the gateway saw: X-Real-IP if it set one,
-// otherwise the last X-Forwarded-For entry (the one the gateway itself added), otherwise
-// the connection's peer.
-func caller(c *gin.Context) app.Caller {
-	var who app.Caller
-	if u, ok := auth.UserFrom(c); ok {
-		who.UserID = u.UID
-	}
+// caller is who asks: the verified user (empty for visitors) with the address the quotas
+// count. The address is the one the gateway saw: X-Real-IP if it set one, otherwise the
+// last X-Forwarded-For entry (the one the gateway itself added), otherwise the connection's
+// peer.
+func caller(c *gin.Context) auth.User {
+	who, _ := auth.UserFrom(c)
 	if ip := strings.TrimSpace(c.GetHeader("X-Real-IP")); net.ParseIP(ip) != nil {
 		who.IP = ip
 		return who

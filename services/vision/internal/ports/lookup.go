@@ -55,15 +55,15 @@ func (l Lookups) link(c *gin.Context) {
 	if !httpserver.DecodeJSON(c, &req, 8<<10) {
 		return
 	}
-	user, _ := auth.UserFrom(c)
+	who := caller(c)
 	// What the link alone refuses costs no quota and makes no connection.
 	u, err := l.Links.CheckURL(req.URL)
 	if err == nil {
-		err = l.App.TakeLookup(c.Request.Context(), caller(c))
+		err = l.App.TakeLookup(c.Request.Context(), who)
 	}
 	var item lookup.LinkItem
 	if err == nil {
-		item, err = l.Links.Import(c.Request.Context(), user, u)
+		item, err = l.Links.Import(c.Request.Context(), who, u)
 	}
 	var (
 		refused *lookup.RefusedError
@@ -122,9 +122,8 @@ func (l Lookups) barcodeImage(c *gin.Context) {
 	if !ok {
 		return
 	}
-	user, _ := auth.UserFrom(c)
 	who := caller(c)
-	stored, err := l.Images.Store(c.Request.Context(), user, code, func(ctx context.Context) error {
+	stored, err := l.Images.Store(c.Request.Context(), who, code, func(ctx context.Context) error {
 		return l.App.TakeLookup(ctx, who)
 	})
 	switch {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/pkg/events"
-	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
 
@@ -25,7 +25,7 @@ type currentClaim struct {
 // take turns, so "not enough left" is decided on committed numbers: two claims for the last
 // unit cannot both win. A new claim takes the list's reveal date in force now, and remembers
 // the list and link it was made through.
-func (r *Repository) Claim(ctx context.Context, token, itemID string, claimer app.Caller, quantity int, purchased bool) (domain.ClaimResult, error) {
+func (r *Repository) Claim(ctx context.Context, token, itemID string, claimer caller.Caller, quantity int, purchased bool) (domain.ClaimResult, error) {
 	var res domain.ClaimResult
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		l, item, err := lockSharedItem(ctx, tx, token, itemID, claimer.UID)

@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/pkg/events"
-	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
 
@@ -151,7 +151,7 @@ func (r *Repository) CreateList(ctx context.Context, l domain.List) (domain.List
 // UpdateList renames a list, moves its reveal date or sets the families it is shared with.
 // Sharing with a family gives a list without a link one (newToken); every change of a list
 // that is or was shared with a family is announced as list.families in the same transaction.
-func (r *Repository) UpdateList(ctx context.Context, owner app.Caller, id string, name *string, revealAt *time.Time,
+func (r *Repository) UpdateList(ctx context.Context, owner caller.Caller, id string, name *string, revealAt *time.Time,
 	familyIDs []string, newToken string) (domain.List, error) {
 	var out domain.List
 	err := r.inUserTx(ctx, owner.UID, func(tx pgx.Tx) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
@@ -26,13 +27,6 @@ type (
 	ClaimRequest = domain.ClaimRequest
 	ClaimResult  = domain.ClaimResult
 )
-
-// Caller is the verified user of a request; Name is what others see (the owner's name on a
-// shared list, the claimer's name after the reveal date).
-type Caller struct {
-	UID  string
-	Name string
-}
 
 // Store is where lists, items and claims live (PostgreSQL in production and in tests). Every
 // method is scoped to the caller: another user's list or item is domain.ErrNotFound /
@@ -55,14 +49,14 @@ type Store interface {
 	// UpdateList changes a list; familyIDs nil leaves its family sharing as it is. Sharing
 	// with a family needs the owner's membership in wishlist's projection (else
 	// domain.ErrNotYourFamily) and gives a list without a link the link newToken.
-	UpdateList(ctx context.Context, owner Caller, id string, name *string, revealAt *time.Time, familyIDs []string, newToken string) (domain.List, error)
+	UpdateList(ctx context.Context, owner caller.Caller, id string, name *string, revealAt *time.Time, familyIDs []string, newToken string) (domain.List, error)
 	DeleteList(ctx context.Context, userID, id string) error
 	SetShare(ctx context.Context, userID, listID, token, ownerName string) (domain.List, error)
 	DeleteShare(ctx context.Context, userID, listID string) error
 
 	// SharedJSON answers GET /api/shared/{token} for viewer (UID empty: anonymous).
 	SharedJSON(ctx context.Context, token, viewerUID string, write func(json.RawMessage)) error
-	Claim(ctx context.Context, token, itemID string, claimer Caller, quantity int, purchased bool) (domain.ClaimResult, error)
+	Claim(ctx context.Context, token, itemID string, claimer caller.Caller, quantity int, purchased bool) (domain.ClaimResult, error)
 	Release(ctx context.Context, token, itemID, claimerUID string) error
 	ClaimsJSON(ctx context.Context, userID string) (json.RawMessage, error)
 
@@ -95,12 +89,12 @@ type Wishlist struct {
 func New(store Store, images ImageStore) *Wishlist { return &Wishlist{store: store, images: images} }
 
 // Add validates a draft and saves it for the user.
-func (w *Wishlist) Add(ctx context.Context, caller Caller, draft domain.Draft) (domain.Item, error) {
-	item, err := w.prepare(ctx, caller.UID, draft)
+func (w *Wishlist) Add(ctx context.Context, by caller.Caller, draft domain.Draft) (domain.Item, error) {
+	item, err := w.prepare(ctx, by.UID, draft)
 	if err != nil {
 		return domain.Item{}, err
 	}
-	saved, err := w.store.Create(ctx, item, caller.Name)
+	saved, err := w.store.Create(ctx, item, by.Name)
 	if err != nil {
 		w.discardImage(ctx, item) // a full list keeps no photo behind
 	}
@@ -235,7 +229,7 @@ func (w *Wishlist) Lists(ctx context.Context, userID string) ([]domain.List, err
 }
 
 // CreateList makes a new list.
-func (w *Wishlist) CreateList(ctx context.Context, caller Caller, d domain.ListDraft, now time.Time) (domain.List, error) {
+func (w *Wishlist) CreateList(ctx context.Context, by caller.Caller, d domain.ListDraft, now time.Time) (domain.List, error) {
 	name, err := domain.ValidName(d.Name)
 	if err != nil {
 		return domain.List{}, err
@@ -247,12 +241,12 @@ func (w *Wishlist) CreateList(ctx context.Context, caller Caller, d domain.ListD
 		reveal = *at
 	}
 	return w.store.CreateList(ctx, domain.List{
-		ID: uuid.NewString(), UserID: caller.UID, Name: name, RevealAt: reveal, OwnerName: caller.Name, FamilyIDs: []string{},
+		ID: uuid.NewString(), UserID: by.UID, Name: name, RevealAt: reveal, OwnerName: by.Name, FamilyIDs: []string{},
 	})
 }
 
 // UpdateList renames a list, moves its reveal date or sets the families it is shared with.
-func (w *Wishlist) UpdateList(ctx context.Context, caller Caller, id string, d domain.ListDraft) (domain.List, error) {
+func (w *Wishlist) UpdateList(ctx context.Context, by caller.Caller, id string, d domain.ListDraft) (domain.List, error) {
 	if !domain.IsUUID(id) {
 		return domain.List{}, domain.ErrListNotFound
 	}
@@ -278,7 +272,7 @@ func (w *Wishlist) UpdateList(ctx context.Context, caller Caller, id string, d d
 			return domain.List{}, err
 		}
 	}
-	return w.store.UpdateList(ctx, caller, id, name, reveal, families, token)
+	return w.store.UpdateList(ctx, by, id, name, reveal, families, token)
 }
 
 // DeleteList deletes a list that is not the default one, with its items.
@@ -290,7 +284,7 @@ func (w *Wishlist) DeleteList(ctx context.Context, userID, id string) error {
 }
 
 // Share makes the list's link, or replaces it: the old token stops working at once.
-func (w *Wishlist) Share(ctx context.Context, caller Caller, listID string) (domain.Share, error) {
+func (w *Wishlist) Share(ctx context.Context, by caller.Caller, listID string) (domain.Share, error) {
 	if !domain.IsUUID(listID) {
 		return domain.Share{}, domain.ErrListNotFound
 	}
@@ -298,7 +292,7 @@ func (w *Wishlist) Share(ctx context.Context, caller Caller, listID string) (dom
 	if err != nil {
 		return domain.Share{}, err
 	}
-	list, err := w.store.SetShare(ctx, caller.UID, listID, token, caller.Name)
+	list, err := w.store.SetShare(ctx, by.UID, listID, token, by.Name)
 	if err != nil {
 		return domain.Share{}, err
 	}
@@ -343,7 +337,7 @@ func (w *Wishlist) Shared(ctx context.Context, token, viewerUID string, write fu
 }
 
 // Claim sets the caller's claim on an item of a shared list.
-func (w *Wishlist) Claim(ctx context.Context, token, itemID string, caller Caller, req domain.ClaimRequest) (domain.ClaimResult, error) {
+func (w *Wishlist) Claim(ctx context.Context, token, itemID string, by caller.Caller, req domain.ClaimRequest) (domain.ClaimResult, error) {
 	if !validToken(token) {
 		return domain.ClaimResult{}, domain.ErrShareNotFound
 	}
@@ -354,7 +348,7 @@ func (w *Wishlist) Claim(ctx context.Context, token, itemID string, caller Calle
 	if !domain.IsUUID(itemID) {
 		return domain.ClaimResult{}, domain.ErrNotFound
 	}
-	return w.store.Claim(ctx, token, itemID, caller, q, purchased)
+	return w.store.Claim(ctx, token, itemID, by, q, purchased)
 }
 
 // Release drops the caller's claim on an item of a shared list.

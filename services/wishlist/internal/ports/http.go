@@ -75,10 +75,12 @@ func uid(c *gin.Context) string {
 	return u.UID
 }
 
-// caller is the verified user with the name others see (auth.User.ShownName).
-func caller(c *gin.Context) app.Caller {
+// caller is the verified user with Name settled to the name others see (the owner's name on
+// a shared list, the claimer's name after the reveal date).
+func caller(c *gin.Context) auth.User {
 	u, _ := auth.UserFrom(c)
-	return app.Caller{UID: u.UID, Name: u.ShownName("A friend")}
+	u.Name = u.ShownName("A friend")
+	return u
 }
 
 func (h handlers) add(c *gin.Context) {
