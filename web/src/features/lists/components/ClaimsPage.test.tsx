@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { anItem } from '../../../test/items';
 import { json, mockFetch, renderWithProviders, signedIn } from '../../../test/utils';
 import type { ClaimEntry } from '../types';
 import ClaimsPage from './ClaimsPage';
@@ -9,24 +10,15 @@ function entry(owner: string, name: string, over: Partial<ClaimEntry> = {}): Cla
     quantity: 1,
     purchased: false,
     list: { name: 'Christmas', ownerName: owner, token: `tok-${owner}` },
-    item: {
+    item: anItem({
       id: `id-${name}`,
       name,
       description: `${name} description`,
       price: '$5',
-      imageUrl: null,
-      category: 'Toys',
-      features: [],
       searchQuery: name,
-      shoppingUrl: '',
-      aiGenerated: false,
-      sentToSanta: false,
-      createdAt: '2026-11-01T10:00:00Z',
       listId: `list-${owner}`,
-      priority: 2,
       quantity: 2,
-      notes: '',
-    },
+    }),
     ...over,
   };
 }

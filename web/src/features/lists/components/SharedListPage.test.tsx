@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { anItem } from '../../../test/items';
 import { json, mockFetch, renderWithProviders, signedIn, signedOut } from '../../../test/utils';
 import { SESSION_KEYS } from '../../../lib/storage';
 import type { SharedItem, SharedList } from '../types';
@@ -9,22 +10,16 @@ const TOKEN = 'tok_abc';
 
 function item(over: Partial<SharedItem>): SharedItem {
   return {
-    id: 'i1',
-    name: 'Bike',
-    description: 'A red bike with a bell.',
-    price: '$120',
-    imageUrl: '/media/bike.jpg',
-    category: 'Toys',
-    features: [],
-    searchQuery: 'red bike',
-    shoppingUrl: 'https://shop.example/bike',
-    aiGenerated: false,
-    sentToSanta: false,
-    createdAt: '2026-11-01T10:00:00Z',
-    listId: 'l1',
-    priority: 2,
-    quantity: 1,
-    notes: '',
+    ...anItem({
+      id: 'i1',
+      name: 'Bike',
+      description: 'A red bike with a bell.',
+      price: '$120',
+      imageUrl: '/media/bike.jpg',
+      searchQuery: 'red bike',
+      shoppingUrl: 'https://shop.example/bike',
+      listId: 'l1',
+    }),
     ...over,
   };
 }

@@ -1,27 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { anItem } from '../../../test/items';
 import { json, mockFetch, renderWithProviders, signedIn } from '../../../test/utils';
 import type { WishlistItem } from '../types';
 import WishlistPage from './WishlistPage';
 
-const BIKE: WishlistItem = {
-  id: 'bike',
-  name: 'Red bicycle',
-  description: 'A red bicycle with a bell',
-  price: '$120',
-  imageUrl: null,
-  category: 'Toys',
-  features: [],
-  searchQuery: 'red bicycle',
-  shoppingUrl: '',
-  aiGenerated: false,
-  sentToSanta: false,
-  createdAt: '2026-11-01T10:00:00Z',
-  listId: 'l1',
-  priority: 2,
-  quantity: 1,
-  notes: '',
-};
+const BIKE: WishlistItem = anItem({ id: 'bike', price: '$120', listId: 'l1' });
 
 function renderPage() {
   return renderWithProviders(<WishlistPage />, { path: '/wishlist', preloadedState: signedIn() });

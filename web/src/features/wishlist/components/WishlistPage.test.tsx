@@ -1,29 +1,20 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { anItem } from '../../../test/items';
 import { json, mockFetch, renderWithProviders, signedIn } from '../../../test/utils';
 import type { WishlistItem } from '../types';
 import WishlistPage from './WishlistPage';
 
 function item(id: string, name: string, category: string | null, extra: Partial<WishlistItem> = {}): WishlistItem {
-  return {
+  return anItem({
     id,
     name,
     description: `${name} description`,
-    price: '$10',
-    imageUrl: null,
     category,
-    features: [],
     searchQuery: name.toLowerCase(),
-    shoppingUrl: '',
-    aiGenerated: false,
-    sentToSanta: false,
     createdAt: '2026-12-01T10:00:00Z',
-    listId: 'list-1',
-    priority: 2,
-    quantity: 1,
-    notes: '',
     ...extra,
-  };
+  });
 }
 
 const ITEMS = [
