@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/ports"
 )
 
@@ -16,4 +17,13 @@ func TestRoutesAreTheSpecs(t *testing.T) {
 	ports.Routes(r, nil, nil)
 	ports.AccountRoutes(r, nil)
 	testenv.RoutesMatchSpec(t, r, "wishlist")
+}
+
+// An item's fields as the domain reads and answers them are the spec's, both ways: a field
+// added on one side alone fails here.
+func TestItemFieldsAreTheSpecs(t *testing.T) {
+	// The list answers add the claim summaries to each item (adapters' projections).
+	testenv.SchemaFieldsMatch(t, "Item", domain.Item{}, "claims", "claimed", "mine")
+	// userId is documented as accepted and ignored: the verified caller owns the item.
+	testenv.SchemaFieldsMatch(t, "ItemDraft", domain.Draft{}, "userId")
 }
