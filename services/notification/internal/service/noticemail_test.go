@@ -15,6 +15,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/events"
 	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/services/notification/internal/domain"
 	"github.com/santa-wishlist/santa/services/notification/internal/service"
 )
 
@@ -67,6 +68,30 @@ func (m *mailed) publish(t *testing.T, typ, uid string, data map[string]any) eve
 
 // settled waits until every notice is queued.
 func (m *mailed) settled() { m.b.consumerSettledNamed(service.NoticeEmailConsumerName, 15*time.Second) }
+
+// queued waits until PostgreSQL holds want email notices of the kind (a domain.Event...) for the user ("": for
+// anyone), before a test moves the clock past a digest window. The consumer's counts can
+// read "settled" a moment before a busy replica's last notice is committed, and a notice
+// queued after its digest went belongs in the next one.
+func (m *mailed) queued(t *testing.T, uid, event string, want int) {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), m.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	testenv.Eventually(t, 15*time.Second, func() error {
+		var n int
+		if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM email_items
+			WHERE event = $1 AND ($2 = '' OR user_id = $2)`, event, uid).Scan(&n); err != nil {
+			return err
+		}
+		if n != want {
+			return fmt.Errorf("%d %s notices queued, want %d", n, event, want)
+		}
+		return nil
+	})
+}
 
 // inbox waits until the address has want messages and returns them, newest first.
 func (m *mailed) inbox(t *testing.T, address string, want int) []testenv.MailpitMessage {
@@ -125,6 +150,7 @@ func TestDigestCollectsChangesIntoOneEmail(t *testing.T) {
 		m.publish(t, events.TypeListChanged, "owner", listChanged(listB, ann.UID))
 	}
 	m.settled()
+	m.queued(t, ann.UID, domain.EventSharedListChanged, 5)
 	m.stays(t, ann.Email, 0) // the window is still open
 	m.clock.Advance(59 * time.Minute)
 	m.stays(t, ann.Email, 0)
@@ -152,6 +178,7 @@ func TestDigestCollectsChangesIntoOneEmail(t *testing.T) {
 	// The same list changed again: a new window, a new digest, and the first is not sent again.
 	m.publish(t, events.TypeListChanged, "owner", listChanged(listA, ann.UID))
 	m.settled()
+	m.queued(t, ann.UID, domain.EventSharedListChanged, 6)
 	m.stays(t, ann.Email, 1)
 	m.clock.Advance(61 * time.Minute)
 	m.inbox(t, ann.Email, 2)
@@ -180,24 +207,7 @@ func TestTwoReplicasSendEachDigestOnce(t *testing.T) {
 		}
 	}
 	m.settled()
-	// Every change queued for every viewer before the hour passes: the consumer's counts can
-	// be read a moment before a busy replica's last notice is committed, and a notice queued
-	// after its digest went belongs in the next one.
-	pool, err := pgxpool.New(context.Background(), m.dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	testenv.Eventually(t, 15*time.Second, func() error {
-		var n int
-		if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM email_items").Scan(&n); err != nil {
-			return err
-		}
-		if n != 4*len(users) {
-			return fmt.Errorf("%d notices queued, want %d", n, 4*len(users))
-		}
-		return nil
-	})
+	m.queued(t, "", domain.EventSharedListChanged, 4*len(users))
 	m.clock.Advance(time.Hour + time.Second)
 	for _, u := range users {
 		msgs := m.inbox(t, u.Email, 1)
@@ -226,6 +236,7 @@ func TestRestartInTheMiddleSendsEverythingOnce(t *testing.T) {
 		m.publish(t, events.TypeListChanged, "owner", listChanged(list, ben.UID))
 	}
 	m.settled()
+	m.queued(t, ben.UID, domain.EventSharedListChanged, 3) // before the replica stops: they are its
 	first.stop()
 	m.clock.Advance(30 * time.Minute)
 	for i := 0; i < 2; i++ {
@@ -234,6 +245,7 @@ func TestRestartInTheMiddleSendsEverythingOnce(t *testing.T) {
 	m.replica(t)
 	m.publish(t, events.TypeSecretSantaDrawn, "admin", drawn(ben.UID, "someone-else"))
 	m.settled()
+	m.queued(t, ben.UID, domain.EventSharedListChanged, 5)
 	msgs := m.inbox(t, ben.Email, 1) // the draw, at once
 	if msgs[0].Subject != "Your Secret Santa match is ready" {
 		t.Fatalf("subject %q", msgs[0].Subject)
@@ -374,6 +386,7 @@ func TestOneClickUnsubscribeTurnsTheKindOff(t *testing.T) {
 	// Another kind still reaches eve.
 	m.publish(t, events.TypeListChanged, "owner", listChanged(uuid.NewString(), eve.UID))
 	m.settled()
+	m.queued(t, eve.UID, domain.EventSharedListChanged, 1)
 	m.clock.Advance(2 * time.Hour)
 	m.inbox(t, eve.Email, 2)
 }
