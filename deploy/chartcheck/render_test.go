@@ -678,6 +678,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"REDIS_KEY_PREFIX":              "service default",
 		"RATE_LIMIT_SYNC_INTERVAL":      "service default",
 		"GODEBUG":                       "the images set it (Dockerfiles)",
+		"GOGC":                          "Go's default; the local stacks pass a developer's through",
 		"TRUSTED_PROXIES":               "cluster-specific: prod.yaml shows it under services.gateway.env",
 		"PPROF_ADDR":                    "the profiler stays off in the cluster",
 		"EVENTS_NAMESPACE":              "set when nats.namespace is given",

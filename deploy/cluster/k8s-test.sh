@@ -78,7 +78,8 @@ SHOP_EGRESS="{\"to\": [{\"ipBlock\": {\"cidr\": \"$NODE_IP/32\"}}], \"ports\": [
 [ "${PIPESTATUS[0]}" = 0 ] || { fail "helm install"; exit 1; }
 # The suite's local "shop" (on this machine's address) and the fake product databases' picture
 # host (fakes.yaml pins its address) are private addresses vision's SSRF guard refuses. The
-# chart refuses this test-only allowance by design, so it is added here, as stack.sh adds it.
+# chart refuses this test-only allowance by design, so it is added here, as the local stacks add
+# it (deploy/local/env.yaml).
 kubectl -n "$NS" set env deployment/vision LOOKUP_FETCH_TEST_ALLOW="$NODE_IP:18089,$FAKES_IP:8096" >/dev/null
 # Prometheus and Alertmanager beside the release (monitoring.yaml): the rules and the console
 # from deploy/observability, the alerts sent to the alert drills' receiver on this machine.

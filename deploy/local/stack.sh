@@ -10,7 +10,7 @@
 #   stack.sh start           everything in the background, waits until ready (tests, benchmarks)
 #   stack.sh stop            stops what `start` started
 #   stack.sh deps            only the dependencies, in the background (Go tests)
-#   stack.sh env             prints the environment the services run with
+#   stack.sh env SERVICE     prints the environment the service runs with (secrets included)
 #   stack.sh nats-url USER   the URL of a user of the stack's NATS (tests: observer, media)
 #   stack.sh stop-service S… / start-service S…   one service of a started stack down and up again
 #   stack.sh url             the stack's gateway address
@@ -309,7 +309,8 @@ CONF
   wait_port $NATS_STACK_ADDR "the stack's NATS" 10
 }
 
-# nats_env NAME: the service's own NATS user, if it uses NATS.
+# nats_env USER: the URL of a user of the stack's NATS, for tests (nats-url); the services' own
+# come from their environments (service_env).
 nats_env() {
   local NATS_PASS_wishlist NATS_PASS_media NATS_PASS_notification NATS_PASS_family NATS_PASS_gateway NATS_PASS_vision NATS_PASS_observer
   # shellcheck disable=SC1091
@@ -405,68 +406,88 @@ deps() {
 }
 
 # --- services ------------------------------------------------------------------------------
-service_env() {
-  local db_url=${PG_URL_ADMIN%%/postgres\?*}/$DB_NAME?sslmode=disable
-  cat <<ENV
-LOG_LEVEL=${LOG_LEVEL:-info}
-LISTEN_HOST=127.0.0.1
-GOGC=${GOGC:-100}
-GOMEMLIMIT=${GOMEMLIMIT:-off}
-GODEBUG=${GODEBUG:-memprofilerate=0,adaptivestackstart=0}
-DATABASE_URL=$db_url
-REDIS_URL=$(services_redis_url)
-NATS_URL=$NATS_URL
-EVENTS_NAMESPACE=$STACK
-FIREBASE_PROJECT_ID=demo-santa
-FIREBASE_AUTH_EMULATOR_HOST=$EMULATOR_HOST
-ALLOW_AUTH_EMULATOR=true
-WISHLIST_URL=http://127.0.0.1:$((PORT_BASE + 1))
-VISION_URL=http://127.0.0.1:$((PORT_BASE + 2))
-MEDIA_URL=http://127.0.0.1:$((PORT_BASE + 3))
-NOTIFICATION_URL=http://127.0.0.1:$((PORT_BASE + 4))
-FAMILY_URL=http://127.0.0.1:$((PORT_BASE + 5))
-SMTP_URL=${SMTP_URL:-smtp://$MAILPIT_SMTP}
-PUBLIC_URL=http://localhost:$PORT_BASE
-GEMINI_API_KEY=${GEMINI_API_KEY:-fake-dev-key}
-GEMINI_BASE_URL=${GEMINI_BASE_URL:-$([ -n "${GEMINI_API_KEY:-}" ] || echo "http://$FAKE_GEMINI_ADDR")}
-LOOKUP_OPENFOODFACTS_URL=http://$FAKE_PRODUCTS_ADDR/openfoodfacts
-LOOKUP_OPENPRODUCTSFACTS_URL=http://$FAKE_PRODUCTS_ADDR/openproductsfacts
-LOOKUP_UPCITEMDB_URL=http://$FAKE_PRODUCTS_ADDR/upcitemdb
-# Test-only: the link importer may reach this one local "shop" (the e2e suite's) and the fake
-# product databases' picture host, although loopback is refused everywhere else; the chart has
-# no way to set it.
-LOOKUP_FETCH_TEST_ALLOW=127.0.0.3:$(planned "$STACK" SHOP),$FAKE_PRODUCTS_ADDR
-MINIO_ENDPOINT=$MINIO_ADDR
-MINIO_ACCESS_KEY=santa
-MINIO_SECRET_KEY=santa-secret-key
-MINIO_BUCKET=santa-$STACK
-REDIS_KEY_PREFIX=gw-$STACK
-# Each user's storage quota; the test stack's is small enough for make security to exhaust.
-MEDIA_QUOTA_IMAGES=${MEDIA_QUOTA_IMAGES:-$([ "$STACK" = test ] && echo 20 || echo 500)}
-RATE_LIMIT_IP_PER_MINUTE=${RATE_LIMIT_IP_PER_MINUTE:-600}
-RATE_LIMIT_USER_PER_MINUTE=${RATE_LIMIT_USER_PER_MINUTE:-240}
-# Reminders (wishlist, family) scan at start, then this often. The test stack's scan at start
-# only, in effect: a scan in the middle of an e2e test would remind its users of claims whose
-# reveal date is near or of empty shared lists, events the test did not make.
-REMINDER_INTERVAL=${REMINDER_INTERVAL:-$([ "$STACK" = test ] && echo 24h || echo 5m)}
-ENV
-  [ -f "$ROOT/web/dist/index.html" ] && echo "WEB_DIR=$ROOT/web/dist"
-  return 0
+# Each service runs with its own environment, not one for all: which service gets which setting
+# is defined once, in the chart's values (services.<name>.uses, calls and env), and
+# deploy/local/serviceenv renders it by the chart's own rules, with this stack's addresses and
+# secrets (render_inputs) in place of the cluster's and deploy/local/env.yaml's local settings
+# on top. So a service gets the same variables here as in a pod (deploy/chartcheck compares
+# them), and none gets another's secrets. The caller's own environment still reaches every
+# service, as before (bench.sh's limits, PPROF_BASE, a real GEMINI_API_KEY).
+RENDERER=$BIN/serviceenv
+VALUES=$ROOT/charts/santa-wishlist/values.yaml
+
+# render_inputs: what this stack has, under the names the renderer reads, exported to it alone
+# (service_env runs it in a subshell).
+render_inputs() {
+  local i
+  set -a # the secrets this stack made, as the files hold them
+  # shellcheck disable=SC1091
+  . "$STATE/identity.env"
+  # shellcheck disable=SC1091
+  . "$STATE/mediaurl.env"
+  # shellcheck disable=SC1091
+  . "$STATE/vapid.env"
+  # shellcheck disable=SC1091
+  . "$STATE/nats.env"
+  set +a
+  for i in "${!SERVICES[@]}"; do
+    export "PORT_${SERVICES[$i]}=$((PORT_BASE + i))" "ADMIN_PORT_${SERVICES[$i]}=$((ADMIN_BASE + i))"
+  done
+  DATABASE_URL=${PG_URL_ADMIN%%/postgres\?*}/$DB_NAME?sslmode=disable
+  REDIS_URL=$(services_redis_url)
+  NATS_ADDR=$NATS_STACK_ADDR
+  EVENTS_NAMESPACE=$STACK
+  FIREBASE_PROJECT_ID=demo-santa # the emulator's project (start_emulator)
+  FIREBASE_AUTH_EMULATOR_HOST=$EMULATOR_HOST
+  SMTP_URL=${SMTP_URL:-smtp://$MAILPIT_SMTP}
+  PUBLIC_URL=http://localhost:$PORT_BASE
+  # A real key (exported by the caller) uses the real Gemini; without one, the fake.
+  GEMINI_BASE_URL=${GEMINI_BASE_URL:-$([ -n "${GEMINI_API_KEY:-}" ] || echo "http://$FAKE_GEMINI_ADDR")}
+  GEMINI_API_KEY=${GEMINI_API_KEY:-fake-dev-key}
+  MINIO_ENDPOINT=$MINIO_ADDR
+  MINIO_ACCESS_KEY=santa
+  MINIO_SECRET_KEY=santa-secret-key
+  MINIO_BUCKET=santa-$STACK
+  # What deploy/local/env.yaml refers to besides those.
+  SHOP_ADDR=127.0.0.3:$(planned "$STACK" SHOP) # the e2e suite's local shop
+  PUSH_ADDR=127.0.0.4:$((PORT_BASE + 8))       # the e2e suite's local push service
+  WEB_DIR=$([ ! -f "$ROOT/web/dist/index.html" ] || echo "$ROOT/web/dist")
+  # Each user's storage quota; the test stack's is small enough for make security to exhaust.
+  MEDIA_QUOTA_IMAGES=${MEDIA_QUOTA_IMAGES:-$([ "$STACK" = test ] && echo 20 || echo 500)}
+  # Reminders (wishlist, family) scan at start, then this often. The test stack's scan at start
+  # only, in effect: a scan in the middle of an e2e test would remind its users of claims whose
+  # reveal date is near or of empty shared lists, events the test did not make.
+  REMINDER_INTERVAL=${REMINDER_INTERVAL:-$([ "$STACK" = test ] && echo 24h || echo 5m)}
+  export DATABASE_URL REDIS_URL NATS_ADDR EVENTS_NAMESPACE FIREBASE_PROJECT_ID FIREBASE_AUTH_EMULATOR_HOST \
+    SMTP_URL PUBLIC_URL GEMINI_BASE_URL GEMINI_API_KEY MINIO_ENDPOINT MINIO_ACCESS_KEY MINIO_SECRET_KEY \
+    MINIO_BUCKET STACK FAKE_PRODUCTS_ADDR SHOP_ADDR PUSH_ADDR WEB_DIR MEDIA_QUOTA_IMAGES REMINDER_INTERVAL
 }
 
-# Identity assertions between services: one Ed25519 key per service that signs
-# (the gateway for every call, wishlist and vision for their uploads to media), made once per
-# stack and kept in $STATE (never committed).
+# service_env NAME: the service's environment, KEY=value lines (secrets included).
+service_env() {
+  [ -x "$RENDERER" ] || (cd "$ROOT" && go_build_static -o "$RENDERER" ./deploy/local/serviceenv)
+  (render_inputs && exec "$RENDERER" -values "$VALUES" -local "$ROOT/deploy/local/env.yaml" "$1")
+}
+
+# Identity assertions between services: one Ed25519 key per service that signs (the gateway for
+# every call, and each service that calls another: the chart's values say which), made once per
+# stack and kept in $STATE (never committed); made again when a signer has none.
 identity_keys() {
   cd "$ROOT"
+  local signers s
+  signers=$("$RENDERER" -values "$VALUES" -signers)
+  for s in $signers; do
+    grep -q "^IDENTITY_KEY_$s=" "$STATE/identity.env" 2>/dev/null || { rm -f "$STATE/identity.env"; break; }
+  done
   [ -s "$STATE/identity.env" ] && return
   log "making the stack's identity keys ($STATE/identity.env)"
-  (umask 077 && go run ./pkg/auth/cmd/identitykeys gateway wishlist vision > "$STATE/identity.env.tmp") &&
+  # shellcheck disable=SC2086 # one argument per signer
+  (umask 077 && go run ./pkg/auth/cmd/identitykeys $signers > "$STATE/identity.env.tmp") &&
     mv "$STATE/identity.env.tmp" "$STATE/identity.env"
 }
 
-# The photo address secret: wishlist, vision and media sign photo addresses with it
-# and media checks them. Made once per stack and kept in $STATE (never committed).
+# The photo address secret: media checks photo addresses with it, and the services that call
+# media sign them. Made once per stack and kept in $STATE (never committed).
 media_url_secret() {
   [ -s "$STATE/mediaurl.env" ] && return
   (umask 077 && echo "MEDIA_URL_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" > "$STATE/mediaurl.env")
@@ -480,25 +501,6 @@ vapid_key() {
   (umask 077 && go run ./services/notification/cmd/vapidkey > "$STATE/vapid.env.tmp") && mv "$STATE/vapid.env.tmp" "$STATE/vapid.env"
 }
 
-# identity_env NAME: the service's own signing key (only its own) and the public keys of the
-# services it accepts calls from: the gateway's everywhere, wishlist's and vision's at media.
-identity_env() {
-  local IDENTITY_KEY_gateway IDENTITY_KEY_wishlist IDENTITY_KEY_vision IDENTITY_PUB_gateway IDENTITY_PUB_wishlist IDENTITY_PUB_vision
-  # shellcheck disable=SC1091
-  . "$STATE/identity.env"
-  local key=IDENTITY_KEY_$1
-  [ -z "${!key:-}" ] || echo "IDENTITY_SIGNING_KEY=${!key}"
-  if [ "$1" = media ]; then
-    echo "IDENTITY_PUBLIC_KEYS=gateway=$IDENTITY_PUB_gateway,wishlist=$IDENTITY_PUB_wishlist,vision=$IDENTITY_PUB_vision"
-  else
-    echo "IDENTITY_PUBLIC_KEYS=gateway=$IDENTITY_PUB_gateway"
-  fi
-  case $1 in wishlist | vision | media) cat "$STATE/mediaurl.env" ;; esac
-  # Test-only: subscriptions may point at the e2e suite's local push service, and pushes reach
-  # it, although loopback is refused everywhere else; the chart has no way to set it.
-  [ "$1" != notification ] || { cat "$STATE/vapid.env"; echo "PUSH_ALLOW=127.0.0.4:$((PORT_BASE + 8))"; }
-}
-
 # go_build_static: the services and the fakes with the flags MinIO's and Mailpit's installs use,
 # so the standard library and the modules they share compile once on a fresh machine (cgo, or
 # -trimpath on one side only, would compile a second copy of each).
@@ -506,19 +508,20 @@ go_build_static() { CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" "$@"; }
 
 build_services() {
   cd "$ROOT"
-  identity_keys
-  media_url_secret
-  vapid_key
   local s pkgs=()
   for s in "${SERVICES[@]}"; do
     [ -f "services/$s/cmd/$s/main.go" ] || { log "services/$s has no command yet: skipped"; continue; }
     pkgs+=("./services/$s/cmd/$s")
   done
   # One go build for all of them (the packages they share compile once, links run side by side);
-  # the same flags as the Dockerfiles, so local figures (memory, speed) match the images.
-  go_build_static -tags "$GO_BUILD_TAGS" -o "$BIN/" "${pkgs[@]}"
+  # the same flags as the Dockerfiles, so local figures (memory, speed) match the images. The
+  # renderer of their environments comes along ($BIN/serviceenv).
+  go_build_static -tags "$GO_BUILD_TAGS" -o "$BIN/" "${pkgs[@]}" ./deploy/local/serviceenv
   # The fakes (started by deps) in the same go: later builds of them are cache hits.
   go_build_static -o "$ROOT/.dev/" ./fakes/cmd/fakegemini ./fakes/cmd/fakeproducts
+  identity_keys
+  media_url_secret
+  vapid_key
 }
 
 # service_port NAME public|admin: the port the plan gives the stack's service NAME.
@@ -534,19 +537,16 @@ service_port() {
 }
 
 run_service() { # name -> runs in background with prefixed log lines
-  local name=$1 port admin
+  local name=$1 env
   [ -x "$BIN/$name" ] || return 0
-  port=$(service_port "$name" public) admin=$(service_port "$name" admin)
+  # Rendered here, not in the background: a setting the service lacks stops the stack at once,
+  # saying which.
+  env=$(service_env "$name") || die "$name: its environment could not be rendered (above)"
   (
-    set -a; eval "$(service_env)"; eval "$(identity_env "$name")"; eval "$(nats_env "$name")"; set +a
-    export PORT=$port
-    # /readyz and /metrics are answered only on the admin port, never on the public one.
-    export ADMIN_PORT=$admin
-    # Media decodes images: a soft memory limit keeps its garbage collected under load, and
-    # sizes its decoding budget (half of it, MEDIA_DECODE_MEMORY) as in the cluster.
-    [ "$name" != media ] || [ "${GOMEMLIMIT:-off}" != off ] || export GOMEMLIMIT=100MiB
+    # One variable a line, exported as it is (no shell evaluation of the values).
+    while IFS= read -r line; do export "${line?}"; done <<< "$env"
     # PPROF_BASE=6060 gives each service a profiler on PPROF_BASE + (port - PORT_BASE).
-    [ -z "${PPROF_BASE:-}" ] || export PPROF_ADDR=127.0.0.1:$((PPROF_BASE + port - PORT_BASE))
+    [ -z "${PPROF_BASE:-}" ] || export PPROF_ADDR=127.0.0.1:$((PPROF_BASE + PORT - PORT_BASE))
     exec "$BIN/$name"
   ) > >(if [ "${FOREGROUND:-}" = 1 ]; then sed -u "s/^/[$name] /" | tee -a "$STATE/$name.log"; else sed -u "s/^/[$name] /" >> "$STATE/$name.log"; fi) 2>&1 &
   echo $! > "$STATE/$name.pid"
@@ -731,7 +731,7 @@ up() {
 case "${1:-}" in
   install) install_tools ;;
   deps) install_tools; deps ;;
-  env) service_env ;;
+  env) service_env "${2:?service}" ;;
   ports) ports ;;
   url) echo "http://127.0.0.1:$PORT_BASE" ;; # the stack's gateway, for tests
   nats-url) nats_env "${2:?user}" | sed 's/^NATS_URL=//' ;; # a stack NATS user's URL, for tests

@@ -4,7 +4,9 @@ Pieces of a service's objects, used by services.yaml. All take dict: root, name,
 
 {{/*
 The plain settings of a service, as a YAML map for its ConfigMap: what docs/conventions.md
-lists for it, decided by its `uses` and `calls`, then its own `env` on top.
+lists for it, decided by its `uses` and `calls`, then its own `env` on top. The local stacks
+render the same variables by the same rules (deploy/local/serviceenv, with secretEnv's below),
+and deploy/chartcheck fails when the two differ: a rule changed here changes there too.
 */}}
 {{- define "santa.service.config" -}}
 {{- $root := .root -}}
