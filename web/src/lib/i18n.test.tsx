@@ -5,7 +5,7 @@ import { AvatarMenu } from '../components/AvatarMenu';
 import { inLanguage } from '../test/i18n';
 import { errorMessage } from './apiError';
 import { formatDate, formatNumber, formatPrice, parsePrice } from './format';
-import { around, currentLanguage, detectLanguage, i18next, LANGUAGE_KEY, NAMESPACES, namespaceOf } from './i18n';
+import { around, currentLanguage, detectLanguage, i18next, LANGUAGE_KEY, LANGUAGES, NAMESPACES, namespaceOf } from './i18n';
 import de from '../locales/de.json';
 import en from '../locales/en.json';
 
@@ -52,6 +52,28 @@ describe('i18n', () => {
     for (const lng of ['fr', 'es'] as const) {
       await inLanguage(lng);
       for (const key of keys(en)) expect(i18next.exists(key, { lng, fallbackLng: false } as never), `${lng}: ${key}`).toBe(true);
+    }
+  });
+
+  it('every feature\'s catalog has the same keys in every language', () => {
+    // The catalogs as files, read eagerly here (the app fetches the other languages on demand).
+    const catalogs = import.meta.glob<Record<string, unknown>>(['../features/*/locales/*.json', '../locales/*.json'], {
+      eager: true,
+      import: 'default',
+    });
+    const keys = (o: object, prefix = ''): string[] =>
+      Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
+    const byNamespace = new Map<string, Map<string, string[]>>();
+    for (const [path, catalog] of Object.entries(catalogs)) {
+      const lng = /([^/]+)\.json$/.exec(path)![1];
+      const ns = byNamespace.get(namespaceOf(path)) ?? new Map<string, string[]>();
+      ns.set(lng, keys(catalog).sort());
+      byNamespace.set(namespaceOf(path), ns);
+    }
+    expect([...byNamespace.keys()].sort()).toEqual([...NAMESPACES]);
+    for (const [ns, languages] of byNamespace) {
+      expect([...languages.keys()].sort(), ns).toEqual([...LANGUAGES].sort());
+      for (const [lng, found] of languages) expect(found, `${ns} in ${lng}`).toEqual(languages.get('en'));
     }
   });
 
