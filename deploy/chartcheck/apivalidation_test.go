@@ -2,6 +2,8 @@ package chartcheck
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -21,7 +23,7 @@ import (
 // Strict decoding proves the shape; these are the apiserver's own rules for names, labels,
 // ports, env names and selectors, plus the cross-references a typo would break.
 func TestObjectsPassAPIValidationRules(t *testing.T) {
-	for _, set := range sortedKeys(valuesSets) {
+	for _, set := range slices.Sorted(maps.Keys(valuesSets)) {
 		m := rendered(t, set)
 		errs := field.ErrorList{}
 		names := map[string]bool{}

@@ -179,7 +179,7 @@ func TestDockerfiles(t *testing.T) {
 			if v, _ := EnvValue(b.Env, "CGO_ENABLED"); v != "0" {
 				t.Errorf("go build without CGO_ENABLED=0 (env %v)", b.Env)
 			}
-			if !contains(b.Flags, "-trimpath") {
+			if !slices.Contains(b.Flags, "-trimpath") {
 				t.Errorf("go build without -trimpath: %v", b.Flags)
 			}
 			ld := ldflags(b.Flags)
@@ -517,7 +517,7 @@ func TestParseGoBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gb.Output != "/out/y" || gb.Package != "./cmd/y" || ldflags(gb.Flags) != "-s -w" || !contains(gb.Flags, "-trimpath") {
+	if gb.Output != "/out/y" || gb.Package != "./cmd/y" || ldflags(gb.Flags) != "-s -w" || !slices.Contains(gb.Flags, "-trimpath") {
 		t.Fatalf("parsed %+v", gb)
 	}
 	if v, _ := EnvValue(gb.Env, "CGO_ENABLED"); v != "0" {

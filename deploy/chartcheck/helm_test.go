@@ -1,6 +1,8 @@
 package chartcheck
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -19,7 +21,7 @@ func TestHelmIsThePinnedVersion(t *testing.T) {
 func TestHelmLintStrict(t *testing.T) {
 	needHelm(t)
 	root := repoRoot(t)
-	for _, set := range sortedKeys(valuesSets) {
+	for _, set := range slices.Sorted(maps.Keys(valuesSets)) {
 		t.Run(set, func(t *testing.T) {
 			args := []string{"lint", "charts/santa-wishlist", "--strict", "--kube-version", KubeVersion}
 			for _, f := range valuesSets[set] {

@@ -1,10 +1,12 @@
 package chartcheck
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -71,7 +73,7 @@ func localInputs(t *testing.T, root string, svcs []string) []string {
 		}
 	}
 	var env []string
-	for _, k := range sortedKeys(in) {
+	for _, k := range slices.Sorted(maps.Keys(in)) {
 		env = append(env, k+"="+in[k])
 	}
 	return env
@@ -171,7 +173,7 @@ func TestLocalStackEnvironmentMatchesChart(t *testing.T) {
 					"(services.%s.uses, calls or env) or templates, or declare it in localOnly with why", svc, k, svc)
 			}
 			// A local-only setting still goes only where it is read, as the chart's do.
-			if users, documented := conv.EnvUsedBy[k]; documented && !contains(users, "all") && !contains(users, svc) {
+			if users, documented := conv.EnvUsedBy[k]; documented && !slices.Contains(users, "all") && !slices.Contains(users, svc) {
 				t.Errorf("%s: the local stack gives it %s, which only %v read (docs/conventions.md)", svc, k, users)
 			} else if !documented && !code[k] {
 				t.Errorf("%s: the local stack gives it %s, which neither docs/conventions.md nor its code mentions", svc, k)
@@ -194,7 +196,7 @@ func TestLocalStackEnvironmentMatchesChart(t *testing.T) {
 			t.Errorf("%s accepts assertions from %v in the chart but from %v locally", svc, c, l)
 		}
 	}
-	for _, k := range append(sortedKeys(localOnly), sortedKeys(clusterOnly)...) {
+	for _, k := range append(slices.Sorted(maps.Keys(localOnly)), slices.Sorted(maps.Keys(clusterOnly))...) {
 		if !seen[k] {
 			t.Errorf("%s is declared as a difference, but no service has it on one side only: take it out", k)
 		}

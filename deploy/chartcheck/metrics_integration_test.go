@@ -7,8 +7,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,7 +53,7 @@ func TestMetricsExportedByRunningServices(t *testing.T) {
 		t.FailNow()
 	}
 	var missing []string
-	for _, name := range sortedKeys(usedServiceMetrics(t)) {
+	for _, name := range slices.Sorted(maps.Keys(usedServiceMetrics(t))) {
 		if len(exported[name]) == 0 {
 			missing = append(missing, name)
 		} else {

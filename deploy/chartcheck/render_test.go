@@ -3,6 +3,7 @@ package chartcheck
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,7 +22,7 @@ import (
 
 // Every values set renders, and every object decodes strictly into its k8s.io/api type.
 func TestChartRendersStrictlyValidObjects(t *testing.T) {
-	for _, set := range sortedKeys(valuesSets) {
+	for _, set := range slices.Sorted(maps.Keys(valuesSets)) {
 		t.Run(set, func(t *testing.T) {
 			m := rendered(t, set)
 			if len(m.All) == 0 {
@@ -66,7 +67,7 @@ func TestStrictDecodingRejectsUnknownFields(t *testing.T) {
 
 // Every directory under services/ gets the full set of objects, in every values set.
 func TestEveryServiceIsDeployed(t *testing.T) {
-	for _, set := range sortedKeys(valuesSets) {
+	for _, set := range slices.Sorted(maps.Keys(valuesSets)) {
 		m := rendered(t, set)
 		for _, svc := range services(t) {
 			for _, kind := range []string{"Deployment", "Service", "ServiceAccount", "ConfigMap", "NetworkPolicy"} {
@@ -170,7 +171,7 @@ func TestEveryServiceIsDeployed(t *testing.T) {
 // Every workload — services and in-chart dependencies — has probes, requests and limits, and
 // a locked-down security context.
 func TestWorkloadsAreHardened(t *testing.T) {
-	for _, set := range sortedKeys(valuesSets) {
+	for _, set := range slices.Sorted(maps.Keys(valuesSets)) {
 		m := rendered(t, set)
 		pods := m.PodSpecs()
 		if len(pods) == 0 {
@@ -255,7 +256,7 @@ func TestWorkloadsAreHardened(t *testing.T) {
 
 // The services fail readiness at SIGTERM and then drain; the pod spec must leave them the time.
 func TestServicesShutDownGracefully(t *testing.T) {
-	for _, set := range sortedKeys(valuesSets) {
+	for _, set := range slices.Sorted(maps.Keys(valuesSets)) {
 		m := rendered(t, set)
 		for _, svc := range services(t) {
 			d, ok := m.Get("Deployment", svc).(*appsv1.Deployment)
@@ -300,7 +301,7 @@ func TestServicesShutDownGracefully(t *testing.T) {
 
 // Only the gateway is reachable from outside: one Ingress, to the gateway Service.
 func TestOnlyGatewayIsPublic(t *testing.T) {
-	for _, set := range sortedKeys(valuesSets) {
+	for _, set := range slices.Sorted(maps.Keys(valuesSets)) {
 		m := rendered(t, set)
 		for _, ing := range OfKind[networkingv1.Ingress](m, "Ingress") {
 			for _, rule := range ing.Spec.Rules {
@@ -708,7 +709,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 	}
 	// DATABASE_PASSWORD only feeds $(DATABASE_PASSWORD) in DATABASE_URL.
 	internal := map[string]bool{"DATABASE_PASSWORD": true}
-	for _, set := range sortedKeys(valuesSets) {
+	for _, set := range slices.Sorted(maps.Keys(valuesSets)) {
 		m := rendered(t, set)
 		for _, svc := range services(t) {
 			d, ok := m.Get("Deployment", svc).(*appsv1.Deployment)
@@ -742,7 +743,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 				users, documented := conv.EnvUsedBy[v]
 				switch {
 				case internal[v]:
-				case documented && !contains(users, "all") && !contains(users, svc):
+				case documented && !slices.Contains(users, "all") && !slices.Contains(users, svc):
 					t.Errorf("%s: %s gets %s, which only %v read", set, svc, v, users)
 				case !documented && !code[svc][v]:
 					t.Errorf("%s: %s gets %s, which neither docs/conventions.md nor its code mentions", set, svc, v)
@@ -910,7 +911,7 @@ func TestNoSecretValuesInDefaults(t *testing.T) {
 		}
 	}
 	// Credentials reach containers only through secretKeyRef, never as literal env values.
-	for _, set := range sortedKeys(valuesSets) {
+	for _, set := range slices.Sorted(maps.Keys(valuesSets)) {
 		m := rendered(t, set)
 		for name, tpl := range m.PodSpecs() {
 			for _, c := range tpl.Spec.Containers {
@@ -1018,7 +1019,7 @@ func TestDependencies(t *testing.T) {
 		}
 	}
 	ss, _ := m.Get("StatefulSet", "nats").(*appsv1.StatefulSet)
-	if ss != nil && !contains(ss.Spec.Template.Spec.Containers[0].Args, "-js") {
+	if ss != nil && !slices.Contains(ss.Spec.Template.Spec.Containers[0].Args, "-js") {
 		t.Error("dev: NATS must run with JetStream (-js)")
 	}
 	if m.Get("Deployment", "firebase-auth-emulator") == nil {

@@ -1,10 +1,11 @@
 package chartcheck
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -94,24 +95,6 @@ func services(t testing.TB) []string {
 	return s
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func joinSorted(set map[string]bool) string {
-	return strings.Join(sortedKeys(set), ", ")
+	return strings.Join(slices.Sorted(maps.Keys(set)), ", ")
 }

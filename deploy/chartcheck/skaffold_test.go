@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,7 +133,7 @@ func TestSkaffoldConfig(t *testing.T) {
 		})
 	}
 	dev := loadSkaffold(t, "dev")
-	if !contains(dev.Deploy.Helm.Releases[0].ValuesFiles, "deploy/values/dev.yaml") {
+	if !slices.Contains(dev.Deploy.Helm.Releases[0].ValuesFiles, "deploy/values/dev.yaml") {
 		t.Error("dev profile does not use deploy/values/dev.yaml")
 	}
 	forwards := map[string]int{}
@@ -150,7 +152,7 @@ func TestSkaffoldConfig(t *testing.T) {
 	if !activated {
 		t.Error("`skaffold dev` should turn the dev profile on by itself")
 	}
-	if !contains(loadSkaffold(t, "prod").Deploy.Helm.Releases[0].ValuesFiles, "deploy/values/prod.yaml") {
+	if !slices.Contains(loadSkaffold(t, "prod").Deploy.Helm.Releases[0].ValuesFiles, "deploy/values/prod.yaml") {
 		t.Error("prod profile does not use deploy/values/prod.yaml")
 	}
 }
@@ -173,10 +175,10 @@ func checkSkaffoldRender(t *testing.T, root string, cfg *SkaffoldConfig, digest 
 		}
 	}
 	var args []string
-	for _, k := range sortedKeys(rel.SetValues) {
+	for _, k := range slices.Sorted(maps.Keys(rel.SetValues)) {
 		args = append(args, "--set", k+"="+rel.SetValues[k])
 	}
-	for _, k := range sortedKeys(rel.SetValueTemplates) {
+	for _, k := range slices.Sorted(maps.Keys(rel.SetValueTemplates)) {
 		tpl, err := template.New(k).Option("missingkey=error").Parse(rel.SetValueTemplates[k])
 		if err != nil {
 			t.Fatalf("setValueTemplates %s: %v", k, err)

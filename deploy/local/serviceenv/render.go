@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,7 +107,7 @@ func signs(name string, svc Service) bool { return name == "gateway" || len(svc.
 func Render(v *Values, l *Local, name string, in func(string) string) (map[string]string, error) {
 	svc, ok := v.Services[name]
 	if !ok {
-		return nil, fmt.Errorf("no service %q in the chart's values (%s)", name, strings.Join(sortedKeys(v.Services), ", "))
+		return nil, fmt.Errorf("no service %q in the chart's values (%s)", name, strings.Join(slices.Sorted(maps.Keys(v.Services)), ", "))
 	}
 	var missing []string
 	need := func(key string) string {
@@ -196,7 +198,7 @@ func Render(v *Values, l *Local, name string, in func(string) string) (map[strin
 	if name != "gateway" {
 		var trusted []string
 		for _, caller := range v.Signers() {
-			if caller == "gateway" || contains(v.Services[caller].Calls, name) {
+			if caller == "gateway" || slices.Contains(v.Services[caller].Calls, name) {
 				trusted = append(trusted, caller+"="+need("IDENTITY_PUB_"+caller))
 			}
 		}
@@ -204,7 +206,7 @@ func Render(v *Values, l *Local, name string, in func(string) string) (map[strin
 	}
 	// Media checks the photo addresses that the services calling it sign (the gateway only
 	// forwards them).
-	if name == "media" || (name != "gateway" && contains(svc.Calls, "media")) {
+	if name == "media" || (name != "gateway" && slices.Contains(svc.Calls, "media")) {
 		env["MEDIA_URL_SECRET"] = need("MEDIA_URL_SECRET")
 	}
 
@@ -212,7 +214,7 @@ func Render(v *Values, l *Local, name string, in func(string) string) (map[strin
 		env[k] = val
 	}
 	overlay := func(m map[string]*string) {
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			val := ""
 			if m[k] != nil {
 				val = expand(*m[k], in)
@@ -256,26 +258,8 @@ func expand(s string, in func(string) string) string {
 // Lines is env as sorted KEY=value lines.
 func Lines(env map[string]string) string {
 	var b strings.Builder
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		b.WriteString(k + "=" + env[k] + "\n")
 	}
 	return b.String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -236,7 +238,7 @@ func TestRepositoryFilesRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := map[string]string{}
-	for _, s := range sortedKeys(v.Services) {
+	for _, s := range slices.Sorted(maps.Keys(v.Services)) {
 		all["PORT_"+s], all["ADMIN_PORT_"+s], all["NATS_PASS_"+s] = "1", "2", "p"
 		all["IDENTITY_KEY_"+s], all["IDENTITY_PUB_"+s] = "k", "P"
 	}
@@ -244,7 +246,7 @@ func TestRepositoryFilesRender(t *testing.T) {
 		"MINIO_SECRET_KEY", "FIREBASE_PROJECT_ID", "VAPID_PRIVATE_KEY", "MEDIA_URL_SECRET"} {
 		all[k] = "x"
 	}
-	for _, s := range sortedKeys(v.Services) {
+	for _, s := range slices.Sorted(maps.Keys(v.Services)) {
 		if _, err := Render(v, l, s, inputs(all)); err != nil {
 			t.Error(err)
 		}
