@@ -131,8 +131,8 @@ func (r *Repository) CreateList(ctx context.Context, l domain.List) (domain.List
 		if err := tx.QueryRow(ctx, "SELECT count(*) FROM lists WHERE user_id = $1", l.UserID).Scan(&n); err != nil {
 			return fmt.Errorf("count lists: %w", err)
 		}
-		if n >= domain.MaxListsPerUser {
-			return domain.ErrTooManyLists
+		if err := domain.RoomForList(n); err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO lists (id, user_id, name, reveal_at, owner_name) VALUES ($1, $2, $3, $4, $5)`,
 			l.ID, l.UserID, l.Name, l.RevealAt, l.OwnerName); err != nil {
@@ -214,8 +214,8 @@ func (r *Repository) DeleteList(ctx context.Context, userID, id string) error {
 		if err != nil {
 			return fmt.Errorf("find list: %w", err)
 		}
-		if isDefault {
-			return domain.ErrDefaultList
+		if err := domain.Deletable(isDefault); err != nil {
+			return err
 		}
 		if err := claimsEnded(ctx, tx, "l.id = $1", id); err != nil {
 			return err

@@ -102,8 +102,8 @@ func (r *Repository) Create(ctx context.Context, item domain.Item, ownerName str
 		if err != nil {
 			return fmt.Errorf("count items: %w", err)
 		}
-		if n >= domain.MaxItemsPerUser {
-			return domain.ErrWishlistFull
+		if err := domain.RoomForItem(n); err != nil {
+			return err
 		}
 		if err := insertItem(ctx, tx, &item); err != nil {
 			return err
@@ -253,8 +253,8 @@ func (r *Repository) SendToSanta(ctx context.Context, userID, existingID string,
 			if err != nil {
 				return fmt.Errorf("count items: %w", err)
 			}
-			if n >= domain.MaxItemsPerUser {
-				return domain.ErrWishlistFull
+			if err := domain.RoomForItem(n); err != nil {
+				return err
 			}
 			item = draft
 			item.SentToSanta = true

@@ -176,6 +176,15 @@ var ErrNotFound = errors.New("item not found")
 // ErrWishlistFull is returned when a user already has MaxItemsPerUser items.
 var ErrWishlistFull = fmt.Errorf("your wishlist is full (at most %d items); remove some to add more", MaxItemsPerUser)
 
+// RoomForItem says whether a user who has n items may add one more. The store asks it with
+// the count read under the user's lock, so two adds cannot race past the cap.
+func RoomForItem(n int) error {
+	if n >= MaxItemsPerUser {
+		return ErrWishlistFull
+	}
+	return nil
+}
+
 // Validate checks a draft and returns the item to save (without id, user and time).
 func (d Draft) Validate() (Item, error) {
 	var v ValidationError

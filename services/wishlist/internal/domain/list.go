@@ -106,6 +106,24 @@ var (
 	ErrListNotFound = errors.New("list not found")
 )
 
+// RoomForList says whether a user who has n lists (the default one included) may make one
+// more; asked under the user's lock, like RoomForItem.
+func RoomForList(n int) error {
+	if n >= MaxListsPerUser {
+		return ErrTooManyLists
+	}
+	return nil
+}
+
+// Deletable says whether a list may be deleted: every list but the default one, where items
+// saved without a list go.
+func Deletable(isDefault bool) error {
+	if isDefault {
+		return ErrDefaultList
+	}
+	return nil
+}
+
 // ValidName trims and checks a list name.
 func ValidName(name *string) (string, error) {
 	n := strings.TrimSpace(deref(name))

@@ -102,3 +102,23 @@ func TestARevealDateMustLieInTheFuture(t *testing.T) {
 		}
 	}
 }
+
+// The caps and the default list's protection, at their edges.
+func TestCapsAndTheDefaultList(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		got  error
+		want error
+	}{
+		{"an item below the cap", domain.RoomForItem(domain.MaxItemsPerUser - 1), nil},
+		{"an item at the cap", domain.RoomForItem(domain.MaxItemsPerUser), domain.ErrWishlistFull},
+		{"a list below the cap", domain.RoomForList(domain.MaxListsPerUser - 1), nil},
+		{"a list at the cap", domain.RoomForList(domain.MaxListsPerUser), domain.ErrTooManyLists},
+		{"another list", domain.Deletable(false), nil},
+		{"the default list", domain.Deletable(true), domain.ErrDefaultList},
+	} {
+		if !errors.Is(tc.got, tc.want) || (tc.want == nil) != (tc.got == nil) {
+			t.Errorf("%s: got %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+}
