@@ -419,7 +419,7 @@ VALUES=$ROOT/charts/santa-wishlist/values.yaml
 # render_inputs: what this stack has, under the names the renderer reads, exported to it alone
 # (service_env runs it in a subshell).
 render_inputs() {
-  local i
+  local s
   set -a # the secrets this stack made, as the files hold them
   # shellcheck disable=SC1091
   . "$STATE/identity.env"
@@ -430,8 +430,8 @@ render_inputs() {
   # shellcheck disable=SC1091
   . "$STATE/nats.env"
   set +a
-  for i in "${!SERVICES[@]}"; do
-    export "PORT_${SERVICES[$i]}=$((PORT_BASE + i))" "ADMIN_PORT_${SERVICES[$i]}=$((ADMIN_BASE + i))"
+  for s in "${SERVICES[@]}"; do
+    export "PORT_$s=$(service_port "$s" public)" "ADMIN_PORT_$s=$(service_port "$s" admin)"
   done
   DATABASE_URL=${PG_URL_ADMIN%%/postgres\?*}/$DB_NAME?sslmode=disable
   REDIS_URL=$(services_redis_url)
