@@ -7,7 +7,6 @@ import (
 	"os"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -93,7 +92,7 @@ func (v *Values) Signers() []string {
 			out = append(out, name)
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -230,7 +229,7 @@ func Render(v *Values, l *Local, name string, in func(string) string) (map[strin
 	overlay(l.Services[name].Env)
 
 	if len(missing) > 0 {
-		sort.Strings(missing)
+		slices.Sort(missing)
 		return nil, fmt.Errorf("%s needs %s from the local stack (stack.sh's render_inputs)", name, strings.Join(missing, ", "))
 	}
 	for k, val := range env {

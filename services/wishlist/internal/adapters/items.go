@@ -87,9 +87,7 @@ func itemWrites() (insert, update string) {
 
 // itemValues are the arguments of the columns saved when, in itemFields' order.
 func itemValues(it *domain.Item, when func(saving) bool) []any {
-	if it.Features == nil {
-		it.Features = []string{} // the column holds a JSON array, never null
-	}
+	normalizeFeatures(it) // the column holds a JSON array, never null
 	var values []any
 	for _, c := range itemFields {
 		if when(c.saved) {
@@ -133,7 +131,8 @@ func scanItem(row pgx.CollectableRow) (domain.Item, error) {
 	return it, nil
 }
 
-// normalizeFeatures answers an item without features with an empty list, as the API does.
+// normalizeFeatures gives an item without features an empty list, as the API answers it and
+// the column stores it.
 func normalizeFeatures(it *domain.Item) {
 	if it.Features == nil {
 		it.Features = []string{}
