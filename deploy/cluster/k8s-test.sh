@@ -107,7 +107,7 @@ rollout_all() {
     done
   done
 }
-rollout_all || { kubectl -n "$NS" get events --sort-by=.lastTimestamp | tail -40; exit 1; }
+rollout_all || { explain_unready "$NS"; exit 1; }
 log "installed and ready after $((SECONDS - t2))s"
 kubectl -n "$NS" get pods -o wide | sed 's/^/  /'
 # The ingress controller's pods, and the chart's Ingress it serves.

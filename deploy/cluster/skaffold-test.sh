@@ -34,7 +34,7 @@ gateway_ready() { kubectl get --raw "/api/v1/namespaces/$NS/services/gateway:adm
 log "skaffold run (build with buildah, push to localhost:5000, helm deploy, status check)"
 t1=$SECONDS
 "${SKAFFOLD[@]}" run --status-check=true --port-forward=off 2>&1 | tee "$RESULTS/run.log" | grep -vE '^\s*$' | sed 's/^/  /' | tail -40
-[ "${PIPESTATUS[0]}" = 0 ] || fail "skaffold run"
+[ "${PIPESTATUS[0]}" = 0 ] || { fail "skaffold run"; explain_unready "$NS"; }
 log "skaffold run took $((SECONDS - t1))s; deployed:"
 deployed | sed 's/^/  /'
 gateway_ready || fail "the gateway does not answer /readyz through the cluster"
@@ -69,6 +69,7 @@ if [ "$(watching)" -ge 1 ]; then
 else
   fail "skaffold dev did not start watching; see $RESULTS/dev.log, whose end is:"
   grep -vE '^\s*$' "$RESULTS/dev.log" | tail -25 | sed 's/^/  /'
+  explain_unready "$NS"
 fi
 rm -f "$ROOT/$PROBE"
 kill -INT $dev_pid 2>/dev/null

@@ -29,13 +29,13 @@ why_failed() {
   for entry in "${failed_logs[@]}"; do
     name=${entry%%:*} log=$RESULTS/${entry#*:}
     echo "--- $name ($log):"
-    { grep -E -- '--- FAIL|^FAIL|FAILED: |panic:|_test\.go:[0-9]+:|Error:|✘|[0-9]+ failed' "$log" || tail -8 "$log"; } 2>/dev/null | tail -10 | cut -c1-240
+    { grep -E -- '--- FAIL|^FAIL|FAILED: |panic:|_test\.go:[0-9]+:|Error:|✘|[0-9]+ failed|^unready: ' "$log" || tail -8 "$log"; } 2>/dev/null | tail -16 | cut -c1-300
   done
 }
 
 step "install and dependencies"
-# On a cold machine the local cluster's binaries (Kubernetes, skaffold, ...) take about 20
-# minutes to build. They build in the background at the lowest priority, on what CPU the rest
+# On a cold machine the local cluster's binaries (Kubernetes, skaffold, ...) take about an hour
+# to build. They build in the background at the lowest priority, on what CPU the rest
 # of the suite leaves idle, and make k8s-test waits for them; a warm cache returns at once.
 nice -n 19 deploy/cluster/build.sh > "$RESULTS/k8s-build.log" 2>&1 &
 k8s_build=$!
