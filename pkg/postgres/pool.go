@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -20,9 +21,9 @@ import (
 const DefaultMaxConns = 16
 
 // Connect opens a pool once PostgreSQL answers, waiting up to lifecycle.StartupWait (less when ctx
-// ends sooner) while it cannot be reached. A refusal by the server itself (a wrong password,
-// a missing database) fails at once. Settings in the URL (pool_max_conns=...) win over the
-// defaults.
+// ends sooner) while it cannot be reached or is starting or shutting down. A refusal by the
+// server itself (a wrong password, a missing database) fails at once. Settings in the URL
+// (pool_max_conns=...) win over the defaults.
 func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	cfg, err := poolConfig(url)
 	if err != nil {
@@ -32,15 +33,27 @@ func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = lifecycle.Retry(ctx, func() error { return pool.Ping(ctx) }, func(err error) bool {
-		var answered *pgconn.PgError
-		return errors.As(err, &answered)
-	})
+	err = lifecycle.Retry(ctx, func() error { return pool.Ping(ctx) }, refusedForGood)
 	if err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("database: %w", err)
 	}
 	return pool, nil
+}
+
+// refusedForGood: the server answered with an error that waiting does not change, such as a
+// wrong password or a database that does not exist. A server that is starting up or shutting
+// down (class 57, "the database system is starting up"), out of connections (class 53) or
+// failing the connection (class 08) answers differently a moment later: a pod that exited on
+// those went into the crash loop's growing back-off when its PostgreSQL restarted beside it.
+func refusedForGood(err error) bool {
+	var answered *pgconn.PgError
+	if !errors.As(err, &answered) {
+		return false
+	}
+	code := answered.Code
+	return !pgerrcode.IsOperatorIntervention(code) && !pgerrcode.IsInsufficientResources(code) &&
+		!pgerrcode.IsConnectionException(code)
 }
 
 func poolConfig(url string) (*pgxpool.Config, error) {
