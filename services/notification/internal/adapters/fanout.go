@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 )
 
 // Fan-out across replicas. Each replica's share of the durable consumer sees only some
@@ -90,7 +92,12 @@ func (f *Fanout) Listen(wake func(userID string, seq int64)) (*nats.Subscription
 	if err != nil {
 		return nil, fmt.Errorf("subscribe %s: %w", f.Subjects(), err)
 	}
-	if err := f.nc.Flush(); err != nil {
+	// A server that is starting or restarting (a JetStream cluster forming) may not answer the
+	// flush in time. The subscription is sent again on every reconnection, so the flush is
+	// what to wait for, as for any other dependency at start; a pod that exited on the first
+	// timeout went into the crash loop's growing back-off while NATS came up.
+	err = lifecycle.Retry(context.Background(), f.nc.Flush, func(error) bool { return f.nc.IsClosed() })
+	if err != nil {
 		_ = sub.Unsubscribe()
 		return nil, fmt.Errorf("subscribe %s: %w", f.Subjects(), err)
 	}
