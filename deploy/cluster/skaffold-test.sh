@@ -50,7 +50,8 @@ log "inotify instances open on this machine: $(find /proc/[0-9]*/fd -lname 'anon
 dev_pid=$!
 # watching: how many times skaffold dev has said it waits for changes.
 watching() { grep -c 'Watching for changes' "$RESULTS/dev.log"; }
-for _ in $(seq 600); do [ "$(watching)" -ge 1 ] && break; kill -0 $dev_pid 2>/dev/null || break; sleep 1; done
+# (skaffold.yaml's status check waits up to 10 minutes for the deploy; the build comes first.)
+for _ in $(seq 900); do [ "$(watching)" -ge 1 ] && break; kill -0 $dev_pid 2>/dev/null || break; sleep 1; done
 if [ "$(watching)" -ge 1 ]; then
   log "skaffold dev is watching after $((SECONDS - t2))s; changing the family service's source"
   # The image skaffold dev deployed before the change, which the change must replace.
