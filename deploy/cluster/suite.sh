@@ -17,14 +17,15 @@ eval "$("$HERE/cluster.sh" env)"
 # too, which is where a service says why it exited), then the namespace's warnings. Each pod's
 # gist is one "unready:" line, which make test's failure summary picks out.
 explain_unready() {
-  local ns=$1 pod said
+  local ns=$1 pod before now
   kubectl -n "$ns" get pods -o wide 2>&1 | sed 's/^/  /'
   for pod in $(kubectl -n "$ns" get pods -o jsonpath='{range .items[*]}{.metadata.name}{" "}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | awk '$2 != "True" {print $1}'); do
     kubectl -n "$ns" get pod "$pod" -o jsonpath='{range .status.containerStatuses[*]}  {.name}: restarts={.restartCount} state={.state} last={.lastState}{"\n"}{end}'
-    kubectl -n "$ns" logs "$pod" --all-containers --previous --tail 15 2>/dev/null | sed 's/^/  previous: /'
-    kubectl -n "$ns" logs "$pod" --all-containers --tail 15 2>/dev/null | sed 's/^/  now: /'
-    said=$({ kubectl -n "$ns" logs "$pod" --all-containers --previous --tail 2 2>/dev/null || kubectl -n "$ns" logs "$pod" --all-containers --tail 2 2>/dev/null; } | tr '\n' ' ')
-    echo "unready: $pod ($(kubectl -n "$ns" get pod "$pod" -o jsonpath='{.status.phase}, restarts {.status.containerStatuses[0].restartCount}')): ${said:-no logs}"
+    before=$(kubectl -n "$ns" logs "$pod" --all-containers --previous --tail 15 2>/dev/null)
+    now=$(kubectl -n "$ns" logs "$pod" --all-containers --tail 15 2>/dev/null)
+    [ -z "$before" ] || sed 's/^/  previous: /' <<<"$before"
+    [ -z "$now" ] || sed 's/^/  now: /' <<<"$now"
+    echo "unready: $pod ($(kubectl -n "$ns" get pod "$pod" -o jsonpath='{.status.phase}, restarts {.status.containerStatuses[0].restartCount}')): $(tail -2 <<<"${before:-${now:-no logs}}" | tr '\n' ' ')"
   done
   kubectl -n "$ns" get events --field-selector type=Warning --sort-by=.lastTimestamp 2>&1 | tail -25 | sed 's/^/  /'
 }
