@@ -80,8 +80,9 @@ func (f *Fanout) Announce(userID string, seq int64) error {
 }
 
 // Listen calls wake for every announced notice until the subscription is closed. It returns
-// once the server has registered the subscription, so nothing announced afterwards is missed.
-func (f *Fanout) Listen(wake func(userID string, seq int64)) (*nats.Subscription, error) {
+// once the server has registered the subscription, so nothing announced afterwards is missed
+// (waiting for NATS up to lifecycle.StartupWait, or until ctx ends).
+func (f *Fanout) Listen(ctx context.Context, wake func(userID string, seq int64)) (*nats.Subscription, error) {
 	sub, err := f.nc.Subscribe(f.Subjects(), func(m *nats.Msg) {
 		var w wakeUp
 		if json.Unmarshal(m.Data, &w) != nil || w.UserID == "" || w.Seq == 0 || w.Seq < -1 {
@@ -96,7 +97,7 @@ func (f *Fanout) Listen(wake func(userID string, seq int64)) (*nats.Subscription
 	// flush in time. The subscription is sent again on every reconnection, so the flush is
 	// what to wait for, as for any other dependency at start; a pod that exited on the first
 	// timeout went into the crash loop's growing back-off while NATS came up.
-	err = lifecycle.Retry(context.Background(), f.nc.Flush, func(error) bool { return f.nc.IsClosed() })
+	err = lifecycle.Retry(ctx, f.nc.Flush, func(error) bool { return f.nc.IsClosed() })
 	if err != nil {
 		_ = sub.Unsubscribe()
 		return nil, fmt.Errorf("subscribe %s: %w", f.Subjects(), err)

@@ -1,6 +1,7 @@
 package adapters_test
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"testing"
@@ -28,7 +29,7 @@ func TestFanoutStaysInItsNamespace(t *testing.T) {
 		t.Fatalf("subject %q", got)
 	}
 	woken := make(chan string, 4)
-	sub, err := test.Listen(func(uid string, seq int64) { woken <- uid })
+	sub, err := test.Listen(context.Background(), func(uid string, seq int64) { woken <- uid })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestListenWaitsForNATSThatDoesNotAnswerYet(t *testing.T) {
 
 	started := time.Now()
 	woken := make(chan string, 1)
-	sub, err := adapters.NewFanout(nc, ns).Listen(func(uid string, seq int64) { woken <- uid })
+	sub, err := adapters.NewFanout(nc, ns).Listen(context.Background(), func(uid string, seq int64) { woken <- uid })
 	if err != nil {
 		t.Fatalf("Listen gave up on NATS that came back after %s: %v", away, err)
 	}

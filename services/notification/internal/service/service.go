@@ -140,7 +140,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	prefs := adapters.NewPreferences(w.Pool)
 	hub := app.NewHub(srv.Registry)
 	// Listen before consuming, so no notice is stored before this replica can hear of it.
-	fanSub, err := fanout.Listen(hub.Announce)
+	fanSub, err := fanout.Listen(ctx, hub.Announce)
 	if err != nil {
 		return nil, w.Fail(err)
 	}
