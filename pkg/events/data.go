@@ -9,24 +9,26 @@ import "time"
 // dataTypes is each event type's data (a zero value of its Go type). An envelope of a type not
 // in it is invalid.
 var dataTypes = map[string]any{
-	TypeItemCreated:        ItemData{},
-	TypeItemDeleted:        ItemData{},
-	TypeSantaSent:          SantaSentData{},
-	TypeItemUpdated:        ItemUpdatedData{},
-	TypeItemClaimed:        ClaimData{},
-	TypeItemUnclaimed:      ClaimData{},
-	TypeListDeleted:        ListDeletedData{},
-	TypeListChanged:        ListChangedData{},
-	TypeListFamilies:       ListFamiliesData{},
-	TypeFamilyInvited:      FamilyInvitedData{},
-	TypeFamilyMemberJoined: MemberJoinedData{},
-	TypeFamilyMemberLeft:   MemberLeftData{},
-	TypeSecretSantaDrawn:   SecretSantaDrawnData{},
-	TypeUserDeleted:        UserDeletedData{},
-	TypeUserErased:         UserErasedData{},
-	TypeReminderDrawSoon:   DrawSoonData{},
-	TypeReminderShopping:   ShoppingData{},
-	TypeReminderListEmpty:  ListEmptyData{},
+	TypeItemCreated:         ItemData{},
+	TypeItemDeleted:         ItemData{},
+	TypeSantaSent:           SantaSentData{},
+	TypeItemUpdated:         ItemUpdatedData{},
+	TypeItemClaimed:         ClaimData{},
+	TypeItemUnclaimed:       ClaimData{},
+	TypeListDeleted:         ListDeletedData{},
+	TypeListChanged:         ListChangedData{},
+	TypeListFamilies:        ListFamiliesData{},
+	TypeSuggestionCreated:   SuggestionCreatedData{},
+	TypeListManagersChanged: ListManagersChangedData{},
+	TypeFamilyInvited:       FamilyInvitedData{},
+	TypeFamilyMemberJoined:  MemberJoinedData{},
+	TypeFamilyMemberLeft:    MemberLeftData{},
+	TypeSecretSantaDrawn:    SecretSantaDrawnData{},
+	TypeUserDeleted:         UserDeletedData{},
+	TypeUserErased:          UserErasedData{},
+	TypeReminderDrawSoon:    DrawSoonData{},
+	TypeReminderShopping:    ShoppingData{},
+	TypeReminderListEmpty:   ListEmptyData{},
 }
 
 // Wishlist's events.
@@ -97,6 +99,28 @@ type (
 		Token     *string  `json:"token"`
 		FamilyIDs []string `json:"familyIds"`
 		Version   int64    `json:"version"`
+		// RecipientName names whom a list for someone else is for (empty for the owner's own
+		// list); ManagedBy are the names of the people who keep it.
+		RecipientName string   `json:"recipientName,omitempty"`
+		ManagedBy     []string `json:"managedBy,omitempty"`
+	}
+	// SuggestionCreatedData is suggestion.created's (suggestion-created.schema.json): a giver
+	// suggested a gift on someone's list. The envelope's userId is the suggester; nothing
+	// reaches the list's recipient.
+	SuggestionCreatedData struct {
+		ListID      string `json:"listId"`
+		ItemID      string `json:"itemId"`
+		Name        string `json:"name"`
+		SuggestedBy string `json:"suggestedBy"`
+	}
+	// ListManagersChangedData is list.managers.changed's (list-managers-changed.schema.json):
+	// who keeps a list for someone else now, and who it is for. The envelope's userId is who
+	// made the change.
+	ListManagersChangedData struct {
+		ListID        string   `json:"listId"`
+		Managers      []string `json:"managers"`
+		RecipientKind string   `json:"recipientKind"`
+		RecipientUID  *string  `json:"recipientUid"`
 	}
 )
 
@@ -112,7 +136,11 @@ const (
 var ClaimReasons = []string{ClaimReleased, ClaimRemoved, ClaimQuantityLowered}
 
 // ListChangedCauses are the events that make a list.changed.
-var ListChangedCauses = []string{TypeItemCreated, TypeItemUpdated, TypeItemDeleted, TypeItemClaimed, TypeItemUnclaimed, TypeListDeleted}
+var ListChangedCauses = []string{TypeItemCreated, TypeItemUpdated, TypeItemDeleted, TypeItemClaimed, TypeItemUnclaimed, TypeListDeleted,
+	TypeSuggestionCreated}
+
+// RecipientKinds are whom a list is for (list.managers.changed's recipientKind).
+var RecipientKinds = []string{"self", "person", "member"}
 
 // The family service's events. None of them carries a Secret Santa pair.
 type (

@@ -38,6 +38,10 @@ const (
 	// TypeListFamilies is a list's sharing with families as it now stands (wishlist owns
 	// familyIds; family keeps a projection of it for GET /api/families).
 	TypeListFamilies = "list.families"
+	// Lists for someone else. suggestion.created carries its suggester as userId and goes to
+	// no recipient; list.managers.changed names who keeps a list now.
+	TypeSuggestionCreated   = "suggestion.created"
+	TypeListManagersChanged = "list.managers.changed"
 	// Families. secretsanta.drawn names the participants, never a pair.
 	TypeFamilyInvited      = "family.invited"
 	TypeFamilyMemberJoined = "family.member.joined"

@@ -15,10 +15,11 @@ import (
 // schemaEnums are the Go constants of every enum in a data schema, by "file#property". An enum
 // in a schema that is not here fails the test, as does a stale entry.
 var schemaEnums = map[string][]string{
-	"claim.schema.json#reason":              ClaimReasons,
-	"list-changed.schema.json#cause":        ListChangedCauses,
-	"family-member-joined.schema.json#role": MemberRoles,
-	"user-erased.schema.json#service":       ErasingServices,
+	"claim.schema.json#reason":                        ClaimReasons,
+	"list-changed.schema.json#cause":                  ListChangedCauses,
+	"list-managers-changed.schema.json#recipientKind": RecipientKinds,
+	"family-member-joined.schema.json#role":           MemberRoles,
+	"user-erased.schema.json#service":                 ErasingServices,
 }
 
 // schema is the part of a JSON Schema file the comparison reads.

@@ -105,7 +105,9 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 	switch env.Type {
 	case events.TypeItemUpdated, events.TypeItemClaimed, events.TypeListDeleted,
 		events.TypeFamilyInvited, events.TypeFamilyMemberLeft, events.TypeListFamilies,
-		events.TypeUserDeleted, events.TypeUserErased:
+		events.TypeUserDeleted, events.TypeUserErased,
+		// A suggestion reaches givers as list.changed; nobody else hears of it.
+		events.TypeSuggestionCreated, events.TypeListManagersChanged:
 		return nil, nil
 	case events.TypeReminderDrawSoon, events.TypeReminderShopping, events.TypeReminderListEmpty:
 		return reminderNotice(env)
