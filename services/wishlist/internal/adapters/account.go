@@ -51,6 +51,9 @@ func (r *Repository) DeletionPending(ctx context.Context, uid string) (bool, err
 // outbox rows. It is idempotent.
 func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 	return r.inUserTx(ctx, uid, func(tx pgx.Tx) error {
+		if err := keepListsWithoutUser(ctx, tx, uid); err != nil {
+			return err
+		}
 		steps := []string{
 			// The units the user held go back to the items' owners' lists (what is claimed is
 			// the sum of the claims), and their names leave the gift histories.
@@ -59,11 +62,36 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 			// Claims on the user's items and viewers of their lists go with them (ON DELETE CASCADE).
 			`DELETE FROM items WHERE user_id = $1 OR list_id IN (SELECT id FROM lists WHERE user_id = $1)`,
 			`DELETE FROM lists WHERE user_id = $1`,
+			`DELETE FROM list_managers WHERE uid = $1`,
 			// The projection of the user's family memberships (family events).
 			`DELETE FROM family_memberships WHERE uid = $1`,
 		}
 		return postgres.EraseUser(ctx, tx, uid, steps, reminders.EraseUser, outbox.EraseUser)
 	})
+}
+
+// keepListsWithoutUser hands each list for someone else that uid holds to the manager who has
+// kept it longest (a list nobody else keeps goes with the account), and turns each list kept
+// for uid into a list for a person of that name: the other managers keep it.
+func keepListsWithoutUser(ctx context.Context, tx pgx.Tx, uid string) error {
+	rows, err := tx.Query(ctx, `SELECT l.id::text FROM lists l WHERE l.user_id = $1 AND l.recipient_kind <> 'self'
+		AND EXISTS (SELECT 1 FROM list_managers m WHERE m.list_id = l.id AND m.uid <> $1) FOR UPDATE`, uid)
+	if err != nil {
+		return fmt.Errorf("find kept lists: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("find kept lists: %w", err)
+	}
+	for _, id := range ids {
+		if err := dropManager(ctx, tx, id, uid, uid); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.Exec(ctx, `UPDATE lists SET recipient_kind = 'person', recipient_uid = NULL WHERE recipient_uid = $1`, uid); err != nil {
+		return fmt.Errorf("keep lists for the user: %w", err)
+	}
+	return nil
 }
 
 // MarkErased records service's confirmation and completes the deletion when it was the last.

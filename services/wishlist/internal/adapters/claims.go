@@ -89,7 +89,7 @@ func lockSharedItem(ctx context.Context, tx pgx.Tx, token, itemID, uid string) (
 	if err != nil {
 		return l, lockedItem{}, err
 	}
-	if err := domain.CheckClaimer(l.OwnerID, uid); err != nil {
+	if err := domain.CheckClaimer(l.RecipientUID, uid); err != nil {
 		return l, lockedItem{}, err
 	}
 	var item lockedItem
@@ -152,7 +152,8 @@ type ClaimView struct {
 // entry names the list the claim was made through and gives its link only while that same
 // link works: an item the owner moved elsewhere never hands over another list's name or link.
 func (r *Repository) ClaimsJSON(ctx context.Context, userID string) (json.RawMessage, error) {
-	rows, err := r.pool.Query(ctx, `SELECT c.quantity, c.purchased, COALESCE(via.name, c.list_name), l.owner_name,
+	rows, err := r.pool.Query(ctx, `SELECT c.quantity, c.purchased, COALESCE(via.name, c.list_name),
+		CASE WHEN l.recipient_kind = 'self' THEN l.owner_name ELSE l.recipient_name END,
 		c.via_token, via.share_token, c.list_id::text, `+itemColumns+`
 		FROM claims c JOIN items ON items.id = c.item_id JOIN lists l ON l.id = items.list_id
 		LEFT JOIN lists via ON via.id = c.list_id

@@ -16,12 +16,15 @@ import (
 // change of a list's family sharing as list.families, which the family service projects to
 // answer GET /api/families. Neither service reads the other's tables.
 
-// announceFamilies enqueues the list's family sharing as it stands in tx, with the next version.
+// announceFamilies enqueues the list's family sharing as it stands in tx, with the next version
+// and, for a list for someone else, whom it is for and who keeps it.
 func announceFamilies(ctx context.Context, tx pgx.Tx, listID string) error {
 	var ev events.ListFamiliesData
 	err := tx.QueryRow(ctx, `UPDATE lists SET families_version = families_version + 1 WHERE id = $1
-		RETURNING id, user_id, name, owner_name, share_token, family_ids::text[], families_version`, listID).
-		Scan(&ev.ListID, &ev.OwnerUID, &ev.Name, &ev.OwnerName, &ev.Token, &ev.FamilyIDs, &ev.Version)
+		RETURNING id, user_id, name, owner_name, share_token, family_ids::text[], families_version,
+			CASE WHEN recipient_kind = 'self' THEN '' ELSE recipient_name END,
+			(SELECT COALESCE(array_agg(m.display_name ORDER BY m.added_at, m.uid), '{}') FROM list_managers m WHERE m.list_id = lists.id)`, listID).
+		Scan(&ev.ListID, &ev.OwnerUID, &ev.Name, &ev.OwnerName, &ev.Token, &ev.FamilyIDs, &ev.Version, &ev.RecipientName, &ev.ManagedBy)
 	if err != nil {
 		return fmt.Errorf("announce family sharing: %w", err)
 	}
@@ -68,11 +71,11 @@ func checkMemberships(ctx context.Context, tx pgx.Tx, uid string, familyIDs []st
 
 // MemberJoined records a membership, unless the projection already holds a newer (or the
 // same) event for it, or the family was deleted.
-func (r *Repository) MemberJoined(ctx context.Context, familyID, uid string, at time.Time) error {
-	_, err := r.pool.Exec(ctx, `INSERT INTO family_memberships (family_id, uid, member, as_of)
-		SELECT $1, $2, true, $3 WHERE NOT EXISTS (SELECT 1 FROM families_deleted WHERE family_id = $1)
-		ON CONFLICT (family_id, uid) DO UPDATE SET member = true, as_of = EXCLUDED.as_of
-		WHERE family_memberships.as_of < EXCLUDED.as_of`, familyID, uid, at)
+func (r *Repository) MemberJoined(ctx context.Context, familyID, uid, displayName string, at time.Time) error {
+	_, err := r.pool.Exec(ctx, `INSERT INTO family_memberships (family_id, uid, member, as_of, display_name)
+		SELECT $1, $2, true, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM families_deleted WHERE family_id = $1)
+		ON CONFLICT (family_id, uid) DO UPDATE SET member = true, as_of = EXCLUDED.as_of, display_name = EXCLUDED.display_name
+		WHERE family_memberships.as_of < EXCLUDED.as_of`, familyID, uid, at, displayName)
 	if err != nil {
 		return fmt.Errorf("record membership: %w", err)
 	}
@@ -125,6 +128,7 @@ func (r *Repository) MemberLeft(ctx context.Context, familyID, uid string, famil
 				return err
 			}
 		}
-		return nil
+		// A co-manager keeps a list only while they share a family with its holder.
+		return dropFormerFamilyManagers(ctx, tx, uid)
 	})
 }

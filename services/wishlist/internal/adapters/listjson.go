@@ -36,14 +36,42 @@ var (
 			'purchased', c.purchased, 'revealedAt', c.reveal_at) ORDER BY c.reveal_at DESC, c.created_at, c.user_id), '[]'::jsonb)
 			FROM claims c WHERE c.item_id = items.id AND c.reveal_at <= now())`,
 		key: "claims", write: writeJSONB}))
-	// memberProjection: a signed-in viewer who is not the owner, who sees this season's claims;
-	// $2 of its query is the uid.
-	memberProjection = newProjection(append(append([]column{}, itemFields...),
-		column{sql: "(SELECT COALESCE(sum(c.quantity), 0) FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())::int4",
-			key: "claimed", write: writeInt4},
-		column{sql: "COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2 AND c.reveal_at > now()), 0)::int4",
-			key: "mine", write: writeInt4}))
+	// memberProjection: a signed-in giver who does not keep the list, who sees this season's
+	// claims and the suggestions; $2 of its query is the uid.
+	memberProjection = newProjection(concat(itemFields, seasonClaimed, suggestionColumns))
+	// managerProjection: a manager of a list for someone else, who also sees who is giving
+	// what; $2 of its query is the uid.
+	managerProjection = newProjection(concat(itemFields, seasonClaimed, []column{{sql: `(SELECT COALESCE(jsonb_agg(jsonb_build_object(
+			'displayName', c.display_name, 'quantity', c.quantity, 'purchased', c.purchased, 'revealedAt', c.reveal_at)
+			ORDER BY c.created_at, c.user_id), '[]'::jsonb)
+			FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())`, key: "claims", write: writeJSONB}}, suggestionColumns))
 )
+
+// seasonClaimed are a giver's claim summaries: units claimed this season by anyone, and by
+// the giver ($2).
+var seasonClaimed = []column{
+	{sql: "(SELECT COALESCE(sum(c.quantity), 0) FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())::int4",
+		key: "claimed", write: writeInt4},
+	{sql: "COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2 AND c.reveal_at > now()), 0)::int4",
+		key: "mine", write: writeInt4},
+}
+
+// suggestionColumns mark a giver's suggestions: who suggested it, and whether that was the
+// giver ($2). Never part of a recipient's projection.
+var suggestionColumns = []column{
+	{sql: "items.suggested_by IS NOT NULL", key: "suggested", write: writeBool},
+	{sql: `CASE WHEN items.suggested_by IS NULL THEN NULL
+		ELSE jsonb_build_object('displayName', items.suggested_by_name, 'mine', items.suggested_by = $2) END`,
+		key: "suggestedBy", write: writeNullableJSONB},
+}
+
+func concat(parts ...[]column) []column {
+	var out []column
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
 
 type projection struct {
 	columns []column
@@ -161,6 +189,13 @@ func writeJSONB(buf, v []byte) ([]byte, error) {
 		return buf, errLayout
 	}
 	return append(buf, v[1:]...), nil // PostgreSQL wrote it from a valid jsonb value
+}
+
+func writeNullableJSONB(buf, v []byte) ([]byte, error) {
+	if v == nil {
+		return append(buf, "null"...), nil
+	}
+	return writeJSONB(buf, v)
 }
 
 func writeBool(buf, v []byte) ([]byte, error) {

@@ -20,49 +20,73 @@ func newID() string { return uuid.NewString() }
 // now is the database-independent clock for defaults made in Go (reveal dates).
 var now = time.Now
 
-// ListJSON writes one of the user's lists (listID empty: the default list), newest first,
-// each item with its revealed claims only (ownerProjection).
+// ListJSON writes one of the caller's lists (listID empty: their default list), newest first.
+// Its owner and the member it is for get each item with its revealed claims only
+// (ownerProjection) and no suggestion they may not know of; a manager gets who is giving what
+// (managerProjection), suggestions included.
 func (r *Repository) ListJSON(ctx context.Context, userID, listID string, write func(json.RawMessage)) error {
-	// One round trip answers a list with items; an empty answer (an empty list, a missing
-	// one) takes the long way below.
+	// One round trip answers the recipient's list with items; an empty answer (an empty list,
+	// a missing one, a list the caller manages) takes the long way below.
 	which, args := "l.user_id = $1 AND l.is_default", []any{userID}
 	if listID != "" {
-		which, args = "l.user_id = $1 AND l.id = $2", []any{userID, listID}
+		which, args = "l.id = $2 AND ((l.user_id = $1 AND l.recipient_kind = 'self') OR l.recipient_uid = $1)", []any{userID, listID}
 	}
 	n, err := r.writeSomeRows(ctx, ownerProjection, nil, nil, true, write, "SELECT "+ownerProjection.sql+
-		" FROM items JOIN lists l ON l.id = items.list_id WHERE "+which+" ORDER BY items.created_at DESC, items.id DESC", args...)
+		" FROM items JOIN lists l ON l.id = items.list_id WHERE "+which+" AND "+wishVisible+listOrder, args...)
 	if err != nil || n > 0 {
 		return err
 	}
-	var found bool
-	if err := r.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM lists l WHERE "+which+")", args...).Scan(&found); err != nil {
-		return fmt.Errorf("find list: %w", err)
-	}
-	if !found && listID != "" {
-		return domain.ErrListNotFound
+	if listID != "" {
+		a, err := listAccess(ctx, r.pool, userID, listID, false)
+		if err != nil {
+			return err
+		}
+		if domain.SeesClaims(a.Role) {
+			return r.writeRows(ctx, managerProjection, nil, nil, write,
+				"SELECT "+managerProjection.sql+" FROM items WHERE items.list_id = $1"+listOrder, listID, userID)
+		}
 	}
 	write(json.RawMessage("[]")) // an empty list, or nothing saved yet (no default list either)
 	return nil
 }
 
+// listOrder is a list's order for its keepers: newest first.
+const listOrder = " ORDER BY items.created_at DESC, items.id DESC"
+
 // RecentJSON writes the user's newest items across lists (never with claims).
 func (r *Repository) RecentJSON(ctx context.Context, userID string, limit int, write func(json.RawMessage)) error {
 	return r.writeRows(ctx, itemProjection, nil, nil, write,
-		"SELECT "+itemProjection.sql+" FROM items WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2", userID, limit)
+		"SELECT "+itemProjection.sql+" FROM items WHERE user_id = $1 AND suggested_by IS NULL ORDER BY created_at DESC, id DESC LIMIT $2", userID, limit)
 }
 
-// listSelect reads a list with the reveal date of its current season (reveal_in_force: a
-// stored date that has passed counts as the same day a year later).
-const listSelect = `SELECT l.id, l.user_id, l.name, l.is_default, reveal_in_force(l.reveal_at), l.share_token, l.owner_name,
-	(SELECT count(*) FROM items WHERE items.list_id = l.id)::int, l.family_ids::text[] FROM lists l `
+// listQuery reads the lists where matches that the caller ($1) has a role on, each with the
+// reveal date of its current season (reveal_in_force: a stored date that has passed counts as
+// the same day a year later). itemCount counts the wishes its recipient may know of, whoever
+// asks, so a suggestion changes no count.
+func listQuery(where string) string {
+	return `SELECT id, user_id, name, is_default, reveal, share_token, owner_name, item_count, family_ids,
+		recipient_kind, recipient_name, recipient_uid, role, managers
+	FROM (SELECT l.id, l.user_id, l.name, l.is_default, reveal_in_force(l.reveal_at) AS reveal, l.share_token, l.owner_name,
+		(SELECT count(*) FROM items WHERE items.list_id = l.id AND ` + wishVisible + `)::int AS item_count,
+		l.family_ids::text[] AS family_ids, l.recipient_kind, l.recipient_name, COALESCE(l.recipient_uid, '') AS recipient_uid,
+		` + roleOf + ` AS role, ` + managersOf + ` AS managers, l.created_at
+		FROM lists l WHERE ` + where + `) x
+	WHERE role IS NOT NULL`
+}
 
 func scanList(row pgx.CollectableRow) (domain.List, error) {
 	var l domain.List
 	var token *string
-	err := row.Scan(&l.ID, &l.UserID, &l.Name, &l.IsDefault, &l.RevealAt, &token, &l.OwnerName, &l.ItemCount, &l.FamilyIDs)
+	var kind, name, uid string
+	err := row.Scan(&l.ID, &l.UserID, &l.Name, &l.IsDefault, &l.RevealAt, &token, &l.OwnerName, &l.ItemCount, &l.FamilyIDs,
+		&kind, &name, &uid, &l.Role, &l.Managers)
 	l.RevealAt = l.RevealAt.UTC()
+	l.Recipient = recipientAnswer(kind, name, uid)
 	if l.FamilyIDs == nil {
 		l.FamilyIDs = []string{}
+	}
+	if l.Managers == nil {
+		l.Managers = []domain.Manager{}
 	}
 	if token != nil {
 		l.Share = &domain.Share{Token: *token, URL: domain.ShareURL(*token)}
@@ -74,8 +98,9 @@ type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-func getList(ctx context.Context, q querier, userID, id string) (domain.List, error) {
-	rows, err := q.Query(ctx, listSelect+"WHERE l.id = $1 AND l.user_id = $2", id, userID)
+// getList reads a list as callerUID sees it; domain.ErrListNotFound when they have no role on it.
+func getList(ctx context.Context, q querier, callerUID, id string) (domain.List, error) {
+	rows, err := q.Query(ctx, listQuery("l.id = $2"), callerUID, id)
 	if err != nil {
 		return domain.List{}, fmt.Errorf("read list: %w", err)
 	}
@@ -89,11 +114,14 @@ func getList(ctx context.Context, q querier, userID, id string) (domain.List, er
 	return l, nil
 }
 
-// Lists answers the user's lists, the default first; a user who never saved anything gets
-// their default list made now, so every user has one.
+// Lists answers the user's lists: their own (the default first), then the lists they keep
+// for someone else and the lists kept for them. A user who never saved anything gets their
+// default list made now, so every user has one.
 func (r *Repository) Lists(ctx context.Context, userID string) ([]domain.List, error) {
 	read := func(q querier) ([]domain.List, error) {
-		rows, err := q.Query(ctx, listSelect+"WHERE l.user_id = $1 ORDER BY l.is_default DESC, l.created_at, l.id", userID)
+		rows, err := q.Query(ctx, listQuery(`l.user_id = $1 OR l.recipient_uid = $1
+			OR l.id IN (SELECT list_id FROM list_managers WHERE uid = $1)`)+
+			" ORDER BY is_default DESC, role = 'manager', created_at, id", userID)
 		if err != nil {
 			return nil, fmt.Errorf("read lists: %w", err)
 		}
@@ -104,7 +132,7 @@ func (r *Repository) Lists(ctx context.Context, userID string) ([]domain.List, e
 		return lists, nil
 	}
 	lists, err := read(r.pool)
-	if err != nil || len(lists) > 0 {
+	if err != nil || (len(lists) > 0 && lists[0].IsDefault) {
 		return lists, err
 	}
 	err = r.inUserTx(ctx, userID, func(tx pgx.Tx) error {
@@ -134,9 +162,33 @@ func (r *Repository) CreateList(ctx context.Context, l domain.List) (domain.List
 		if err := domain.RoomForList(n); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO lists (id, user_id, name, reveal_at, owner_name) VALUES ($1, $2, $3, $4, $5)`,
-			l.ID, l.UserID, l.Name, l.RevealAt, l.OwnerName); err != nil {
+		var recipientUID *string
+		if l.Recipient.Kind == domain.RecipientMember {
+			name, err := sharedFamilyMember(ctx, tx, l.UserID, l.Recipient.UID)
+			if errors.Is(err, domain.ErrNotYourFamily) {
+				return domain.FieldError("recipient", domain.MsgRecipientUID)
+			}
+			if err != nil {
+				return err
+			}
+			l.Recipient.Name, recipientUID = name, &l.Recipient.UID
+			if l.Name == "" {
+				l.Name = domain.DefaultListNameFor(name)
+			}
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO lists (id, user_id, name, reveal_at, owner_name, recipient_kind, recipient_name, recipient_uid)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			l.ID, l.UserID, l.Name, l.RevealAt, l.OwnerName, l.Recipient.Kind, l.Recipient.Name, recipientUID); err != nil {
 			return fmt.Errorf("insert list: %w", err)
+		}
+		if l.Recipient.Kind != domain.RecipientSelf { // its creator keeps it
+			if _, err := tx.Exec(ctx, "INSERT INTO list_managers (list_id, uid, display_name) VALUES ($1, $2, $3)",
+				l.ID, l.UserID, l.OwnerName); err != nil {
+				return fmt.Errorf("insert manager: %w", err)
+			}
+			if err := announceManagers(ctx, tx, l.UserID, l.ID); err != nil {
+				return err
+			}
 		}
 		var err error
 		out, err = getList(ctx, tx, l.UserID, l.ID)
@@ -151,12 +203,16 @@ func (r *Repository) CreateList(ctx context.Context, l domain.List) (domain.List
 // UpdateList renames a list, moves its reveal date or sets the families it is shared with.
 // Sharing with a family gives a list without a link one (newToken); every change of a list
 // that is or was shared with a family is announced as list.families in the same transaction.
-func (r *Repository) UpdateList(ctx context.Context, owner caller.Caller, id string, name *string, revealAt *time.Time,
-	familyIDs []string, newToken string) (domain.List, error) {
+//
+// by keeps the list held by holder (its owner, or one of its managers); only the holder's own
+// name is the list's owner name. handOver, a member's uid, turns a list for a person into the
+// list of that person's account: the claims made before keep their own reveal dates.
+func (r *Repository) UpdateList(ctx context.Context, by caller.Caller, holder, id string, name *string, revealAt *time.Time,
+	familyIDs []string, newToken, handOver string) (domain.List, error) {
 	var out domain.List
-	err := r.inUserTx(ctx, owner.UID, func(tx pgx.Tx) error {
+	err := r.inUserTx(ctx, holder, func(tx pgx.Tx) error {
 		var before []string
-		err := tx.QueryRow(ctx, "SELECT family_ids::text[] FROM lists WHERE id = $1 AND user_id = $2 FOR UPDATE", id, owner.UID).Scan(&before)
+		err := tx.QueryRow(ctx, "SELECT family_ids::text[] FROM lists WHERE id = $1 AND user_id = $2 FOR UPDATE", id, holder).Scan(&before)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return domain.ErrListNotFound
 		}
@@ -164,9 +220,18 @@ func (r *Repository) UpdateList(ctx context.Context, owner caller.Caller, id str
 			return fmt.Errorf("find list: %w", err)
 		}
 		if familyIDs != nil {
-			if err := checkMemberships(ctx, tx, owner.UID, familyIDs); err != nil {
+			if err := checkMemberships(ctx, tx, by.UID, familyIDs); err != nil {
 				return err
 			}
+		}
+		if handOver != "" {
+			if err := handListOver(ctx, tx, by.UID, id, handOver); err != nil {
+				return err
+			}
+		}
+		owner := by
+		if by.UID != holder {
+			owner.Name = ""
 		}
 		var token *string
 		if len(familyIDs) > 0 {
@@ -175,7 +240,7 @@ func (r *Repository) UpdateList(ctx context.Context, owner caller.Caller, id str
 		if _, err := tx.Exec(ctx, `UPDATE lists SET name = COALESCE($3, name), reveal_at = COALESCE($4, reveal_at),
 				family_ids = COALESCE($5::uuid[], family_ids), share_token = COALESCE(share_token, $6),
 				owner_name = CASE WHEN $7 = '' THEN owner_name ELSE $7 END
-			WHERE id = $1 AND user_id = $2`, id, owner.UID, name, revealAt, familyIDs, token, owner.Name); err != nil {
+			WHERE id = $1 AND user_id = $2`, id, holder, name, revealAt, familyIDs, token, owner.Name); err != nil {
 			return fmt.Errorf("update list: %w", err)
 		}
 		if revealAt != nil {
@@ -192,7 +257,7 @@ func (r *Repository) UpdateList(ctx context.Context, owner caller.Caller, id str
 				return err
 			}
 		}
-		out, err = getList(ctx, tx, owner.UID, id)
+		out, err = getList(ctx, tx, by.UID, id)
 		return err
 	})
 	if err != nil {

@@ -60,7 +60,7 @@ func enqueue(ctx context.Context, tx pgx.Tx, eventType, userID string, data any)
 
 func countItems(ctx context.Context, tx pgx.Tx, userID string) (int, error) {
 	var n int
-	err := tx.QueryRow(ctx, "SELECT count(*) FROM items WHERE user_id = $1", userID).Scan(&n)
+	err := tx.QueryRow(ctx, "SELECT count(*) FROM items WHERE user_id = $1 AND suggested_by IS NULL", userID).Scan(&n)
 	return n, err
 }
 
@@ -181,13 +181,15 @@ func (r *Repository) Update(ctx context.Context, userID, id string, edit func(do
 	return result, err
 }
 
-// notifyViewers queues list.changed for whoever opened the shared list in the last 24 hours.
-// The owner is never among them: only non-owners are recorded as viewers.
+// notifyViewers queues list.changed for the givers who follow the list: whoever opened its
+// link in the last 24 hours, and its managers. Its recipient is never among them.
 func notifyViewers(ctx context.Context, tx pgx.Tx, listID, actor, cause string) error {
 	var viewers []string
-	err := tx.QueryRow(ctx, `SELECT COALESCE(array_agg(v.user_id ORDER BY v.user_id), '{}') FROM list_viewers v
-		JOIN lists l ON l.id = v.list_id AND l.share_token IS NOT NULL
-		WHERE v.list_id = $1 AND v.seen_at > now() - interval '24 hours' AND v.user_id <> l.user_id`, listID).Scan(&viewers)
+	err := tx.QueryRow(ctx, `SELECT COALESCE(array_agg(DISTINCT g.uid ORDER BY g.uid), '{}') FROM lists l
+		JOIN (SELECT v.user_id AS uid FROM list_viewers v JOIN lists s ON s.id = v.list_id AND s.share_token IS NOT NULL
+		      WHERE v.list_id = $1 AND v.seen_at > now() - interval '24 hours'
+		      UNION SELECT m.uid FROM list_managers m WHERE m.list_id = $1) g ON true
+		WHERE l.id = $1 AND g.uid IS DISTINCT FROM `+recipientOf, listID).Scan(&viewers)
 	if err != nil {
 		return fmt.Errorf("read viewers: %w", err)
 	}
@@ -238,7 +240,7 @@ func (r *Repository) SendToSanta(ctx context.Context, userID, existingID string,
 		} else {
 			// "Saves it if it is not there yet": the gift options screen knows no id, so the
 			// same gift is recognised by its name.
-			rows, err = tx.Query(ctx, "SELECT "+itemColumns+` FROM items WHERE user_id = $1 AND lower(name) = lower($2)
+			rows, err = tx.Query(ctx, "SELECT "+itemColumns+` FROM items WHERE user_id = $1 AND lower(name) = lower($2) AND suggested_by IS NULL
 				ORDER BY created_at DESC LIMIT 1 FOR UPDATE`, userID, draft.Name)
 		}
 		if err != nil {

@@ -55,13 +55,14 @@ func (r *Repository) ShoppingDue(ctx context.Context, now time.Time) ([]reminder
 }
 
 // EmptyListsDue is the scan of reminder.list_empty: lists shared by a link or with a family,
-// with no items, whose reveal date in force is at most a month away. It counts items, never
+// with no items (a suggestion is no wish of the list's recipient's, and must not keep the
+// reminder away: that would tell them one exists), whose reveal date in force is at most a month away. It counts items, never
 // claims.
 func (r *Repository) EmptyListsDue(ctx context.Context, now time.Time) ([]reminders.Due, error) {
 	rows, err := r.pool.Query(ctx, `SELECT l.id, l.user_id, l.name, l.reveal, to_char(l.reveal AT TIME ZONE 'UTC', `+occasionFormat+`)
 		FROM (SELECT id, user_id, name, reveal_in_force_at(reveal_at, $1) AS reveal FROM lists
 		      WHERE (share_token IS NOT NULL OR cardinality(family_ids) > 0)
-		        AND NOT EXISTS (SELECT 1 FROM items i WHERE i.list_id = lists.id)) l
+		        AND NOT EXISTS (SELECT 1 FROM items i WHERE i.list_id = lists.id AND i.suggested_by IS NULL)) l
 		WHERE l.reveal <= $1 + make_interval(months => $2)
 		  AND NOT EXISTS (SELECT 1 FROM sent_reminders s WHERE s.kind = $3 AND s.subject = l.id::text
 		      AND s.occasion = to_char(l.reveal AT TIME ZONE 'UTC', `+occasionFormat+`))

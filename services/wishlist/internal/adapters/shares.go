@@ -67,6 +67,11 @@ func (r *Repository) DeleteShare(ctx context.Context, userID, listID string) err
 type sharedList struct {
 	ID, OwnerID, Name, OwnerName string
 	RevealAt                     time.Time
+	// RecipientUID is who the list is for (its owner, a member, or empty for a person
+	// without an account); Kind and RecipientName say who that is.
+	RecipientUID, Kind, RecipientName string
+	// Families are the families it is shared with.
+	Families []string
 }
 
 // findShared finds a list by its token. A claim does not lock the list's row: a claim that
@@ -75,8 +80,10 @@ func findShared(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
 }, token string) (sharedList, error) {
 	var l sharedList
-	sql := "SELECT id, user_id, name, owner_name, reveal_in_force(reveal_at) FROM lists WHERE share_token = $1"
-	err := q.QueryRow(ctx, sql, token).Scan(&l.ID, &l.OwnerID, &l.Name, &l.OwnerName, &l.RevealAt)
+	sql := "SELECT l.id, l.user_id, l.name, l.owner_name, reveal_in_force(l.reveal_at), COALESCE(" + recipientOf + `, ''),
+		l.recipient_kind, l.recipient_name, l.family_ids::text[] FROM lists l WHERE l.share_token = $1`
+	err := q.QueryRow(ctx, sql, token).Scan(&l.ID, &l.OwnerID, &l.Name, &l.OwnerName, &l.RevealAt, &l.RecipientUID,
+		&l.Kind, &l.RecipientName, &l.Families)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return l, domain.ErrShareNotFound
 	}
@@ -86,10 +93,12 @@ func findShared(ctx context.Context, q interface {
 	return l, nil
 }
 
-// SharedJSON answers GET /api/shared/{token}: most wanted first, then newest. Three readers:
-// the owner (the items alone; their revealed claims are on their own list), a signed-in member
-// (this season's claimed and mine), and an anonymous visitor (the items alone: whoever opens
-// the link signed out, the owner in a private window included, learns nothing of claims).
+// SharedJSON answers GET /api/shared/{token}: most wanted first, then newest. Four readers:
+// the list's recipient (the items alone, as an owner sees their own list: their revealed
+// claims are on their own list), a signed-in giver (this season's claimed and mine, and the
+// suggestions), a manager (who is giving what, too), and an anonymous visitor (the items
+// alone: whoever opens the link signed out, the recipient in a private window included,
+// learns nothing of claims or suggestions).
 func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, write func(json.RawMessage)) error {
 	if domain.ViewerOf("", viewerUID) == domain.ViewerAnonymous {
 		return r.visitorJSON(ctx, token, write)
@@ -98,40 +107,67 @@ func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, wr
 	if err != nil {
 		return err
 	}
-	viewer := domain.ViewerOf(l.OwnerID, viewerUID)
-	if viewer == domain.ViewerMember {
-		if _, err := r.pool.Exec(ctx, `INSERT INTO list_viewers (list_id, user_id, seen_at) VALUES ($1, $2, now())
-			ON CONFLICT (list_id, user_id) DO UPDATE SET seen_at = now()`, l.ID, viewerUID); err != nil {
-			return fmt.Errorf("record viewer: %w", err)
+	viewer := domain.ViewerOf(l.RecipientUID, viewerUID)
+	if viewer == domain.ViewerOwner { // the items alone: the revealed claims are on the owner's own list
+		prefix, err := r.sharedHead(ctx, viewer, l)
+		if err != nil {
+			return err
 		}
+		return r.writeRows(ctx, itemProjection, prefix, []byte("}"), write,
+			"SELECT "+itemProjection.sql+" FROM items WHERE list_id = $1 AND "+wishVisible+sharedOrder, l.ID)
 	}
-	prefix, err := sharedHead(viewer, l)
+	if _, err := r.pool.Exec(ctx, `INSERT INTO list_viewers (list_id, user_id, seen_at) VALUES ($1, $2, now())
+		ON CONFLICT (list_id, user_id) DO UPDATE SET seen_at = now()`, l.ID, viewerUID); err != nil {
+		return fmt.Errorf("record viewer: %w", err)
+	}
+	prefix, err := r.sharedHead(ctx, viewer, l)
 	if err != nil {
 		return err
 	}
-	if viewer == domain.ViewerOwner { // the items alone: the revealed claims are on the owner's own list
-		return r.writeRows(ctx, itemProjection, prefix, []byte("}"), write,
-			"SELECT "+itemProjection.sql+" FROM items WHERE list_id = $1"+sharedOrder, l.ID)
+	p := memberProjection
+	if l.Kind != domain.RecipientSelf {
+		var manages bool
+		if err := r.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM list_managers WHERE list_id = $1 AND uid = $2)", l.ID, viewerUID).Scan(&manages); err != nil {
+			return fmt.Errorf("find manager: %w", err)
+		}
+		if manages {
+			p = managerProjection
+		}
 	}
-	return r.writeRows(ctx, memberProjection, prefix, []byte("}"), write,
-		"SELECT "+memberProjection.sql+" FROM items WHERE items.list_id = $1"+sharedOrder, l.ID, viewerUID)
+	return r.writeRows(ctx, p, prefix, []byte("}"), write,
+		"SELECT "+p.sql+" FROM items WHERE items.list_id = $1"+sharedOrder, l.ID, viewerUID)
 }
 
 // sharedHead is the shared view's opening up to its items: `{"viewer":…,"list":{…},"items":`.
-func sharedHead(viewer string, l sharedList) ([]byte, error) {
+// A list for someone else names its recipient and, to givers, who keeps it.
+func (r *Repository) sharedHead(ctx context.Context, viewer string, l sharedList) ([]byte, error) {
 	type list struct {
-		ID        string `json:"id"`
-		Name      string `json:"name"`
-		OwnerName string `json:"ownerName"`
+		ID        string            `json:"id"`
+		Name      string            `json:"name"`
+		OwnerName string            `json:"ownerName"`
+		Recipient *domain.Recipient `json:"recipient,omitempty"`
+		ManagedBy []string          `json:"managedBy,omitempty"`
 	}
-	head, err := json.Marshal(struct {
+	head := list{ID: l.ID, Name: l.Name, OwnerName: l.OwnerName}
+	if l.Kind != domain.RecipientSelf {
+		recipient := recipientAnswer(l.Kind, l.RecipientName, l.RecipientUID)
+		head.Recipient = &recipient
+		if viewer != domain.ViewerOwner {
+			err := r.pool.QueryRow(ctx, "SELECT COALESCE(array_agg(display_name ORDER BY added_at, uid), '{}') FROM list_managers WHERE list_id = $1",
+				l.ID).Scan(&head.ManagedBy)
+			if err != nil {
+				return nil, fmt.Errorf("read managers: %w", err)
+			}
+		}
+	}
+	out, err := json.Marshal(struct {
 		Viewer string `json:"viewer"`
 		List   list   `json:"list"`
-	}{viewer, list{l.ID, l.Name, l.OwnerName}})
+	}{viewer, head})
 	if err != nil {
 		return nil, fmt.Errorf("shared list: %w", err)
 	}
-	return append(head[:len(head)-1:len(head)-1], `,"items":`...), nil
+	return append(out[:len(out)-1:len(out)-1], `,"items":`...), nil
 }
 
 // sharedOrder is the shared view's order: most wanted first, then newest.
@@ -140,7 +176,7 @@ const sharedOrder = " ORDER BY items.priority DESC, items.created_at DESC, items
 // visitorQuery answers an anonymous visitor in one round trip: the list's id, name and owner
 // on every row, then the items alone (NULLs for a list without items). It never reads claims.
 var visitorQuery = "SELECT l.id, l.name, l.owner_name, " + itemProjection.sql + ` FROM lists l
-	LEFT JOIN items ON items.list_id = l.id
+	LEFT JOIN items ON items.list_id = l.id AND items.suggested_by IS NULL
 	WHERE l.share_token = $1` + sharedOrder
 
 // visitorJSON is the most common shared view (the link opened by someone not signed in).

@@ -49,7 +49,8 @@ type Store interface {
 	// UpdateList changes a list; familyIDs nil leaves its family sharing as it is. Sharing
 	// with a family needs the owner's membership in wishlist's projection (else
 	// domain.ErrNotYourFamily) and gives a list without a link the link newToken.
-	UpdateList(ctx context.Context, owner caller.Caller, id string, name *string, revealAt *time.Time, familyIDs []string, newToken string) (domain.List, error)
+	UpdateList(ctx context.Context, by caller.Caller, holder, id string, name *string, revealAt *time.Time, familyIDs []string,
+		newToken, handOver string) (domain.List, error)
 	DeleteList(ctx context.Context, userID, id string) error
 	SetShare(ctx context.Context, userID, listID, token, ownerName string) (domain.List, error)
 	DeleteShare(ctx context.Context, userID, listID string) error
@@ -65,8 +66,19 @@ type Store interface {
 	// projection holds for that member changes nothing (so duplicates and late redeliveries
 	// are harmless). Leaving removes the family from the member's lists; a deleted family is
 	// removed from every list.
-	MemberJoined(ctx context.Context, familyID, uid string, at time.Time) error
+	MemberJoined(ctx context.Context, familyID, uid, displayName string, at time.Time) error
 	MemberLeft(ctx context.Context, familyID, uid string, familyDeleted bool, at time.Time) error
+
+	// ListAccess is the caller's role on a list and the account holding it (ErrListNotFound
+	// for none); ItemAccess the same for an item's list, with the item's own account as
+	// Holder, and whether the item is a suggestion (ErrNotFound for none).
+	ListAccess(ctx context.Context, uid, listID string) (domain.Access, error)
+	ItemAccess(ctx context.Context, uid, itemID string) (domain.Access, bool, error)
+	AddManager(ctx context.Context, by caller.Caller, listID, uid string) ([]domain.Manager, error)
+	RemoveManager(ctx context.Context, by caller.Caller, listID, uid string) error
+	Suggest(ctx context.Context, token string, by caller.Caller, item domain.Item) (domain.Item, error)
+	EditSuggestion(ctx context.Context, token, itemID string, by caller.Caller, edit func(domain.Item) (domain.Item, error)) (domain.Item, error)
+	DeleteSuggestion(ctx context.Context, token, itemID string, by caller.Caller) error
 }
 
 // ImageStore keeps inline images out of the database.
@@ -90,7 +102,11 @@ func New(store Store, images ImageStore) *Wishlist { return &Wishlist{store: sto
 
 // Add validates a draft and saves it for the user.
 func (w *Wishlist) Add(ctx context.Context, by caller.Caller, draft domain.Draft) (domain.Item, error) {
-	item, err := w.prepare(ctx, by.UID, draft)
+	holder, err := w.itemHolder(ctx, by.UID, draft.ListID)
+	if err != nil {
+		return domain.Item{}, err
+	}
+	item, err := w.prepare(ctx, holder, draft)
 	if err != nil {
 		return domain.Item{}, err
 	}
@@ -99,6 +115,20 @@ func (w *Wishlist) Add(ctx context.Context, by caller.Caller, draft domain.Draft
 		w.discardImage(ctx, item) // a full list keeps no photo behind
 	}
 	return saved, err
+}
+
+// itemHolder is the account a new or moved item of listID belongs to: the caller's own for
+// their lists (and for no list: their default one), the list's holder for a list the caller
+// keeps or that is kept for them. A list the caller has no role on is the listId field's error.
+func (w *Wishlist) itemHolder(ctx context.Context, uid string, listID *string) (string, error) {
+	if listID == nil || !domain.IsUUID(strings.TrimSpace(*listID)) {
+		return uid, nil // no list, or one the draft's validation refuses
+	}
+	a, err := w.store.ListAccess(ctx, uid, strings.ToLower(strings.TrimSpace(*listID)))
+	if errors.Is(err, domain.ErrListNotFound) {
+		return "", domain.FieldError("listId", domain.MsgListUnknown)
+	}
+	return a.Holder, err
 }
 
 // discardImage removes the photo prepare stored for item, which was not saved after all.
@@ -182,6 +212,21 @@ func (w *Wishlist) Edit(ctx context.Context, userID, id string, patch domain.Dra
 	if !domain.IsUUID(id) {
 		return domain.Item{}, domain.ErrNotFound
 	}
+	holder, err := w.itemKeeper(ctx, userID, id, patch.ListID != nil)
+	if err != nil {
+		return domain.Item{}, err
+	}
+	if patch.ListID != nil {
+		// Moved only to a list the caller has a role on, held by the same account.
+		to, err := w.itemHolder(ctx, userID, patch.ListID)
+		if err != nil {
+			return domain.Item{}, err
+		}
+		if to != holder {
+			return domain.Item{}, domain.FieldError("listId", domain.MsgListUnknown)
+		}
+	}
+	userID = holder
 	// An inline photo is stored before the row is locked: media is a network call.
 	// A stored photo's address is checked as on Add: this item's own, or the user's upload.
 	if patch.ImageURL != nil && (domain.IsDataURL(*patch.ImageURL) || strings.HasPrefix(*patch.ImageURL, "/media/")) {
@@ -194,12 +239,33 @@ func (w *Wishlist) Edit(ctx context.Context, userID, id string, patch domain.Dra
 	return w.store.Update(ctx, userID, id, patch.Edit)
 }
 
-// Remove deletes one of the user's items.
+// Remove deletes an item of a list the caller keeps, or that is kept for them.
 func (w *Wishlist) Remove(ctx context.Context, userID, id string) error {
 	if !domain.IsUUID(id) {
 		return domain.ErrNotFound
 	}
-	return w.store.Delete(ctx, userID, id)
+	holder, err := w.itemKeeper(ctx, userID, id, false)
+	if err != nil {
+		return err
+	}
+	return w.store.Delete(ctx, holder, id)
+}
+
+// itemKeeper is the account an item the caller may change belongs to: an item of their own
+// list, of a list they keep, or of a list kept for them; a suggestion only for a manager, and
+// never moved. Anything else is ErrNotFound, as for an item that does not exist.
+func (w *Wishlist) itemKeeper(ctx context.Context, uid, id string, moving bool) (string, error) {
+	a, suggested, err := w.store.ItemAccess(ctx, uid, id)
+	if err != nil {
+		return "", err
+	}
+	if suggested && a.Role != domain.RoleManager {
+		return "", domain.ErrNotFound
+	}
+	if suggested && moving {
+		return "", domain.FieldError("listId", domain.MsgListUnknown)
+	}
+	return a.Holder, nil
 }
 
 // SendToSanta saves the gift if it is not on the wishlist yet and marks it sent.
@@ -230,10 +296,18 @@ func (w *Wishlist) Lists(ctx context.Context, userID string) ([]domain.List, err
 
 // CreateList makes a new list.
 func (w *Wishlist) CreateList(ctx context.Context, by caller.Caller, d domain.ListDraft, now time.Time) (domain.List, error) {
-	name, err := domain.ValidName(d.Name)
+	recipient, err := d.Recipient.Validate(by.UID)
 	if err != nil {
 		return domain.List{}, err
 	}
+	name := ""
+	if d.Name != nil || recipient.Kind == domain.RecipientSelf {
+		if name, err = domain.ValidName(d.Name); err != nil {
+			return domain.List{}, err
+		}
+	} else if recipient.Kind == domain.RecipientPerson {
+		name = domain.DefaultListNameFor(recipient.Name)
+	} // a member's list is named by the store, which knows their name
 	reveal := domain.DefaultRevealAt(now)
 	if at, err := d.Reveal(now); err != nil {
 		return domain.List{}, err
@@ -242,6 +316,7 @@ func (w *Wishlist) CreateList(ctx context.Context, by caller.Caller, d domain.Li
 	}
 	return w.store.CreateList(ctx, domain.List{
 		ID: uuid.NewString(), UserID: by.UID, Name: name, RevealAt: reveal, OwnerName: by.Name, FamilyIDs: []string{},
+		Recipient: recipient,
 	})
 }
 
@@ -266,13 +341,37 @@ func (w *Wishlist) UpdateList(ctx context.Context, by caller.Caller, id string, 
 	if err != nil {
 		return domain.List{}, err
 	}
+	handOver := ""
+	if d.Recipient != nil {
+		r, err := d.Recipient.Validate(by.UID)
+		if err != nil {
+			return domain.List{}, err
+		}
+		if r.Kind != domain.RecipientMember {
+			return domain.List{}, domain.FieldError("recipient", domain.MsgRecipientFixed)
+		}
+		handOver = r.UID
+	}
+	a, err := w.keeps(ctx, by.UID, id)
+	if err != nil {
+		return domain.List{}, err
+	}
 	token := ""
 	if len(families) > 0 { // used only if the list has no link yet
 		if token, err = NewShareToken(); err != nil {
 			return domain.List{}, err
 		}
 	}
-	return w.store.UpdateList(ctx, by, id, name, reveal, families, token)
+	return w.store.UpdateList(ctx, by, a.Holder, id, name, reveal, families, token, handOver)
+}
+
+// keeps is the caller's access to a list whose settings they change: its owner or a manager.
+func (w *Wishlist) keeps(ctx context.Context, uid, listID string) (domain.Access, error) {
+	a, err := w.store.ListAccess(ctx, uid, listID)
+	if err != nil {
+		return a, err
+	}
+	return a, domain.Keeps(a.Role)
 }
 
 // DeleteList deletes a list that is not the default one, with its items.
@@ -280,7 +379,11 @@ func (w *Wishlist) DeleteList(ctx context.Context, userID, id string) error {
 	if !domain.IsUUID(id) {
 		return domain.ErrListNotFound
 	}
-	return w.store.DeleteList(ctx, userID, id)
+	a, err := w.keeps(ctx, userID, id)
+	if err != nil {
+		return err
+	}
+	return w.store.DeleteList(ctx, a.Holder, id)
 }
 
 // Share makes the list's link, or replaces it: the old token stops working at once.
@@ -288,11 +391,19 @@ func (w *Wishlist) Share(ctx context.Context, by caller.Caller, listID string) (
 	if !domain.IsUUID(listID) {
 		return domain.Share{}, domain.ErrListNotFound
 	}
+	a, err := w.keeps(ctx, by.UID, listID)
+	if err != nil {
+		return domain.Share{}, err
+	}
 	token, err := NewShareToken()
 	if err != nil {
 		return domain.Share{}, err
 	}
-	list, err := w.store.SetShare(ctx, by.UID, listID, token, by.Name)
+	name := by.Name
+	if a.Holder != by.UID {
+		name = "" // the list keeps its holder's name
+	}
+	list, err := w.store.SetShare(ctx, a.Holder, listID, token, name)
 	if err != nil {
 		return domain.Share{}, err
 	}
@@ -304,7 +415,11 @@ func (w *Wishlist) Unshare(ctx context.Context, userID, listID string) error {
 	if !domain.IsUUID(listID) {
 		return domain.ErrListNotFound
 	}
-	return w.store.DeleteShare(ctx, userID, listID)
+	a, err := w.keeps(ctx, userID, listID)
+	if err != nil {
+		return err
+	}
+	return w.store.DeleteShare(ctx, a.Holder, listID)
 }
 
 // ShareTokenBytes is 256 random bits: a token cannot be guessed or enumerated.
@@ -368,11 +483,11 @@ func (w *Wishlist) Claims(ctx context.Context, userID string) (json.RawMessage, 
 }
 
 // MemberJoined records that uid belongs to familyID (family.member.joined).
-func (w *Wishlist) MemberJoined(ctx context.Context, familyID, uid string, at time.Time) error {
+func (w *Wishlist) MemberJoined(ctx context.Context, familyID, uid, displayName string, at time.Time) error {
 	if !domain.IsUUID(familyID) || uid == "" {
 		return ErrBadEvent
 	}
-	return w.store.MemberJoined(ctx, familyID, uid, at.UTC().Truncate(time.Microsecond))
+	return w.store.MemberJoined(ctx, familyID, uid, displayName, at.UTC().Truncate(time.Microsecond))
 }
 
 // MemberLeft records that uid left familyID, or that the family is gone (family.member.left):

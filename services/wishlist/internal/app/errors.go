@@ -32,6 +32,12 @@ var sentinels = []apperror.Sentinel{
 	{Err: domain.ErrDefaultList, Kind: apperror.KindConflict, Code: "default_list"},
 	{Err: domain.ErrNotEnoughLeft, Kind: apperror.KindConflict, Code: "not_enough_left"},
 	{Err: domain.ErrOwnList, Kind: apperror.KindForbidden, Code: "own_list"},
+	{Err: domain.ErrLastManager, Kind: apperror.KindConflict, Code: "last_manager"},
+	{Err: domain.ErrTooManyManagers, Kind: apperror.KindConflict, Code: "too_many_managers"},
+	{Err: domain.ErrRecipientCannotManage, Kind: apperror.KindConflict, Code: "recipient_cannot_manage"},
+	{Err: domain.ErrSelfListManagers, Kind: apperror.KindConflict, Code: "own_list"},
+	{Err: domain.ErrManagersOnly, Kind: apperror.KindForbidden, Code: "managers_only"},
+	{Err: domain.ErrTooManySuggestions, Kind: apperror.KindConflict, Code: "too_many_suggestions"},
 	// Not logged as a failure: no media service is configured, which the operator chose.
 	{Err: ErrImagesUnavailable, Kind: apperror.KindUnavailable, Code: "media_unavailable",
 		Message: ErrImagesUnavailable.Error() + ". Please try again shortly"},

@@ -80,6 +80,9 @@ type Item struct {
 	Priority    int       `json:"priority"`
 	Quantity    int       `json:"quantity"`
 	Notes       string    `json:"notes"`
+	// SuggestedByName names a suggestion's suggester (read with a suggestion only; the list
+	// answers write it from the database).
+	SuggestedByName string `json:"-"`
 }
 
 // FlexString accepts a JSON string, number or null: the photo flow sends an approximate price

@@ -35,6 +35,11 @@ type List struct {
 	Share     *Share    `json:"share"`
 	FamilyIDs []string  `json:"familyIds"`
 	OwnerName string    `json:"-"`
+	// Recipient is who the list is for; Role what the caller is on it; Managers who keep a
+	// list for someone else (none for the owner's own list).
+	Recipient Recipient `json:"recipient"`
+	Role      string    `json:"role"`
+	Managers  []Manager `json:"managers"`
 }
 
 // Share is a list's link. Token is the secret; URL the web page that opens it.
@@ -52,6 +57,9 @@ type ListDraft struct {
 	RevealAt *string `json:"revealAt"` // RFC 3339, read by Reveal
 	// FamilyIDs absent leaves the sharing as it is; [] stops sharing with every family.
 	FamilyIDs *[]string `json:"familyIds"`
+	// Recipient on POST says who a new list is for (absent: the caller); on PATCH it hands a
+	// list for a person over to that person's account.
+	Recipient *RecipientDraft `json:"recipient"`
 }
 
 // Families reads the families the draft shares the list with (nil: unchanged), without

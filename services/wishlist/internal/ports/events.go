@@ -27,7 +27,7 @@ func HandleMembership(w *app.Wishlist) events.Handler {
 			if err := json.Unmarshal(env.Data, &d); err != nil {
 				return fmt.Errorf("%w: %s data: %v", events.ErrPoison, env.Type, err)
 			}
-			err = w.MemberJoined(ctx, d.FamilyID, d.UID, env.OccurredAt)
+			err = w.MemberJoined(ctx, d.FamilyID, d.UID, d.DisplayName, env.OccurredAt)
 		case events.TypeFamilyMemberLeft:
 			var d events.MemberLeftData
 			if err := json.Unmarshal(env.Data, &d); err != nil {

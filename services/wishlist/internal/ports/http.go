@@ -49,11 +49,16 @@ func Routes(r gin.IRouter, w *app.Wishlist, photos *mediaurl.Signer) {
 	api.POST("/lists", h.createList)
 	api.PATCH("/lists/:id", h.updateList)
 	api.DELETE("/lists/:id", h.deleteList)
+	api.POST("/lists/:id/managers", h.addManager)
+	api.DELETE("/lists/:id/managers/:uid", h.removeManager)
 	api.POST("/lists/:id/share", h.share)
 	api.DELETE("/lists/:id/share", h.unshare)
 	api.PUT("/shared/:token/items/:itemId/claim", h.claim)
 	api.DELETE("/shared/:token/items/:itemId/claim", h.release)
 	api.GET("/claims", h.claims)
+	api.POST("/shared/:token/suggestions", h.suggest)
+	api.PATCH("/shared/:token/suggestions/:itemId", h.editSuggestion)
+	api.DELETE("/shared/:token/suggestions/:itemId", h.deleteSuggestion)
 	// A shared list opens for visitors too.
 	r.GET("/api/shared/:token", auth.Caller(false), revalidate, h.shared)
 }
@@ -282,6 +287,67 @@ func (h handlers) claims(c *gin.Context) {
 		return
 	}
 	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
+}
+
+func (h handlers) addManager(c *gin.Context) {
+	var body struct {
+		UID *string `json:"uid"`
+	}
+	if !httpserver.DecodeJSON(c, &body, smallBody) {
+		return
+	}
+	uid := ""
+	if body.UID != nil {
+		uid = *body.UID
+	}
+	managers, err := h.w.AddManager(c.Request.Context(), caller(c), c.Param("id"), uid)
+	if err != nil {
+		writeError(c, err, "Failed to add the manager")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusCreated, gin.H{"managers": managers})
+}
+
+func (h handlers) removeManager(c *gin.Context) {
+	if err := h.w.RemoveManager(c.Request.Context(), caller(c), c.Param("id"), c.Param("uid")); err != nil {
+		writeError(c, err, "Failed to remove the manager")
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h handlers) suggest(c *gin.Context) {
+	var draft app.Draft
+	if !httpserver.DecodeJSON(c, &draft, smallBody) {
+		return
+	}
+	s, err := h.w.Suggest(c.Request.Context(), c.Param("token"), caller(c), draft)
+	if err != nil {
+		writeError(c, err, "Failed to suggest the gift")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusCreated, s)
+}
+
+func (h handlers) editSuggestion(c *gin.Context) {
+	var patch app.Draft
+	if !httpserver.DecodeJSON(c, &patch, smallBody) {
+		return
+	}
+	s, err := h.w.EditSuggestion(c.Request.Context(), c.Param("token"), c.Param("itemId"), caller(c), patch)
+	if err != nil {
+		writeError(c, err, "Failed to update the suggestion")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusOK, s)
+}
+
+func (h handlers) deleteSuggestion(c *gin.Context) {
+	if err := h.w.DeleteSuggestion(c.Request.Context(), c.Param("token"), c.Param("itemId"), caller(c)); err != nil {
+		writeError(c, err, "Failed to delete the suggestion")
+		return
+	}
+	c.Status(http.StatusNoContent)
 }
 
 // writeError answers an app error. Field errors are the field's own words; the others say

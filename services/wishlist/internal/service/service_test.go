@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"io"
 	"log/slog"
 	"net/http"
@@ -28,6 +29,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 type wishlist struct {
 	t    testing.TB
 	base string
+	pool *pgxpool.Pool // the test's database, for the tests that wait on its projection
 }
 
 func start(t testing.TB, dbURL, natsURL string) *wishlist {
