@@ -100,8 +100,9 @@ type (
 		FamilyIDs []string `json:"familyIds"`
 		Version   int64    `json:"version"`
 		// RecipientName names whom a list for someone else is for (empty for the owner's own
-		// list); ManagedBy are the names of the people who keep it.
+		// list), RecipientUID the member it is for; ManagedBy are the names of those who keep it.
 		RecipientName string   `json:"recipientName,omitempty"`
+		RecipientUID  string   `json:"recipientUid,omitempty"`
 		ManagedBy     []string `json:"managedBy,omitempty"`
 	}
 	// SuggestionCreatedData is suggestion.created's (suggestion-created.schema.json): a giver

@@ -20,6 +20,10 @@ type SharedList struct {
 	Name      string
 	OwnerName string
 	Token     string
+	// RecipientName and ManagedBy describe a list kept for someone else (empty otherwise).
+	RecipientName string
+	RecipientUID  string
+	ManagedBy     []string
 }
 
 // SaveListFamilies keeps the newest version of a list's family sharing; an older or equal
@@ -28,12 +32,16 @@ func (r *Repository) SaveListFamilies(ctx context.Context, l events.ListFamilies
 	if l.FamilyIDs == nil {
 		l.FamilyIDs = []string{}
 	}
-	_, err := r.pool.Exec(ctx, `INSERT INTO shared_lists (list_id, owner_uid, name, owner_name, token, family_ids, version)
-		VALUES ($1, $2, $3, $4, $5, $6::uuid[], $7)
+	if l.ManagedBy == nil {
+		l.ManagedBy = []string{}
+	}
+	_, err := r.pool.Exec(ctx, `INSERT INTO shared_lists (list_id, owner_uid, name, owner_name, token, family_ids, version, recipient_name, managed_by, recipient_uid)
+		VALUES ($1, $2, $3, $4, $5, $6::uuid[], $7, $8, $9, $10)
 		ON CONFLICT (list_id) DO UPDATE SET owner_uid = EXCLUDED.owner_uid, name = EXCLUDED.name,
-			owner_name = EXCLUDED.owner_name, token = EXCLUDED.token, family_ids = EXCLUDED.family_ids, version = EXCLUDED.version
+			owner_name = EXCLUDED.owner_name, token = EXCLUDED.token, family_ids = EXCLUDED.family_ids, version = EXCLUDED.version,
+			recipient_name = EXCLUDED.recipient_name, managed_by = EXCLUDED.managed_by, recipient_uid = EXCLUDED.recipient_uid
 		WHERE shared_lists.version < EXCLUDED.version`,
-		l.ListID, l.OwnerUID, l.Name, l.OwnerName, l.Token, l.FamilyIDs, l.Version)
+		l.ListID, l.OwnerUID, l.Name, l.OwnerName, l.Token, l.FamilyIDs, l.Version, l.RecipientName, l.ManagedBy, l.RecipientUID)
 	if err != nil {
 		return fmt.Errorf("save shared list: %w", err)
 	}
@@ -43,7 +51,7 @@ func (r *Repository) SaveListFamilies(ctx context.Context, l events.ListFamilies
 // sharedListsSQL answers the lists shared with the families $1 whose owner is a member of
 // that family now: someone who left takes their lists along at once, even before wishlist
 // has applied the leaving and announced the list's new sharing. Ordered by owner, then name.
-const sharedListsSQL = `SELECT f.id::text, s.list_id::text, s.owner_uid, s.name, s.owner_name, s.token
+const sharedListsSQL = `SELECT f.id::text, s.list_id::text, s.owner_uid, s.name, s.owner_name, s.token, s.recipient_name, s.managed_by, s.recipient_uid
 	FROM unnest($1::uuid[]) AS f(id)
 	JOIN shared_lists s ON s.family_ids @> ARRAY[f.id] AND s.token IS NOT NULL
 	JOIN family_members m ON m.family_id = f.id AND m.uid = s.owner_uid`
@@ -61,7 +69,7 @@ func (r *Repository) SharedLists(ctx context.Context, familyIDs []string) (map[s
 	}
 	lists, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (SharedList, error) {
 		var l SharedList
-		return l, row.Scan(&l.FamilyID, &l.ListID, &l.OwnerUID, &l.Name, &l.OwnerName, &l.Token)
+		return l, row.Scan(&l.FamilyID, &l.ListID, &l.OwnerUID, &l.Name, &l.OwnerName, &l.Token, &l.RecipientName, &l.ManagedBy, &l.RecipientUID)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read shared lists: %w", err)

@@ -31,6 +31,9 @@ type SharedList struct {
 	Name      string `json:"name"`
 	OwnerName string `json:"ownerName"`
 	Token     string `json:"token"`
+	// A list kept for someone else: whom it is for, and who keeps it.
+	RecipientName string   `json:"recipientName,omitempty"`
+	ManagedBy     []string `json:"managedBy,omitempty"`
 }
 
 // Family is the API's family.
@@ -144,7 +147,8 @@ func (f *Families) withLists(ctx context.Context, views []adapters.View) ([]Fami
 	for i, v := range views {
 		out[i] = familyOf(v)
 		for _, l := range lists[v.ID] {
-			out[i].Lists = append(out[i].Lists, SharedList{ListID: l.ListID, Name: l.Name, OwnerName: l.OwnerName, Token: l.Token})
+			out[i].Lists = append(out[i].Lists, SharedList{ListID: l.ListID, Name: l.Name, OwnerName: l.OwnerName, Token: l.Token,
+				RecipientName: l.RecipientName, ManagedBy: l.ManagedBy})
 		}
 	}
 	return out, nil
@@ -303,7 +307,9 @@ func (f *Families) MyMatch(ctx context.Context, familyID, uid string) (MyMatch, 
 	}
 	links := []ListLink{}
 	for _, l := range lists[familyID] {
-		if l.OwnerUID == m.Assignee.UID {
+		// The assignee's own lists and the lists kept for them; never a list they keep for
+		// someone else (a child's wishes are not theirs).
+		if (l.OwnerUID == m.Assignee.UID && l.RecipientName == "") || l.RecipientUID == m.Assignee.UID {
 			links = append(links, ListLink{Name: l.Name, Token: l.Token})
 		}
 	}

@@ -129,6 +129,37 @@ func TestFamiliesAnswerTheListsTheirMembersShared(t *testing.T) {
 		t.Fatalf("after versions %+v", one.Lists)
 	}
 
+	// A list kept for someone else names its recipient and who keeps it.
+	emmaList := uuid.NewString()
+	emma, err := events.NewEnvelope(events.TypeListFamilies, "ann", map[string]any{
+		"listId": emmaList, "ownerUid": "ann", "name": "Emma's wishlist", "ownerName": "Name of ann", "token": "tok-emma",
+		"familyIds": []string{smiths.ID}, "version": 1, "recipientName": "Emma", "managedBy": []string{"Ann", "Ben"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conformsToSchema(t, emma)
+	e.publish(emma)
+	e.projected(emmaList, 1)
+	var kept struct {
+		Lists []struct {
+			ListID, Name, RecipientName string
+			ManagedBy                   []string
+		}
+	}
+	e.must(http.StatusOK, "GET", "/api/families/"+smiths.ID, "cleo", nil, &kept)
+	found := false
+	for _, l := range kept.Lists {
+		if l.ListID == emmaList {
+			found = l.RecipientName == "Emma" && slices.Equal(l.ManagedBy, []string{"Ann", "Ben"})
+		} else if l.RecipientName != "" || l.ManagedBy != nil {
+			t.Fatalf("a member's own list names a recipient: %+v", l)
+		}
+	}
+	if !found {
+		t.Fatalf("Emma's list in the family: %+v", kept.Lists)
+	}
+
 	// Her match's lists are the ones the assignee shared with this family.
 	e.must(http.StatusCreated, "POST", "/api/families/"+smiths.ID+"/secret-santa", "ann", map[string]any{}, nil)
 	var match struct {
@@ -139,9 +170,14 @@ func TestFamiliesAnswerTheListsTheirMembersShared(t *testing.T) {
 	}
 	e.must(http.StatusOK, "GET", "/api/families/"+smiths.ID+"/secret-santa", "cleo", nil, &match)
 	want := map[string]string{"ann": "tok-ann2", "ben": "tok-ben"}[match.Assignee.UID]
+	// Ann's match shows her own wishes, never Emma's list that she keeps.
 	if want == "" || len(match.Assignee.Lists) != 1 || match.Assignee.Lists[0].Token != want {
 		t.Fatalf("cleo's match %+v", match)
 	}
+
+	// Emma's list is unshared again, for the steps below.
+	e.announce(emmaList, "ann", "Emma's wishlist", "tok-emma", 2)
+	e.projected(emmaList, 2)
 
 	// ben leaves: his list goes at once (before wishlist announces its new sharing), and he
 	// sees nothing of the family any more.

@@ -22,9 +22,9 @@ func announceFamilies(ctx context.Context, tx pgx.Tx, listID string) error {
 	var ev events.ListFamiliesData
 	err := tx.QueryRow(ctx, `UPDATE lists SET families_version = families_version + 1 WHERE id = $1
 		RETURNING id, user_id, name, owner_name, share_token, family_ids::text[], families_version,
-			CASE WHEN recipient_kind = 'self' THEN '' ELSE recipient_name END,
+			CASE WHEN recipient_kind = 'self' THEN '' ELSE recipient_name END, COALESCE(recipient_uid, ''),
 			(SELECT COALESCE(array_agg(m.display_name ORDER BY m.added_at, m.uid), '{}') FROM list_managers m WHERE m.list_id = lists.id)`, listID).
-		Scan(&ev.ListID, &ev.OwnerUID, &ev.Name, &ev.OwnerName, &ev.Token, &ev.FamilyIDs, &ev.Version, &ev.RecipientName, &ev.ManagedBy)
+		Scan(&ev.ListID, &ev.OwnerUID, &ev.Name, &ev.OwnerName, &ev.Token, &ev.FamilyIDs, &ev.Version, &ev.RecipientName, &ev.RecipientUID, &ev.ManagedBy)
 	if err != nil {
 		return fmt.Errorf("announce family sharing: %w", err)
 	}
