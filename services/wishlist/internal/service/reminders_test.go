@@ -38,7 +38,7 @@ func replica(t *testing.T, dbURL string, clock *testenv.Clock) (*reminders.Sched
 //   - olive's list "Olive's wishes" is shared by link; both its items are claimed (by carl,
 //     not purchased; and by dora, purchased);
 //   - carl also claimed a gift on ema's other list, not purchased: 2 gifts not purchased;
-//   - ema's "Ema's list" is shared with a family and has no items;
+//   - ema's "Ema's list" is shared with a family and has no items (only carl's suggestion);
 //   - nina's list is empty but shared with nobody.
 type reminderWorld struct {
 	reveal                   time.Time
@@ -82,6 +82,12 @@ func seedReminderWorld(t *testing.T, pool *pgxpool.Pool) reminderWorld {
 	claim(w.oliveItems[1], "dora", w.oliveList, true)
 	claim(w.oliveItems[1], "carl", w.oliveList, false)
 	w.emaEmpty = list("ema", "Ema's list", nil, []string{uuid.NewString()})
+	// carl suggested a gift on it: to ema it is still empty, and the reminder must come as if
+	// nothing were there (a missing reminder would tell her someone suggested something).
+	suggestion := item("carl", w.emaEmpty, "A suggested scarf")
+	if _, err := pool.Exec(ctx, "UPDATE items SET suggested_by = 'carl', suggested_by_name = 'Carl' WHERE id = $1", suggestion); err != nil {
+		t.Fatal(err)
+	}
 	emaToken := "tok-" + uuid.NewString()
 	emaOther := list("ema", "Ema's books", &emaToken, nil)
 	w.emaOtherItem = []string{item("ema", emaOther, "A book")}
