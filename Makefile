@@ -6,7 +6,7 @@ GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
 HELM ?= $(HOME)/.cache/santa/bin/helm
 
-.PHONY: alerts-test cluster cluster-stop k8s-test skaffold-test dev test smoke screenshots security bench bench-streams bench-lookup bench-first-run web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
+.PHONY: alerts-test cluster cluster-stop k8s-test skaffold-test dev test smoke screenshots security bench bench-streams bench-lookup bench-lists bench-first-run web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
 	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it); the first run installs and builds"
@@ -20,6 +20,7 @@ help:
 	@echo "make stack-start / stack-stop  the test stack in the background"
 	@echo "make bench       load benchmarks against the running test stack (prints figures)"
 	@echo "make bench-lookup  barcode lookup p50/p99 from the cache and from the fake upstreams"
+	@echo "make bench-lists  the shared view and the recipient's list, before and after suggestions, medians and ratio"
 	@echo "make bench-streams  8,000 live streams: memory per stream, fan-out, reconnect drill, unpaced opening storm"
 	@echo "make bench-first-run  a newcomer's first make dev: fresh clone, empty caches, each step's time to ready"
 	@echo "make security    the hostile-input suite over a test stack (prints what was tried and what came back)"
@@ -71,6 +72,17 @@ bench:
 # Barcode lookup p50/p99 from the cache and from the fake upstreams.
 bench-lookup:
 	deploy/local/bench.sh lookup
+
+# What lists for someone else and suggestions cost the giver's shared view and the recipient's
+# own list, against the same reads before them, on one database in one run: six alternating
+# runs each, medians and the ratio printed (target: within 10%).
+bench-lists:
+	STACK=test $(STACK) deps
+	cd services/wishlist && go test -run '^$$' -bench ListAnswers -benchtime 1s -count 6 ./internal/adapters/ | tee /dev/stderr | \
+		awk '/^BenchmarkListAnswers/ { split($$1, p, "/"); sub(/-[0-9]+$$/, "", p[3]); k = p[2] "/" p[3]; v[k] = v[k] " " $$3 } \
+		END { for (k in v) { n = split(v[k], a, " "); asort(a); med[k] = a[int((n + 1) / 2)] } \
+		  for (k in med) if (k ~ /\/now$$/) { t = k; sub(/now$$/, "today", t); \
+		    printf "%-28s today %8.0f us  now %8.0f us  now/today %5.1f%%\n", substr(k, 1, length(k) - 4), med[t] / 1000, med[k] / 1000, 100 * med[k] / med[t] } }'
 
 # A newcomer's first make dev, measured on a fresh clone with empty caches (deploy/local/first-run.sh).
 bench-first-run:

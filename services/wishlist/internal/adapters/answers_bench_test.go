@@ -1,0 +1,112 @@
+package adapters
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/santa-wishlist/santa/pkg/caller"
+	"github.com/santa-wishlist/santa/pkg/migrate"
+	"github.com/santa-wishlist/santa/pkg/testenv"
+	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
+)
+
+// What lists for someone else and suggestions cost the two hottest family reads, against the
+// same reads as they were before them ("today"), on one database in one run (make bench-lists):
+//   - a giver's shared view of a 50-item list with 10 suggestions (60 rows either way: before,
+//     the suggestions would have been plain items);
+//   - the recipient's own list of 50 items that also holds 10 suggestions they must not see,
+//     against a list of the same 50 items before suggestions existed.
+//
+// The "today" readers are the queries as they stood before this change, kept here only to
+// measure against.
+func BenchmarkListAnswers(b *testing.B) {
+	ctx := context.Background()
+	pool, _ := testenv.Postgres(b)
+	if err := migrate.Apply(ctx, pool, "wishlist", Migrations(), slog.New(slog.DiscardHandler)); err != nil {
+		b.Fatal(err)
+	}
+	r := NewRepository(pool, testenv.MediaURLSigner())
+	fill := func(owner string, suggestions int) (listID, token string) {
+		list, err := r.CreateList(ctx, domain.List{ID: uuid.NewString(), UserID: owner, Name: "Christmas", OwnerName: owner,
+			RevealAt: domain.DefaultRevealAt(now()), FamilyIDs: []string{}, Recipient: domain.Recipient{Kind: domain.RecipientSelf}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range 50 {
+			it := benchItem(fmt.Sprintf("Gift number %d", i))
+			it.UserID, it.ListID = owner, list.ID
+			if _, err := r.Create(ctx, it, owner); err != nil {
+				b.Fatal(err)
+			}
+		}
+		token = "tok" + uuid.NewString() + "0123456"
+		if _, err := r.SetShare(ctx, owner, list.ID, token, owner); err != nil {
+			b.Fatal(err)
+		}
+		for i := range suggestions {
+			if _, err := r.Suggest(ctx, token, caller.Caller{UID: "gran", Name: "Gran"}, benchItem(fmt.Sprintf("Idea %d", i))); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return list.ID, token
+	}
+	withSuggestions, token := fill("tom", 10)
+	plain, _ := fill("tim", 0)
+	sink := func(json.RawMessage) {}
+
+	oldMember := newProjection(concat(itemFields, seasonClaimed))
+	b.Run("giver shared view/today", func(b *testing.B) {
+		for b.Loop() {
+			l, err := findShared(ctx, r.pool, token)
+			if err == nil {
+				_, err = r.pool.Exec(ctx, `INSERT INTO list_viewers (list_id, user_id, seen_at) VALUES ($1, $2, now())
+					ON CONFLICT (list_id, user_id) DO UPDATE SET seen_at = now()`, l.ID, "aunt")
+			}
+			var head []byte
+			if err == nil {
+				head, err = json.Marshal(map[string]any{"viewer": "member", "list": map[string]string{"id": l.ID, "name": l.Name, "ownerName": l.OwnerName}})
+			}
+			if err == nil {
+				err = r.writeRows(ctx, oldMember, head, []byte("}"), sink, "SELECT "+oldMember.sql+" FROM items WHERE items.list_id = $1"+sharedOrder, l.ID, "aunt")
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("giver shared view/now", func(b *testing.B) {
+		for b.Loop() {
+			if err := r.SharedJSON(ctx, token, "aunt", sink); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("recipient own list/today", func(b *testing.B) {
+		for b.Loop() {
+			err := r.writeRows(ctx, ownerProjection, nil, nil, sink, "SELECT "+ownerProjection.sql+
+				" FROM items JOIN lists l ON l.id = items.list_id WHERE l.user_id = $1 AND l.id = $2"+listOrder, "tim", plain)
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("recipient own list/now", func(b *testing.B) {
+		for b.Loop() {
+			if err := r.ListJSON(ctx, "tom", withSuggestions, sink); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func benchItem(name string) domain.Item {
+	price := "$19.99"
+	return domain.Item{ID: uuid.NewString(), Name: name, Description: "A lovely present for Christmas, in red",
+		Price: &price, Features: []string{"red", "wooden"}, SearchQuery: name, ShoppingURL: domain.ShoppingURL(name),
+		Priority: 2, Quantity: 2, Notes: "any edition"}
+}
