@@ -105,7 +105,7 @@ type (
 		RecipientUID  string   `json:"recipientUid,omitempty"`
 		ManagedBy     []string `json:"managedBy,omitempty"`
 	}
-	// SuggestionCreatedData is suggestion.created's (suggestion-created.schema.json): a giver
+	// SuggestionCreatedData is list.suggestion.created's (suggestion-created.schema.json): a giver
 	// suggested a gift on someone's list. The envelope's userId is the suggester; nothing
 	// reaches the list's recipient.
 	SuggestionCreatedData struct {

@@ -38,9 +38,9 @@ const (
 	// TypeListFamilies is a list's sharing with families as it now stands (wishlist owns
 	// familyIds; family keeps a projection of it for GET /api/families).
 	TypeListFamilies = "list.families"
-	// Lists for someone else. suggestion.created carries its suggester as userId and goes to
+	// Lists for someone else. list.suggestion.created carries its suggester as userId and goes to
 	// no recipient; list.managers.changed names who keeps a list now.
-	TypeSuggestionCreated   = "suggestion.created"
+	TypeSuggestionCreated   = "list.suggestion.created"
 	TypeListManagersChanged = "list.managers.changed"
 	// Families. secretsanta.drawn names the participants, never a pair.
 	TypeFamilyInvited      = "family.invited"
@@ -125,12 +125,25 @@ func Connect(url, name string, logger *slog.Logger) (*nats.Conn, jetstream.JetSt
 	return nc, js, nil
 }
 
+// streamTopics are the subject trees the product stream holds; every event type lies in one
+// (TestEveryEventTypeIsInTheStream), and each service's NATS user may publish only its own
+// (deploy/local/stack.sh, the chart's dependencies.yaml).
+var streamTopics = []string{"item.>", "santa.>", "list.>", "family.>", "secretsanta.>", "user.>", "reminder.>"}
+
+func streamSubjects(ns Namespace) []string {
+	out := make([]string, len(streamTopics))
+	for i, t := range streamTopics {
+		out[i] = ns.Subject(t)
+	}
+	return out
+}
+
 // EnsureStream creates or updates the product stream of js's namespace.
 func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
 	ns := NamespaceOf(js)
 	s, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       ns.Stream(),
-		Subjects:   []string{ns.Subject("item.>"), ns.Subject("santa.>"), ns.Subject("list.>"), ns.Subject("family.>"), ns.Subject("secretsanta.>"), ns.Subject("user.>"), ns.Subject("reminder.>")},
+		Subjects:   streamSubjects(ns),
 		Storage:    jetstream.FileStorage,
 		Replicas:   replicasOf(js),
 		Retention:  jetstream.LimitsPolicy,

@@ -41,7 +41,7 @@ func giverOn(ctx context.Context, tx pgx.Tx, token, uid string) (sharedList, boo
 }
 
 // Suggest saves a suggestion on a shared list (at most domain.MaxSuggestions a list), with
-// suggestion.created and list.changed for the givers who follow the list, in one transaction.
+// list.suggestion.created and list.changed for the givers who follow the list, in one transaction.
 func (r *Repository) Suggest(ctx context.Context, token string, by caller.Caller, item domain.Item) (domain.Item, error) {
 	err := r.inUserTx(ctx, by.UID, func(tx pgx.Tx) error {
 		l, _, err := giverOn(ctx, tx, token, by.UID)

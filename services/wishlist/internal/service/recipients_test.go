@@ -198,7 +198,7 @@ func TestATeenagerCannotTellAnythingHappenedOnTheListsKeptForThem(t *testing.T) 
 			if e.Type == "list.changed" && strings.Contains(string(e.Data), `"teen-`) {
 				t.Fatalf("list.changed would reach the teenager: %s", e.Data)
 			}
-			if (e.Type == "item.claimed" || e.Type == "suggestion.created") && strings.Contains(string(e.Data), `teen-`) {
+			if (e.Type == "item.claimed" || e.Type == "list.suggestion.created") && strings.Contains(string(e.Data), `teen-`) {
 				t.Fatalf("%s names the teenager: %s", e.Type, e.Data)
 			}
 		}
