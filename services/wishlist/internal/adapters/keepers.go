@@ -23,7 +23,10 @@ const recipientOf = "(CASE l.recipient_kind WHEN 'self' THEN l.user_id WHEN 'mem
 
 // wishVisible keeps to the items a list's recipient may know of: every wish but the
 // suggestions, which they see only once a claim on one is revealed (the gift history).
-const wishVisible = "(items.suggested_by IS NULL OR EXISTS (SELECT 1 FROM claims rc WHERE rc.item_id = items.id AND rc.reveal_at <= now()))"
+// It is a scalar subquery, not EXISTS: PostgreSQL may turn an EXISTS under OR into a hash of
+// every revealed claim in the table, where this looks up the suggestion's own claims by key.
+const wishVisible = `(items.suggested_by IS NULL OR COALESCE((SELECT true FROM claims rc
+	WHERE rc.item_id = items.id AND rc.reveal_at <= now() LIMIT 1), false))`
 
 // roleOf is the SQL for the caller's ($1) role on the list l, NULL for none.
 const roleOf = `CASE WHEN l.recipient_kind = 'self' AND l.user_id = $1 THEN 'owner'
