@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, type ReactNode } from 'react';
 import { SaveItemProvider, type SaveItem } from '../features/photo/saveItem';
 import { ScanLookupProvider, type ScanLookupProps } from '../features/photo/scanLookup';
 import { AddFormImportProvider, type AddFormImportProps } from '../features/wishlist/addFormImport';
+import { SuggestionImportProvider, type SuggestionImportProps } from '../features/lists/suggestionImport';
 import { useAddWishlistItemMutation } from '../features/wishlist/api';
 
 // The product lookup's screens load with the first scan or add form that shows them.
@@ -32,9 +33,21 @@ function AddFormImport(props: AddFormImportProps) {
 
 const renderImport = (props: AddFormImportProps) => <AddFormImport {...props} />;
 
+/** The same "Paste a shop link" in a giver's "Suggest a gift" form (features/lists). */
+function SuggestionImport(props: SuggestionImportProps) {
+  return (
+    <Suspense fallback={null}>
+      <LinkImport {...props} />
+    </Suspense>
+  );
+}
+
+const renderSuggestionImport = (props: SuggestionImportProps) => <SuggestionImport {...props} />;
+
 /**
  * Where features that must not import each other are connected: the photo flow saves with the
- * wishlist's mutation; the camera and the add form show the product lookup's components.
+ * wishlist's mutation; the camera, the add form and the suggestion form show the product lookup's
+ * components.
  */
 export function FeatureBridges({ children }: { children: ReactNode }) {
   const [addItem] = useAddWishlistItemMutation();
@@ -42,7 +55,9 @@ export function FeatureBridges({ children }: { children: ReactNode }) {
   return (
     <SaveItemProvider value={save}>
       <ScanLookupProvider value={renderScanned}>
-        <AddFormImportProvider value={renderImport}>{children}</AddFormImportProvider>
+        <AddFormImportProvider value={renderImport}>
+          <SuggestionImportProvider value={renderSuggestionImport}>{children}</SuggestionImportProvider>
+        </AddFormImportProvider>
       </ScanLookupProvider>
     </SaveItemProvider>
   );

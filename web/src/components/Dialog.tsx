@@ -8,13 +8,15 @@ interface DialogProps {
   actions: ReactNode;
   onClose?: () => void;
   icon?: ReactNode;
+  /** 'tall': a long form (left-aligned, scrolls inside the screen on a phone). */
+  size?: 'tall';
 }
 
 /**
  * A modal dialog: labelled, focus moved inside on open and kept there with Tab, Escape closes
  * it when it can be closed. Focus returns to what had it before.
  */
-export function Dialog({ title, children, actions, onClose, icon }: DialogProps) {
+export function Dialog({ title, children, actions, onClose, icon, size }: DialogProps) {
   const titleId = useId();
   const bodyId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -52,7 +54,7 @@ export function Dialog({ title, children, actions, onClose, icon }: DialogProps)
     <div className="dialog-backdrop">
       <div
         ref={panel}
-        className="dialog"
+        className={size === 'tall' ? 'dialog dialog--tall' : 'dialog'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

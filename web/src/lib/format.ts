@@ -58,6 +58,11 @@ export function formatNumber(value: number, lng: Language): string {
   return new Intl.NumberFormat(lng).format(value);
 }
 
+/** Names joined as the language joins them: 'Ann and Ben', 'Ann und Ben', 'Ann et Ben', 'Ann y Ben'. */
+export function formatNames(names: readonly string[], lng: Language): string {
+  return new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' }).format(names);
+}
+
 /** The formatters bound to the language shown; components re-render when it changes. */
 export function useFormat() {
   const lng = useLanguage();
@@ -67,6 +72,7 @@ export function useFormat() {
       price: (price: string) => formatPrice(price, lng),
       date: (date: string | Date, style?: Intl.DateTimeFormatOptions) => formatDate(date, lng, style),
       number: (value: number) => formatNumber(value, lng),
+      names: (names: readonly string[]) => formatNames(names, lng),
     }),
     [lng],
   );

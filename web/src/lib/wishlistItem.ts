@@ -7,8 +7,15 @@ import type { components } from './api/schema';
  */
 type Schemas = components['schemas'];
 
+/**
+ * What a giver's answer adds to an item, as the shared view types it: on a list kept for someone
+ * else, its managers' GET /api/wishlist items also carry `suggested`, `suggestedBy`, `claimed` and
+ * `mine` (api/openapi.yaml, OwnerItem). Absent for everyone else.
+ */
+type GiverFields = Partial<Pick<Schemas['SharedList']['items'][number], 'suggested' | 'suggestedBy' | 'claimed' | 'mine'>>;
+
 /** A wishlist item as the gateway answers it. */
-export type WishlistItem = Schemas['Item'];
+export type WishlistItem = Schemas['Item'] & GiverFields;
 
 /**
  * What POST /api/wishlist accepts; the form, the photo flow and gift options send subsets.

@@ -1,18 +1,35 @@
+import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
+import { useGetListsQuery } from '../../features/lists/api';
 import { ListBar } from '../../features/lists/components/ListBar';
+import { ManagerClaim } from '../../features/lists/components/ManagerClaim';
+import { isKeptForOthers } from '../../features/lists/types';
 import WishlistPage from '../../features/wishlist/components/WishlistPage';
+import type { WishlistItem } from '../../lib/wishlistItem';
 
-/** /wishlist: the wishlist feature's page with the lists switcher; `?list=` keeps the choice in the address. */
+/**
+ * /wishlist: the wishlist feature's page with the lists switcher; `?list=` keeps the choice in the
+ * address. On a list the user keeps for someone else they are a giver: the cards show who is
+ * getting what and the relatives' suggestions, and they claim through the list's link. A list
+ * made for the user (role recipient) is shown exactly as their own.
+ */
 export default function MyWishlistPage() {
   const [params, setParams] = useSearchParams();
   const listId = params.get('list') ?? undefined;
+  const { data: lists } = useGetListsQuery();
+  const list = lists?.find((l) => l.id === listId) ?? lists?.find((l) => l.isDefault);
+  const givers = !!list && isKeptForOthers(list);
+  const token = givers ? list?.share?.token : undefined;
+  const itemActions = useCallback((item: WishlistItem) => (token ? <ManagerClaim token={token} itemId={item.id} /> : null), [token]);
   return (
     <WishlistPage
       listId={listId}
+      givers={givers}
+      itemActions={token ? itemActions : undefined}
       toolbar={
         <ListBar
           selectedId={listId}
-          onSelect={(list) => setParams(list.isDefault ? {} : { list: list.id }, { replace: true })}
+          onSelect={(next) => setParams(next.isDefault ? {} : { list: next.id }, { replace: true })}
         />
       }
     />

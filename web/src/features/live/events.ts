@@ -98,8 +98,9 @@ export function handleLiveEvent(event: ServerEvent, ctx: LiveContext): void {
       return;
     }
     case LIVE_EVENTS.sharedListChanged:
-      // A list this user opened by its link changed (items or claims): read open ones again.
-      ctx.dispatch(api.util.invalidateTags(['Shared', 'Claims']));
+      // A list this user opened by its link changed (items, claims or suggestions): read open ones
+      // again, and a manager's own view of a list they keep for someone else, which shows both.
+      ctx.dispatch(api.util.invalidateTags(['Shared', 'Claims', { type: 'Wishlist', id: 'LIST' }]));
       return;
     case LIVE_EVENTS.claimRemoved: {
       ctx.dispatch(api.util.invalidateTags(['Shared', 'Claims']));

@@ -116,7 +116,9 @@ describe('live events', () => {
     const store = makeStore();
     const dispatch = vi.spyOn(store, 'dispatch');
     handleLiveEvent({ event: 'shared-list-changed', data: '{"listId":"l1"}' }, { dispatch: store.dispatch, currentCount: () => 0 });
-    expect(dispatch).toHaveBeenCalledWith(expect.objectContaining({ type: 'api/invalidateTags', payload: ['Shared', 'Claims'] }));
+    expect(dispatch).toHaveBeenCalledWith(
+      expect.objectContaining({ type: 'api/invalidateTags', payload: ['Shared', 'Claims', { type: 'Wishlist', id: 'LIST' }] }),
+    );
     dispatch.mockClear();
     handleLiveEvent(
       { event: 'claim-removed', data: '{"message":"Red bicycle was removed from Emma\'s list","itemId":"i","listId":"l1"}' },

@@ -37,4 +37,15 @@ describe('giftsByYear', () => {
     expect(giftsByYear([{ id: 'a', name: 'A' }, { id: 'b', name: 'B', claims: [] }])).toEqual([]);
     expect(giftsByYear([{ id: 'c', name: 'C', claims: [claim('Anna', 'not a date')] }])).toEqual([]);
   });
+
+  it("leaves out, for a manager, this season's claims not given yet", () => {
+    const now = Date.parse('2026-11-27T12:00:00Z');
+    const history = giftsByYear(
+      [{ id: 'd', name: 'Drum', claims: [claim('Aunt Ann', '2026-12-26T00:00:00Z'), claim('Bob', '2025-12-26T00:00:00Z')] }],
+      now,
+    );
+    expect(history.flatMap((y) => y.gifts.map((g) => g.giver))).toEqual(['Bob']);
+    // Without the cut-off (the recipient's own view, where the server sends only revealed claims) both count.
+    expect(giftsByYear([{ id: 'd', name: 'Drum', claims: [claim('Aunt Ann', '2026-12-26T00:00:00Z')] }])).toHaveLength(1);
+  });
 });

@@ -504,6 +504,51 @@ export interface paths {
         patch: operations["updateList"];
         trace?: never;
     };
+    "/api/lists/{id}/managers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a co-manager to a list for someone else (a manager only)
+         * @description The new manager must share a family with the caller (otherwise 404, as for a list that does not exist). Up to four co-managers besides the list's creator. Commits `list.managers.changed`.
+         */
+        post: operations["addListManager"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lists/{id}/managers/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a manager, or leave (the caller's own uid)
+         * @description The last manager cannot leave. When the manager whose account holds the list leaves, the list and its items move to the manager who has kept it longest. Commits `list.managers.changed`.
+         */
+        delete: operations["removeListManager"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/lists/{id}/share": {
         parameters: {
             query?: never;
@@ -571,6 +616,49 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/shared/{token}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suggest a gift on someone's shared list (a giver; never its recipient)
+         * @description The item's rules apply (a description may be left out). Up to 50 suggestions a list. On a list shared with families, only members of those families and the list's managers may suggest. Givers see it among the items; the recipient never does (docs/family.md). Commits `list.suggestion.created` and `list.changed` for the givers.
+         */
+        post: operations["suggestGift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared/{token}/suggestions/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a suggestion (its suggester, or a manager of the list) */
+        delete: operations["deleteSuggestion"];
+        options?: never;
+        head?: never;
+        /** Edit a suggestion (its suggester, or a manager of the list) */
+        patch: operations["editSuggestion"];
         trace?: never;
     };
     "/api/claims": {
@@ -847,6 +935,10 @@ export interface components {
                 name: string;
                 ownerName: string;
                 token: string;
+                /** @description Whom a list kept for someone else is for ("Emma"); absent for a member's own list. */
+                recipientName?: string;
+                /** @description Who keeps a list for someone else ("kept by Ann and Ben"); absent for a member's own list. */
+                managedBy?: string[];
             }[];
         };
         Invite: {
@@ -1165,6 +1257,14 @@ export interface components {
             name: string;
         };
         List: {
+            recipient: components["schemas"]["Recipient"];
+            /**
+             * @description The caller's role: `owner` of their own list, `manager` of a list for someone else (a giver, who sees the claims), or `recipient`, the member a list is for, who sees it as an owner sees their own.
+             * @enum {unknown}
+             */
+            role: "owner" | "manager" | "recipient";
+            /** @description Who keeps a list for someone else (empty for a self list). */
+            managers: components["schemas"]["Manager"][];
             /** Format: uuid */
             id: string;
             name: string;
@@ -1179,6 +1279,45 @@ export interface components {
             /** @description The families the list is shared with (each a family its owner belongs to). */
             familyIds: string[];
         };
+        /** @description Who a list is for: the owner themselves (`self`), a person without an account (`person`, with `name`), or a family member with an account (`member`, with `uid` and `displayName`). The promise protects the recipient. */
+        Recipient: {
+            /** @enum {unknown} */
+            kind: "self" | "person" | "member";
+            name?: string;
+            uid?: string;
+            displayName?: string;
+        };
+        RecipientDraft: {
+            /** @enum {unknown} */
+            kind: "self" | "person" | "member";
+            /** @description A person's name, 1-40 characters. */
+            name?: string;
+            /** @description A member who shares a family with the caller. */
+            uid?: string;
+        };
+        Manager: {
+            uid: string;
+            displayName: string;
+        };
+        SuggestionDraft: {
+            name?: string;
+            description?: string;
+            price?: string | null;
+            shoppingUrl?: string;
+            notes?: string;
+            quantity?: number;
+            priority?: number;
+        };
+        SuggestedBy: {
+            displayName: string;
+            /** @description The caller made the suggestion. */
+            mine: boolean;
+        };
+        Suggestion: components["schemas"]["Item"] & {
+            /** @constant */
+            suggested: true;
+            suggestedBy: components["schemas"]["SuggestedBy"];
+        };
         ListDraft: {
             /** @description 1-60 characters: 'List name must be 1 to 60 characters.' */
             name?: string;
@@ -1189,6 +1328,8 @@ export interface components {
             revealAt?: string;
             /** @description Replaces the families the list is shared with; [] shares it with none. Each must be a family the caller belongs to (422 otherwise). */
             familyIds?: string[];
+            /** @description On POST, who the new list is for (absent: the caller; a list for someone else whose name is left out is named "{name}'s wishlist"). On PATCH, `{kind: member, uid}` hands a list for a person over to that person's account (a manager only); claims made before stay secret until their own reveal dates. */
+            recipient?: components["schemas"]["RecipientDraft"];
         };
         Share: {
             token: string;
@@ -1197,7 +1338,7 @@ export interface components {
         };
         SharedList: {
             /**
-             * @description `member`: any signed-in viewer who is not the owner (the family the list is shared with, or someone given the link), who can claim; `anonymous`: not signed in.
+             * @description `owner`: the list's recipient (its owner, or the member a list is for); `member`: any other signed-in viewer (the family the list is shared with, someone given the link, a manager of a list for someone else), who can claim and suggest; `anonymous`: not signed in.
              * @enum {unknown}
              */
             viewer: "owner" | "member" | "anonymous";
@@ -1206,8 +1347,16 @@ export interface components {
                 id: string;
                 name: string;
                 ownerName: string;
+                recipient?: components["schemas"]["Recipient"];
+                /** @description Who keeps a list for someone else; never shown to its recipient. */
+                managedBy?: string[];
             };
             items: (components["schemas"]["Item"] & {
+                /** @description Givers only (`viewer` member); the recipient and anonymous viewers never see a suggestion. */
+                suggested?: boolean;
+                suggestedBy?: components["schemas"]["SuggestedBy"] | null;
+                /** @description A manager's view of a list they keep for someone else, who is giving what. */
+                claims?: components["schemas"]["ClaimBy"][];
                 /** @description Units claimed by anyone; only for `viewer` member, absent for anonymous viewers and the owner. */
                 claimed?: number;
                 /** @description Units claimed by the caller; only for `viewer` member. */
@@ -1215,8 +1364,15 @@ export interface components {
             })[];
         };
         OwnerItem: components["schemas"]["Item"] & {
-            /** @description The revealed claims (the gift history), newest season first. */
+            /** @description The revealed claims (the gift history), newest season first. To a manager of a list for someone else: this season's claims, who is giving what (the manager's items also carry `claimed`, `mine`, `suggested` and `suggestedBy`). */
             claims: components["schemas"]["ClaimBy"][];
+            /** @description To a manager only, units claimed this season by anyone. */
+            claimed?: number;
+            /** @description To a manager only, units the manager claimed. */
+            mine?: number;
+            /** @description To a manager only; the owner and the member a list is for never see a suggestion. */
+            suggested?: boolean;
+            suggestedBy?: components["schemas"]["SuggestedBy"] | null;
         };
         ClaimBy: {
             displayName: string;
@@ -2807,6 +2963,99 @@ export interface operations {
             422: components["responses"]["Invalid"];
         };
     };
+    addListManager: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uid: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The list's managers now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        managers: components["schemas"]["Manager"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description managers_only: the member a list is for cannot change who keeps it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["ListNotFound"];
+            /** @description own_list (a self list has no co-managers), too_many_managers, recipient_cannot_manage. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: components["responses"]["Invalid"];
+        };
+    };
+    removeListManager: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description managers_only. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["ListNotFound"];
+            /** @description last_manager, or own_list for a self list. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     shareList: {
         parameters: {
             query?: never;
@@ -2980,6 +3229,142 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    suggestGift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuggestionDraft"];
+            };
+        };
+        responses: {
+            /** @description The suggestion. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suggestion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description own_list: the list's recipient cannot suggest on it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["ShareNotFound"];
+            /** @description too_many_suggestions. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: components["responses"]["Invalid"];
+        };
+    };
+    deleteSuggestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; its claimers are told, as for any item. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description own_list. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description share_not_found or not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    editSuggestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuggestionDraft"];
+            };
+        };
+        responses: {
+            /** @description The suggestion. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suggestion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description own_list. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description share_not_found, or not_found (no such suggestion the caller may change). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: components["responses"]["Invalid"];
         };
     };
     myClaims: {

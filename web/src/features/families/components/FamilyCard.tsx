@@ -9,6 +9,7 @@ import { adminsFirst, isLastAdmin, type Family, type Invite } from '../types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { InvitePanel } from './InvitePanel';
 import { MemberRow } from './MemberRow';
+import { FamilyListRow } from './FamilyListRow';
 
 interface Props {
   family: Family;
@@ -64,10 +65,7 @@ export function FamilyCard({ family, me, initialInvite }: Props) {
         <ul className="family-card__lists">
           {family.lists.map((list) => (
             <li key={list.listId}>
-              <Link to={`/l/${list.token}`} className="family-list-link" data-testid="family-list">
-                <span className="family-list-link__name">{list.name}</span>
-                <span className="muted">{list.ownerName}</span>
-              </Link>
+              <FamilyListRow list={list} />
             </li>
           ))}
         </ul>

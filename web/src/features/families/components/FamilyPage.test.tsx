@@ -38,6 +38,25 @@ describe('the Family page /family', () => {
     expect(within(card).getByRole('link', { name: 'Secret Santa' })).toHaveAttribute('href', '/family/fam-1/secret-santa');
   });
 
+  it('shows a list kept for someone under their name, with who keeps it', async () => {
+    const family = smiths();
+    family.lists = [
+      ...family.lists,
+      { listId: 'l-emma', name: 'Emma’s wishlist', ownerName: 'Holly', token: 'tok-emma', recipientName: 'Emma', managedBy: ['Holly', 'Ben'] },
+      { listId: 'l-gran', name: 'Birthday', ownerName: 'Holly', token: 'tok-gran', recipientName: 'Grandpa', managedBy: ['Holly'] },
+    ];
+    mockFetch((call) => json(isInvitesList(call) ? [] : [family]));
+    render();
+    const card = await screen.findByRole('region', { name: 'The Smiths' });
+    const rows = within(card).getAllByTestId('family-list');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'ChristmasBen',
+      'Emma’s wishlist, kept by Holly and Ben',
+      'Grandpa’s wishlist, kept by HollyBirthday',
+    ]);
+    expect(rows[1]).toHaveAttribute('href', '/l/tok-emma');
+  });
+
   it('removes a member only after asking', async () => {
     let family = smiths();
     const calls = mockFetch((call) => {

@@ -14,6 +14,9 @@ function list(over: Partial<WishList>): WishList {
     revealAt: '2026-12-26T00:00:00Z',
     share: null,
     familyIds: [],
+    recipient: { kind: 'self' },
+    role: 'owner',
+    managers: [],
     ...over,
   };
 }
@@ -155,5 +158,38 @@ describe('list bar on My Wishlist', () => {
     expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ url: '/api/lists/default', body: { familyIds: ['fam-a', 'fam-b'] } });
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'The Smiths' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH').at(-1)?.body).toEqual({ familyIds: ['fam-b'] }));
+  });
+
+  it('keeps my lists (and the one made for me) apart from the lists I keep for others', async () => {
+    const teen = list({ id: 'teen', name: 'Christmas', isDefault: false, role: 'recipient', recipient: { kind: 'member', uid: 'uid-123', displayName: 'Holly' } });
+    const emma = list({ id: 'emma', name: 'Emma’s wishlist', isDefault: false, role: 'manager', recipient: { kind: 'person', name: 'Emma' } });
+    mockFetch(() => json([list({}), teen, emma]));
+    const onSelect = vi.fn();
+    renderWithProviders(<ListBar onSelect={onSelect} />, { preloadedState: signedIn() });
+    const select = await screen.findByRole('combobox', { name: 'List' });
+    const groups = within(select).getAllByRole('group');
+    expect(groups.map((g) => g.getAttribute('label'))).toEqual(['My lists', 'Lists I keep for others']);
+    expect(within(groups[0]).getAllByRole('option').map((o) => o.textContent)).toEqual(['My Wishlist (2)', 'Christmas (2)']);
+    expect(within(groups[1]).getAllByRole('option').map((o) => o.textContent)).toEqual(['Emma’s wishlist (2)']);
+    // My own list's button is about sharing; a kept list's has its keepers and the hand-over too.
+    expect(screen.getByRole('button', { name: 'Share' })).toBeInTheDocument();
+    expect(screen.queryByTestId('kept-no-link')).not.toBeInTheDocument();
+  });
+
+  it('offers a kept list its settings, and says a link is needed to claim from it', async () => {
+    const emma = list({ id: 'emma', name: 'Emma’s wishlist', isDefault: false, role: 'manager', recipient: { kind: 'person', name: 'Emma' } });
+    mockFetch((call) => json(call.url === '/api/families' ? [] : [list({}), emma]));
+    renderWithProviders(<ListBar selectedId="emma" onSelect={vi.fn()} />, { preloadedState: signedIn() });
+    expect(await screen.findByTestId('kept-no-link')).toHaveTextContent('make its share link in Settings');
+    await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    expect(screen.getByRole('dialog', { name: 'Emma’s wishlist: settings' })).toBeInTheDocument();
+  });
+
+  it('shows a plain list of lists when I keep none for others', async () => {
+    mockFetch(() => json([list({}), list({ id: 'b', name: 'Birthday', isDefault: false })]));
+    renderWithProviders(<ListBar onSelect={vi.fn()} />, { preloadedState: signedIn() });
+    const select = await screen.findByRole('combobox', { name: 'List' });
+    expect(within(select).queryAllByRole('group')).toHaveLength(0);
+    expect(within(select).getAllByRole('option')).toHaveLength(2);
   });
 });

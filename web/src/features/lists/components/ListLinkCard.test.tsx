@@ -12,6 +12,9 @@ const DEFAULT: WishList = {
   revealAt: '2026-12-26T00:00:00Z',
   share: null,
   familyIds: [],
+  recipient: { kind: 'self' },
+  role: 'owner',
+  managers: [],
 };
 
 describe('the whole list link on the share options screen', () => {

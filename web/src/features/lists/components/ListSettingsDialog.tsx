@@ -7,13 +7,18 @@ import { useToast } from '../../../app/shell/notices';
 import { errorMessage, fieldErrors } from '../../../lib/apiError';
 import { useFormat } from '../../../lib/format';
 import { useShareListMutation, useUnshareListMutation, useUpdateListMutation } from '../api';
-import type { WishList } from '../types';
+import { isKeptForOthers, type WishList } from '../types';
 import { ShareWithFamilies } from './ShareWithFamilies';
+import { HandOverPanel } from './HandOverPanel';
+import { ManagersPanel } from './ManagersPanel';
+import { RecipientLine } from './RecipientLine';
 import { offerPush } from '../../../lib/push';
 
 interface Props {
   list: WishList;
   onClose: () => void;
+  /** The caller stopped keeping this list (they left its managers). */
+  onLeft?: () => void;
 }
 
 /** The share link as a full address, for copying into a message. */
@@ -30,8 +35,12 @@ export function earliestRevealDate(now: Date = new Date()): string {
   return new Date(now.getTime() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
 }
 
-/** Share link (make, copy, replace, turn off), the families it is shared with, and reveal date of one list. */
-export function ListSettingsDialog({ list, onClose }: Props) {
+/**
+ * Share link (make, copy, replace, turn off), the families it is shared with, and reveal date of
+ * one list; for a list kept for someone else also whom it is for, its managers and the hand-over.
+ * A list made for the caller (role recipient) shows exactly what their own list shows.
+ */
+export function ListSettingsDialog({ list, onClose, onLeft }: Props) {
   const toast = useToast();
   const { t } = useTranslation('lists');
   const format = useFormat();
@@ -75,16 +84,31 @@ export function ListSettingsDialog({ list, onClose }: Props) {
   }
 
   const url = list.share ? absoluteUrl(list.share.url) : null;
+  const kept = isKeptForOthers(list);
   return (
     <Dialog
-      title={t('settings.title', { name: listName(list.name) })}
+      title={t(kept ? 'settings.keptTitle' : 'settings.title', { name: listName(list.name) })}
       onClose={onClose}
+      size="tall"
       actions={
         <button type="button" className="button button--outline button--block" onClick={onClose}>
           {t('settings.done')}
         </button>
       }
     >
+      {kept && (
+        <>
+          <RecipientLine recipient={list.recipient} />
+          <ManagersPanel
+            list={list}
+            onLeft={() => {
+              onClose();
+              onLeft?.();
+            }}
+          />
+          <HandOverPanel list={list} />
+        </>
+      )}
       <h3 className="list-settings__heading">{t('settings.shareLink')}</h3>
       {url ? (
         <>

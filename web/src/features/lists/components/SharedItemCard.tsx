@@ -3,9 +3,11 @@ import { useState } from 'react';
 import { useFormat } from '../../../lib/format';
 import { CategoryIcon } from '../../../components/CategoryIcon';
 import { CartIcon } from '../../../components/icons';
+import { ClaimedBy, SuggestedBy } from '../../../components/GiverMarks';
 import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
 import { unitsLeft, type SharedItem, type SharedList } from '../types';
 import { ClaimControls } from './ClaimControls';
+import { SuggestionActions } from './SuggestionActions';
 import '../../../components/mediaCard.css';
 
 interface Props {
@@ -17,9 +19,13 @@ interface Props {
    * card never guesses any (docs/family.md, "how the surprise is kept").
    */
   viewer: SharedList['viewer'];
+  /** The viewer keeps this list (a manager): they may edit and delete any suggestion. */
+  manages?: boolean;
+  /** Opens the suggestion form on this item. */
+  onEditSuggestion?: (item: SharedItem) => void;
 }
 
-export function SharedItemCard({ token, item, viewer }: Props) {
+export function SharedItemCard({ token, item, viewer, manages = false, onEditSuggestion }: Props) {
   const isMember = viewer === 'member';
   const [imageFailed, setImageFailed] = useState(false);
   const { t } = useTranslation('lists');
@@ -56,6 +62,9 @@ export function SharedItemCard({ token, item, viewer }: Props) {
             {t('item.takenOf', { claimed: item.claimed, total: item.quantity })}
           </p>
         )}
+        {/* Suggestions and who claimed what are for givers only, whatever an answer carried. */}
+        {isMember && item.suggested && <SuggestedBy by={item.suggestedBy} />}
+        {isMember && <ClaimedBy claims={item.claims} />}
       </div>
       <div className="media-card__actions">
         <button
@@ -67,6 +76,9 @@ export function SharedItemCard({ token, item, viewer }: Props) {
           <CartIcon size={16} /> {t('item.shop')}
         </button>
         {isMember && <ClaimControls token={token} item={item} />}
+        {isMember && item.suggested && (manages || item.suggestedBy?.mine) && onEditSuggestion && (
+          <SuggestionActions token={token} item={item} onEdit={onEditSuggestion} />
+        )}
       </div>
     </article>
   );

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { anItem } from '../../../test/items';
 import { json, mockFetch, renderWithProviders, signedIn, signedOut } from '../../../test/utils';
 import { SESSION_KEYS } from '../../../lib/storage';
-import type { SharedItem, SharedList } from '../types';
+import type { SharedItem, SharedList, WishList } from '../types';
 import SharedListPage from './SharedListPage';
 
 const TOKEN = 'tok_abc';
@@ -28,13 +28,18 @@ function shared(viewer: SharedList['viewer'], items: SharedItem[]): SharedList {
   return { viewer, list: { id: 'l1', name: 'Christmas', ownerName: 'Tom' }, items };
 }
 
+/** The fetch mock's answers, with the viewer's own lists (GET /api/lists) answered apart. */
+function answers(handler: Parameters<typeof mockFetch>[0], lists: WishList[] = []) {
+  return mockFetch((call) => (call.url === '/api/lists' ? json(lists) : handler(call)));
+}
+
 function renderPage(state = signedIn()) {
   return renderWithProviders(<SharedListPage />, { path: '/l/:token', initialEntry: `/l/${TOKEN}`, preloadedState: state });
 }
 
 describe('shared list page /l/:token', () => {
   it('shows photos, prices, notes and shop buttons, most wanted first, and marks taken items', async () => {
-    mockFetch(() =>
+    answers(() =>
       json(
         shared('member', [
           item({ id: 'a', name: 'Socks', createdAt: '2026-11-05T10:00:00Z', claimed: 1, mine: 0 }),
@@ -58,7 +63,7 @@ describe('shared list page /l/:token', () => {
   it('claims a chosen number of units and then offers purchased and release', async () => {
     let list = shared('member', [item({ quantity: 3, claimed: 1, mine: 0 })]);
     let bought = false;
-    const calls = mockFetch((call) => {
+    const calls = answers((call) => {
       if (call.method === 'PUT') {
         bought = (call.body as { purchased: boolean }).purchased;
         list = shared('member', [item({ quantity: 3, claimed: 3, mine: 2 })]);
@@ -84,7 +89,7 @@ describe('shared list page /l/:token', () => {
   });
 
   it('shows the server message when someone else took the last unit', async () => {
-    mockFetch((call) =>
+    answers((call) =>
       call.method === 'PUT'
         ? json({ error: { code: 'not_enough_left', message: 'Someone else just claimed it.' } }, 409)
         : json(shared('member', [item({ claimed: 0, mine: 0 })])),

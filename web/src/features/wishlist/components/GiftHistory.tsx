@@ -9,9 +9,10 @@ import type { WishlistItem } from '../types';
  * once each claim's own reveal date has passed. Nothing is shown until there is one, so an owner
  * cannot tell an empty history from claims still secret.
  */
-export function GiftHistory({ items }: { items: readonly WishlistItem[] }) {
+export function GiftHistory({ items, givers = false }: { items: readonly WishlistItem[]; givers?: boolean }) {
   const { t } = useTranslation('wishlist');
-  const years = useMemo(() => giftsByYear(items), [items]);
+  // A manager's items carry this season's claims too: only those already revealed are history.
+  const years = useMemo(() => giftsByYear(items, givers ? Date.now() : undefined), [items, givers]);
   if (years.length === 0) return null;
   return (
     <section className="card gift-history" aria-labelledby="gift-history-title" data-testid="gift-history">

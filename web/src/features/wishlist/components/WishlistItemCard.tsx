@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { CategoryIcon } from '../../../components/CategoryIcon';
 import { CartIcon, PencilIcon, TrashIcon } from '../../../components/icons';
+import { ClaimedBy, SuggestedBy } from '../../../components/GiverMarks';
 import { Spinner } from '../../../components/Spinner';
 import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
 import { useFormat } from '../../../lib/format';
@@ -15,13 +16,25 @@ interface Props {
   removing: boolean;
   onRemove: (item: WishlistItem) => void;
   onEdit?: (item: WishlistItem) => void;
+  /**
+   * The viewer gives on this list (a manager of a list kept for someone else): the card says who
+   * is getting the item and whose suggestion it is. Never for the list's recipient.
+   */
+  givers?: boolean;
+  /** More actions for the item (a manager's own claim). */
+  extra?: ReactNode;
 }
 
 export function shopUrlFor(item: Pick<WishlistItem, 'shoppingUrl' | 'searchQuery' | 'name'>): string {
   return item.shoppingUrl || shopSearchUrl(item.searchQuery || item.name);
 }
 
-export function WishlistItemCard({ item, removing, onRemove, onEdit }: Props) {
+/** A claim of this season (a manager sees who is getting what); revealed ones are the gift history. */
+function notYetGiven(claim: { revealedAt?: string }): boolean {
+  return !claim.revealedAt || !(Date.parse(claim.revealedAt) <= Date.now());
+}
+
+export function WishlistItemCard({ item, removing, onRemove, onEdit, givers = false, extra }: Props) {
   const [imageFailed, setImageFailed] = useState(false);
   const { t } = useTranslation('wishlist');
   const format = useFormat();
@@ -51,11 +64,17 @@ export function WishlistItemCard({ item, removing, onRemove, onEdit }: Props) {
         {item.price && <p className="media-card__price">{format.price(item.price)}</p>}
         {item.quantity > 1 && <p className="muted">{t('card.wants', { count: item.quantity })}</p>}
         {item.notes && <p className="media-card__description">{item.notes}</p>}
-        {item.claims && item.claims.length > 0 && (
+        {givers && item.suggested && <SuggestedBy by={item.suggestedBy} />}
+        {givers ? (
+          <ClaimedBy claims={item.claims?.filter(notYetGiven)} />
+        ) : (
+          item.claims &&
+          item.claims.length > 0 && (
           // The server adds `claims` only after the list's reveal date: who gave what.
           <p className="item-card__given" data-testid="given-by">
             {t('card.from', { names: item.claims.map((c) => (c.quantity > 1 ? `${c.displayName} (${c.quantity})` : c.displayName)).join(', ') })}
           </p>
+          )
         )}
       </div>
       <div className="media-card__actions item-card__actions">
@@ -79,6 +98,7 @@ export function WishlistItemCard({ item, removing, onRemove, onEdit }: Props) {
           {removing ? <Spinner size="small" label={t('card.removing')} /> : <TrashIcon size={16} />}
           <span aria-hidden="true">{t('card.remove')}</span>
         </button>
+        {extra}
       </div>
     </article>
   );

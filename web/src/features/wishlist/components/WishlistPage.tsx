@@ -28,10 +28,14 @@ interface Props {
   listId?: string;
   /** Controls the app puts under the title (the list switcher and settings of lists). */
   toolbar?: ReactNode;
+  /** The viewer keeps this list for someone else: cards show claims and suggestions (givers' marks). */
+  givers?: boolean;
+  /** More actions per item (a manager's own claim), put in by the app. */
+  itemActions?: (item: WishlistItem) => ReactNode;
 }
 
 /** /wishlist (signed in only). */
-export default function WishlistPage({ listId, toolbar }: Props = {}) {
+export default function WishlistPage({ listId, toolbar, givers = false, itemActions }: Props = {}) {
   const { t } = useTranslation('wishlist');
   const categoryLabel = useCategoryLabel();
   usePageTitle(t('title'));
@@ -116,13 +120,20 @@ export default function WishlistPage({ listId, toolbar }: Props = {}) {
           <ul className="item-grid">
             {visible.map((item) => (
               <li key={item.id}>
-                <WishlistItemCard item={item} removing={removingId === item.id} onRemove={remove} onEdit={setEditing} />
+                <WishlistItemCard
+                  item={item}
+                  removing={removingId === item.id}
+                  onRemove={remove}
+                  onEdit={setEditing}
+                  givers={givers}
+                  extra={itemActions?.(item)}
+                />
               </li>
             ))}
           </ul>
         </Tabs>
       )}
-      {items && <GiftHistory items={items} />}
+      {items && <GiftHistory items={items} givers={givers} />}
       {editing && <EditItemSheet item={editing} onClose={() => setEditing(null)} />}
     </section>
   );

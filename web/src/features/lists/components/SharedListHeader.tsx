@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '../../../lib/format';
+import { useListName } from '../listName';
+import { recipientName, type SharedList } from '../types';
+
+/**
+ * Whose list it is: "Emma's wishlist, kept by Ann and Ben" for a list kept for someone else,
+ * "Tom's wishlist" otherwise, and to its recipient (viewer owner) only "Your list": the recipient
+ * sees their list exactly as an owner sees their own.
+ */
+export function SharedListHeader({ data }: { data: SharedList }) {
+  const { t } = useTranslation('lists');
+  const format = useFormat();
+  const listName = useListName();
+  const forName = recipientName(data.list.recipient);
+  const keepers = data.list.managedBy ?? [];
+  let whose = t('shared.whose', { owner: data.list.ownerName });
+  if (data.viewer === 'owner') whose = t('shared.yours');
+  else if (forName && keepers.length > 0) whose = t('shared.keptBy', { name: forName, keepers: format.names(keepers) });
+  else if (forName) whose = t('shared.whose', { owner: forName });
+  return (
+    <header className="shared-list__header">
+      <p className="muted" data-testid="shared-whose">
+        {whose}
+      </p>
+      <h1 id="shared-list-title" className="page__title">
+        {listName(data.list.name)}
+      </h1>
+    </header>
+  );
+}
