@@ -22,6 +22,7 @@ var dataTypes = map[string]any{
 	TypeFamilyMemberJoined: MemberJoinedData{},
 	TypeFamilyMemberLeft:   MemberLeftData{},
 	TypeSecretSantaDrawn:   SecretSantaDrawnData{},
+	TypeSecretSantaMessage: SecretSantaMessageData{},
 	TypeUserDeleted:        UserDeletedData{},
 	TypeUserErased:         UserErasedData{},
 	TypeReminderDrawSoon:   DrawSoonData{},
@@ -156,6 +157,20 @@ type (
 		Participants []string  `json:"participants"`
 	}
 )
+
+// SecretSantaMessageData is secretsanta.message's (secretsanta-message.schema.json): the
+// envelope's userId is the one who receives the message, and With is the conversation from
+// their side ("santa": their own Secret Santa wrote; "giftee": their giftee wrote). It carries
+// nothing of who the Santa is, nor the text: the receiver reads it from the family service.
+type SecretSantaMessageData struct {
+	FamilyID   string `json:"familyId"`
+	FamilyName string `json:"familyName"`
+	MessageID  string `json:"messageId"`
+	With       string `json:"with"`
+}
+
+// ConversationSides are the values of SecretSantaMessageData.With.
+var ConversationSides = []string{"santa", "giftee"}
 
 // MemberRoles are the roles family.member.joined names (the family service's roles).
 var MemberRoles = []string{"admin", "member"}

@@ -43,6 +43,9 @@ const (
 	TypeFamilyMemberJoined = "family.member.joined"
 	TypeFamilyMemberLeft   = "family.member.left"
 	TypeSecretSantaDrawn   = "secretsanta.drawn"
+	// TypeSecretSantaMessage is a message in a Secret Santa conversation, addressed (userId) to
+	// the side that receives it; it never names the other side.
+	TypeSecretSantaMessage = "secretsanta.message"
 	// Accounts. user.deleted asks every service to erase the user; each answers
 	// with user.erased naming itself, and the account's owner (wishlist) counts the answers.
 	TypeUserDeleted = "user.deleted"

@@ -19,6 +19,7 @@ var schemaEnums = map[string][]string{
 	"list-changed.schema.json#cause":        ListChangedCauses,
 	"family-member-joined.schema.json#role": MemberRoles,
 	"user-erased.schema.json#service":       ErasingServices,
+	"secretsanta-message.schema.json#with":  ConversationSides,
 }
 
 // schema is the part of a JSON Schema file the comparison reads.

@@ -277,7 +277,8 @@ func dayOf(t *time.Time) *string {
 // rather than the family's usual 400.
 func Unprocessable(err error) bool {
 	var date *domain.DateError
-	return errors.As(err, &date)
+	var input *domain.InputError
+	return errors.As(err, &date) || errors.As(err, &input)
 }
 
 // Invites lists the family's open invitations (admins only).
@@ -312,6 +313,50 @@ func (f *Families) MyMatch(ctx context.Context, familyID, uid string) (MyMatch, 
 	}}, nil
 }
 
+// Message is one message of the caller's two Secret Santa conversations: with their
+// "giftee" or their "santa", written by "me" or "them". Nothing else of the other side.
+type Message struct {
+	ID   string    `json:"id"`
+	With string    `json:"with"`
+	From string    `json:"from"`
+	Text string    `json:"text"`
+	At   time.Time `json:"at"`
+}
+
+func messageOf(m adapters.Message) Message {
+	from := "them"
+	if m.Mine {
+		from = "me"
+	}
+	return Message{ID: m.ID, With: m.With, From: from, Text: m.Text, At: m.SentAt}
+}
+
+// SendMessage writes to the caller's giftee or to their own Secret Santa.
+func (f *Families) SendMessage(ctx context.Context, familyID, uid, to, text string) (Message, error) {
+	text, err := domain.CleanMessage(to, text)
+	if err != nil {
+		return Message{}, err
+	}
+	m, err := f.repo.SendMessage(ctx, familyID, uid, to, text)
+	if err != nil {
+		return Message{}, err
+	}
+	return messageOf(m), nil
+}
+
+// Messages answers the caller's own two conversations, oldest first.
+func (f *Families) Messages(ctx context.Context, familyID, uid string) ([]Message, error) {
+	ms, err := f.repo.Messages(ctx, familyID, uid)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, len(ms))
+	for i, m := range ms {
+		out[i] = messageOf(m)
+	}
+	return out, nil
+}
+
 // ErrBadListEvent is a list.families event that can never be applied.
 var ErrBadListEvent = errors.New("list.families needs a listId, an owner, a version and family ids")
 
@@ -339,6 +384,11 @@ func ErrorOf(err error) *apperror.Error {
 	if errors.As(err, &date) {
 		return &apperror.Error{Kind: apperror.KindInvalid, Code: "validation_failed", Message: date.Message,
 			Fields: map[string]string{date.Field: date.Message}, Err: err}
+	}
+	var unprocessable *domain.InputError
+	if errors.As(err, &unprocessable) {
+		return &apperror.Error{Kind: apperror.KindInvalid, Code: "validation_failed", Message: unprocessable.Message,
+			Fields: map[string]string{unprocessable.Field: unprocessable.Message}, Err: err}
 	}
 	var input *domain.DrawInputError
 	if errors.As(err, &input) {
