@@ -9,25 +9,26 @@ import "time"
 // dataTypes is each event type's data (a zero value of its Go type). An envelope of a type not
 // in it is invalid.
 var dataTypes = map[string]any{
-	TypeItemCreated:        ItemData{},
-	TypeItemDeleted:        ItemData{},
-	TypeSantaSent:          SantaSentData{},
-	TypeItemUpdated:        ItemUpdatedData{},
-	TypeItemClaimed:        ClaimData{},
-	TypeItemUnclaimed:      ClaimData{},
-	TypeListDeleted:        ListDeletedData{},
-	TypeListChanged:        ListChangedData{},
-	TypeListFamilies:       ListFamiliesData{},
-	TypeFamilyInvited:      FamilyInvitedData{},
-	TypeFamilyMemberJoined: MemberJoinedData{},
-	TypeFamilyMemberLeft:   MemberLeftData{},
-	TypeSecretSantaDrawn:   SecretSantaDrawnData{},
-	TypeSecretSantaMessage: SecretSantaMessageData{},
-	TypeUserDeleted:        UserDeletedData{},
-	TypeUserErased:         UserErasedData{},
-	TypeReminderDrawSoon:   DrawSoonData{},
-	TypeReminderShopping:   ShoppingData{},
-	TypeReminderListEmpty:  ListEmptyData{},
+	TypeItemCreated:          ItemData{},
+	TypeItemDeleted:          ItemData{},
+	TypeSantaSent:            SantaSentData{},
+	TypeItemUpdated:          ItemUpdatedData{},
+	TypeItemClaimed:          ClaimData{},
+	TypeItemUnclaimed:        ClaimData{},
+	TypeListDeleted:          ListDeletedData{},
+	TypeListChanged:          ListChangedData{},
+	TypeListFamilies:         ListFamiliesData{},
+	TypeFamilyInvited:        FamilyInvitedData{},
+	TypeFamilyMemberJoined:   MemberJoinedData{},
+	TypeFamilyMemberLeft:     MemberLeftData{},
+	TypeSecretSantaDrawn:     SecretSantaDrawnData{},
+	TypeSecretSantaMessage:   SecretSantaMessageData{},
+	TypeUserDeleted:          UserDeletedData{},
+	TypeUserErased:           UserErasedData{},
+	TypeReminderDrawSoon:     DrawSoonData{},
+	TypeReminderShopping:     ShoppingData{},
+	TypeReminderListEmpty:    ListEmptyData{},
+	TypeReminderExchangeSoon: ExchangeSoonData{},
 }
 
 // Wishlist's events.
@@ -198,6 +199,15 @@ type (
 		FamilyID   string `json:"familyId"`
 		FamilyName string `json:"familyName"`
 		DrawOn     string `json:"drawOn"` // YYYY-MM-DD
+		DaysLeft   int    `json:"daysLeft"`
+	}
+	// ExchangeSoonData is reminder.exchange_soon: the family's Secret Santa exchange (when and,
+	// if the admin said, where) is near; to each participant of the draw.
+	ExchangeSoonData struct {
+		FamilyID   string `json:"familyId"`
+		FamilyName string `json:"familyName"`
+		ExchangeOn string `json:"exchangeOn"` // YYYY-MM-DD
+		Place      string `json:"place"`
 		DaysLeft   int    `json:"daysLeft"`
 	}
 	// ShoppingData is reminder.shopping: the recipient's claims of one reveal date that are not

@@ -56,6 +56,9 @@ const (
 	TypeReminderDrawSoon  = "reminder.draw_soon"
 	TypeReminderShopping  = "reminder.shopping"
 	TypeReminderListEmpty = "reminder.list_empty"
+	// TypeReminderExchangeSoon: a family's Secret Santa exchange is at most 3 days away; to
+	// each participant of its draw.
+	TypeReminderExchangeSoon = "reminder.exchange_soon"
 )
 
 // DuplicateWindow is how long JetStream remembers event ids. An outbox relay that crashes

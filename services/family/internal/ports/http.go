@@ -139,16 +139,15 @@ func (h handlers) draw(c *gin.Context) {
 	respond(c, http.StatusCreated, res, err, "Failed to draw names")
 }
 
-// planDraw sets the planned draw date; {"drawOn": null} clears it.
+// planDraw sets the planned draw date ({"drawOn": null} clears it) and the exchange's date,
+// place and budget; a field left out is unchanged.
 func (h handlers) planDraw(c *gin.Context) {
-	var body struct {
-		DrawOn *string `json:"drawOn"`
-	}
+	var body app.ExchangeRequest
 	if !httpserver.DecodeJSON(c, &body, smallBody) {
 		return
 	}
-	plan, err := h.f.PlanDraw(c.Request.Context(), c.Param("id"), caller(c).UID, body.DrawOn)
-	respond(c, http.StatusOK, plan, err, "Failed to save the draw date")
+	plan, err := h.f.Plan(c.Request.Context(), c.Param("id"), caller(c).UID, body)
+	respond(c, http.StatusOK, plan, err, "Failed to save the Secret Santa plan")
 }
 
 func (h handlers) myMatch(c *gin.Context) {

@@ -126,7 +126,7 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 		events.TypeFamilyInvited, events.TypeFamilyMemberLeft, events.TypeListFamilies,
 		events.TypeUserDeleted, events.TypeUserErased:
 		return nil, nil
-	case events.TypeReminderDrawSoon, events.TypeReminderShopping, events.TypeReminderListEmpty:
+	case events.TypeReminderDrawSoon, events.TypeReminderShopping, events.TypeReminderListEmpty, events.TypeReminderExchangeSoon:
 		return reminderNotice(env)
 	case events.TypeSecretSantaDrawn:
 		var d events.SecretSantaDrawnData

@@ -149,10 +149,10 @@ func (m NoticeMail) lines() []mailLine {
 		case KindSecretSantaMessage:
 			// Which conversation and which family; never the text nor anything of the writer.
 			out = append(out, mailLine{text(m.Language, "line."+kind+"."+d.With, "{family}", family), m.PublicURL + santaPath(d.FamilyID)})
-		case KindReminderDrawSoon, KindReminderShopping, KindReminderListEmpty:
+		case KindReminderDrawSoon, KindReminderShopping, KindReminderListEmpty, KindReminderExchangeSoon:
 			// The reminders' words are the pushes' (reminderText), in the email's language.
 			title, body := reminderMailText(n, m.Language)
-			link := map[string]string{KindReminderDrawSoon: santaPath(d.FamilyID), KindReminderShopping: "/claims",
+			link := map[string]string{KindReminderDrawSoon: santaPath(d.FamilyID), KindReminderExchangeSoon: santaPath(d.FamilyID), KindReminderShopping: "/claims",
 				KindReminderListEmpty: "/wishlist"}[kind]
 			out = append(out, mailLine{title + " — " + body, m.PublicURL + link})
 		case KindClaimRemoved:

@@ -24,9 +24,10 @@ const (
 	KindClaimRemoved       = "claim.removed"
 	KindListChanged        = "list.changed"
 	// The reminders (pkg/reminders' scans in wishlist and family); KindOf maps their notices here.
-	KindReminderDrawSoon  = "reminder.draw_soon"
-	KindReminderShopping  = "reminder.shopping"
-	KindReminderListEmpty = "reminder.list_empty"
+	KindReminderDrawSoon     = "reminder.draw_soon"
+	KindReminderShopping     = "reminder.shopping"
+	KindReminderListEmpty    = "reminder.list_empty"
+	KindReminderExchangeSoon = "reminder.exchange_soon"
 )
 
 // Kind is one kind of notice: its defaults per channel, and whether its emails wait for the
@@ -45,6 +46,7 @@ var Kinds = []Kind{
 	{Name: KindReminderDrawSoon, Push: true, Email: true},
 	{Name: KindReminderShopping, Push: true, Email: true},
 	{Name: KindReminderListEmpty, Push: true, Email: true},
+	{Name: KindReminderExchangeSoon, Push: true, Email: true},
 	{Name: KindListChanged, Push: true, Email: true, Digest: true},
 	{Name: KindClaimRemoved, Push: true, Email: true, Digest: true},
 	{Name: KindMemberJoined, Push: true, Email: false, Digest: true},
@@ -87,6 +89,8 @@ func KindOf(n Notice) (string, bool) {
 		return KindReminderShopping, true
 	case EventReminderListEmpty:
 		return KindReminderListEmpty, true
+	case EventReminderExchangeSoon:
+		return KindReminderExchangeSoon, true
 	}
 	return "", false
 }

@@ -137,7 +137,7 @@ func localizedPush(n Notice, lang string, en PushMessage) (title, body string) {
 
 func pushOf(n Notice, lang string) (Push, bool) {
 	switch n.Event {
-	case EventReminderDrawSoon, EventReminderShopping, EventReminderListEmpty:
+	case EventReminderDrawSoon, EventReminderShopping, EventReminderListEmpty, EventReminderExchangeSoon:
 		return reminderPush(n, lang)
 	case EventSecretSanta:
 		var d SecretSantaData
