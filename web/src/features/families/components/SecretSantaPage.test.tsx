@@ -44,7 +44,7 @@ describe('Secret Santa /family/:id/secret-santa', () => {
     render();
     const match = await screen.findByTestId('santa-match');
     expect(match).toHaveTextContent('You are Secret Santa for Cleo');
-    expect(match).toHaveTextContent('Budget: €30');
+    expect(screen.getByTestId('exchange-budget')).toHaveTextContent('€30');
     expect(within(match).getByRole('link', { name: "Open Cleo's Christmas" })).toHaveAttribute('href', '/l/tok-cleo');
     expect(screen.queryByRole('button', { name: /Draw names|Redraw/ })).not.toBeInTheDocument();
   });
