@@ -69,6 +69,7 @@ describe('the exchange card', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Set date, place and budget' }));
     const form = screen.getByRole('form', { name: 'Date, place and budget of the exchange' });
     const date = within(form).getByLabelText(/Date/);
+    expect(date.getAttribute('min')).toBe(new Date().toISOString().slice(0, 10));
     await userEvent.type(date, '2020-01-01');
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await within(form).findByText('The exchange date cannot be in the past.')).toBeInTheDocument();

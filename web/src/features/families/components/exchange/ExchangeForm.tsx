@@ -21,7 +21,16 @@ export function exchangeChanges(match: SecretSantaMatch, values: { exchangeOn: s
   return changes;
 }
 
-/** For admins: the exchange's date, place and budget. A past date is refused by the server (422). */
+/** Today and a year from today, as UTC calendar days: the range the server accepts for the exchange. */
+function dateRange(now = new Date()): { min: string; max: string } {
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return { min: day(now), max: day(new Date(Date.UTC(now.getUTCFullYear() + 1, now.getUTCMonth(), now.getUTCDate()))) };
+}
+
+/**
+ * For admins: the exchange's date, place and budget. The date picker offers the server's range,
+ * but the server decides: a typed past date gets its 422, shown under the field.
+ */
 export function ExchangeForm({ familyId, match, onDone }: Props) {
   const { t } = useTranslation('families');
   const toast = useToast();
@@ -55,6 +64,7 @@ export function ExchangeForm({ familyId, match, onDone }: Props) {
         type="date"
         label={t('exchange.date')}
         optional
+        {...dateRange()}
         error={errors.exchangeOn}
         value={exchangeOn}
         onValue={setExchangeOn}
