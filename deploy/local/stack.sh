@@ -275,7 +275,7 @@ authorization {
     { user: wishlist, password: "$NATS_PASS_wishlist",
       permissions: { publish: ["$ns.item.>", "$ns.santa.>", "$ns.list.>", "$ns.user.>", "$ns.reminder.shopping", "$ns.reminder.list_empty", $js, $ack], subscribe: [$inbox] } }
     { user: family, password: "$NATS_PASS_family",
-      permissions: { publish: ["$ns.family.>", "$ns.secretsanta.>", "$ns.reminder.draw_soon", $erased, $js, $ack], subscribe: [$inbox] } }
+      permissions: { publish: ["$ns.family.>", "$ns.secretsanta.>", "$ns.reminder.draw_soon", "$ns.reminder.exchange_soon", $erased, $js, $ack], subscribe: [$inbox] } }
     { user: media, password: "$NATS_PASS_media",
       permissions: { publish: [$js, $ack, $erased], subscribe: [$inbox] } }
     { user: notification, password: "$NATS_PASS_notification",

@@ -9,26 +9,28 @@ import "time"
 // dataTypes is each event type's data (a zero value of its Go type). An envelope of a type not
 // in it is invalid.
 var dataTypes = map[string]any{
-	TypeItemCreated:         ItemData{},
-	TypeItemDeleted:         ItemData{},
-	TypeSantaSent:           SantaSentData{},
-	TypeItemUpdated:         ItemUpdatedData{},
-	TypeItemClaimed:         ClaimData{},
-	TypeItemUnclaimed:       ClaimData{},
-	TypeListDeleted:         ListDeletedData{},
-	TypeListChanged:         ListChangedData{},
-	TypeListFamilies:        ListFamiliesData{},
-	TypeSuggestionCreated:   SuggestionCreatedData{},
-	TypeListManagersChanged: ListManagersChangedData{},
-	TypeFamilyInvited:       FamilyInvitedData{},
-	TypeFamilyMemberJoined:  MemberJoinedData{},
-	TypeFamilyMemberLeft:    MemberLeftData{},
-	TypeSecretSantaDrawn:    SecretSantaDrawnData{},
-	TypeUserDeleted:         UserDeletedData{},
-	TypeUserErased:          UserErasedData{},
-	TypeReminderDrawSoon:    DrawSoonData{},
-	TypeReminderShopping:    ShoppingData{},
-	TypeReminderListEmpty:   ListEmptyData{},
+	TypeItemCreated:          ItemData{},
+	TypeItemDeleted:          ItemData{},
+	TypeSantaSent:            SantaSentData{},
+	TypeItemUpdated:          ItemUpdatedData{},
+	TypeItemClaimed:          ClaimData{},
+	TypeItemUnclaimed:        ClaimData{},
+	TypeListDeleted:          ListDeletedData{},
+	TypeListChanged:          ListChangedData{},
+	TypeListFamilies:         ListFamiliesData{},
+	TypeSuggestionCreated:    SuggestionCreatedData{},
+	TypeListManagersChanged:  ListManagersChangedData{},
+	TypeFamilyInvited:        FamilyInvitedData{},
+	TypeFamilyMemberJoined:   MemberJoinedData{},
+	TypeFamilyMemberLeft:     MemberLeftData{},
+	TypeSecretSantaDrawn:     SecretSantaDrawnData{},
+	TypeSecretSantaMessage:   SecretSantaMessageData{},
+	TypeUserDeleted:          UserDeletedData{},
+	TypeUserErased:           UserErasedData{},
+	TypeReminderDrawSoon:     DrawSoonData{},
+	TypeReminderShopping:     ShoppingData{},
+	TypeReminderListEmpty:    ListEmptyData{},
+	TypeReminderExchangeSoon: ExchangeSoonData{},
 }
 
 // Wishlist's events.
@@ -186,6 +188,20 @@ type (
 	}
 )
 
+// SecretSantaMessageData is secretsanta.message's (secretsanta-message.schema.json): the
+// envelope's userId is the one who receives the message, and With is the conversation from
+// their side ("santa": their own Secret Santa wrote; "giftee": their giftee wrote). It carries
+// nothing of who the Santa is, nor the text: the receiver reads it from the family service.
+type SecretSantaMessageData struct {
+	FamilyID   string `json:"familyId"`
+	FamilyName string `json:"familyName"`
+	MessageID  string `json:"messageId"`
+	With       string `json:"with"`
+}
+
+// ConversationSides are the values of SecretSantaMessageData.With.
+var ConversationSides = []string{"santa", "giftee"}
+
 // MemberRoles are the roles family.member.joined names (the family service's roles).
 var MemberRoles = []string{"admin", "member"}
 
@@ -212,6 +228,15 @@ type (
 		FamilyID   string `json:"familyId"`
 		FamilyName string `json:"familyName"`
 		DrawOn     string `json:"drawOn"` // YYYY-MM-DD
+		DaysLeft   int    `json:"daysLeft"`
+	}
+	// ExchangeSoonData is reminder.exchange_soon: the family's Secret Santa exchange (when and,
+	// if the admin said, where) is near; to each participant of the draw.
+	ExchangeSoonData struct {
+		FamilyID   string `json:"familyId"`
+		FamilyName string `json:"familyName"`
+		ExchangeOn string `json:"exchangeOn"` // YYYY-MM-DD
+		Place      string `json:"place"`
 		DaysLeft   int    `json:"daysLeft"`
 	}
 	// ShoppingData is reminder.shopping: the recipient's claims of one reveal date that are not

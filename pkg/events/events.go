@@ -47,6 +47,9 @@ const (
 	TypeFamilyMemberJoined = "family.member.joined"
 	TypeFamilyMemberLeft   = "family.member.left"
 	TypeSecretSantaDrawn   = "secretsanta.drawn"
+	// TypeSecretSantaMessage is a message in a Secret Santa conversation, addressed (userId) to
+	// the side that receives it; it never names the other side.
+	TypeSecretSantaMessage = "secretsanta.message"
 	// Accounts. user.deleted asks every service to erase the user; each answers
 	// with user.erased naming itself, and the account's owner (wishlist) counts the answers.
 	TypeUserDeleted = "user.deleted"
@@ -57,6 +60,9 @@ const (
 	TypeReminderDrawSoon  = "reminder.draw_soon"
 	TypeReminderShopping  = "reminder.shopping"
 	TypeReminderListEmpty = "reminder.list_empty"
+	// TypeReminderExchangeSoon: a family's Secret Santa exchange is at most 3 days away; to
+	// each participant of its draw.
+	TypeReminderExchangeSoon = "reminder.exchange_soon"
 )
 
 // DuplicateWindow is how long JetStream remembers event ids. An outbox relay that crashes

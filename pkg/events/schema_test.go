@@ -20,6 +20,7 @@ var schemaEnums = map[string][]string{
 	"list-managers-changed.schema.json#recipientKind": RecipientKinds,
 	"family-member-joined.schema.json#role":           MemberRoles,
 	"user-erased.schema.json#service":                 ErasingServices,
+	"secretsanta-message.schema.json#with":            ConversationSides,
 }
 
 // schema is the part of a JSON Schema file the comparison reads.

@@ -16,8 +16,9 @@ export const api = createApi({
     },
   }),
   // Lists, Shared (one shared list by token) and Claims belong to features/lists;
-  // Families and SecretSanta (the caller's match, by family id) to features/families.
-  tagTypes: ['Wishlist', 'Lists', 'Shared', 'Claims', 'Families', 'SecretSanta'],
+  // Families, SecretSanta (the caller's match, by family id) and SecretSantaMessages (the caller's
+  // two conversations, by family id) to features/families.
+  tagTypes: ['Wishlist', 'Lists', 'Shared', 'Claims', 'Families', 'SecretSanta', 'SecretSantaMessages'],
   // Wishlist data is never stale by time (SPEC 7): it changes only through our own saves and
   // deletes, which invalidate tags, or through the live-update stream.
   keepUnusedDataFor: 300,

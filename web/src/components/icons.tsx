@@ -151,3 +151,5 @@ export function SantaIcon({ size = 96, ...rest }: IconProps) {
 export const FamilyIcon = pathIcon('M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z', 'M2.5 20a6.5 6.5 0 0 1 13 0', 'M16 4.2a3.5 3.5 0 0 1 0 6.6M18 14a6.5 6.5 0 0 1 3.5 6');
 
 export const MoonIcon = pathIcon('M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5z');
+
+export const CalendarIcon = pathIcon('M4 6h16v14H4z', 'M4 10h16M8 3v4M16 3v4');

@@ -18,6 +18,9 @@ type Drawn struct {
 	Pairs             []domain.Assignment
 	Exclusions        [][2]string
 	EveryoneCanDeduce bool
+	// RevealAfterExchange: the whole circle is shown to the participants once the exchange day
+	// is over (chosen at the draw, shown to everyone).
+	RevealAfterExchange bool
 }
 
 // Draw replaces the family's Secret Santa draw (admins only): draw gets the members and
@@ -55,8 +58,8 @@ func (r *Repository) Draw(ctx context.Context, familyID, callerUID, budget strin
 			return fmt.Errorf("delete the previous draw: %w", err)
 		}
 		drawnAt = time.Now().UTC().Truncate(time.Millisecond)
-		if _, err := tx.Exec(ctx, `INSERT INTO secret_santa_draws (family_id, drawn_by, drawn_at, budget, exclusions, everyone_can_deduce)
-			VALUES ($1, $2, $3, $4, $5, $6)`, familyID, callerUID, drawnAt, budget, exclusions, drawn.EveryoneCanDeduce); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO secret_santa_draws (family_id, drawn_by, drawn_at, budget, exclusions, everyone_can_deduce, reveal_after_exchange)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, familyID, callerUID, drawnAt, budget, exclusions, drawn.EveryoneCanDeduce, drawn.RevealAfterExchange); err != nil {
 			return fmt.Errorf("save the draw: %w", err)
 		}
 		givers, receivers := make([]string, len(pairs)), make([]string, len(pairs))
@@ -86,6 +89,10 @@ type Match struct {
 	Assignee          domain.Member
 	Exclusions        [][2]string
 	EveryoneCanDeduce bool
+	// The exchange (the family's) and whether the draw reveals its circle after it.
+	ExchangeOn          *time.Time
+	Place               string
+	RevealAfterExchange bool
 }
 
 // MyMatch reads the one pair whose giver is the caller: the only query that touches pairs.
@@ -99,15 +106,18 @@ func (r *Repository) MyMatch(ctx context.Context, familyID, uid string) (Match, 
 	var drawnAt *time.Time
 	var budget *string
 	var exclusions [][2]string
-	var everyone *bool
+	var everyone, reveal *bool
+	var place *string
 	err := r.pool.QueryRow(ctx, `SELECT
 			EXISTS (SELECT 1 FROM family_members WHERE family_id = $1 AND uid = $2),
-			d.drawn_at, d.budget, p.receiver, rm.display_name, d.exclusions, d.everyone_can_deduce
+			d.drawn_at, d.budget, p.receiver, rm.display_name, d.exclusions, d.everyone_can_deduce,
+			f.exchange_on, f.exchange_place, d.reveal_after_exchange
 		FROM (SELECT 1) one
+		LEFT JOIN families f ON f.id = $1
 		LEFT JOIN secret_santa_draws d ON d.family_id = $1
 		LEFT JOIN secret_santa_pairs p ON p.family_id = $1 AND p.giver = $2
 		LEFT JOIN family_members rm ON rm.family_id = $1 AND rm.uid = p.receiver`, familyID, uid).
-		Scan(&member, &drawnAt, &budget, &assignee, &assigneeName, &exclusions, &everyone)
+		Scan(&member, &drawnAt, &budget, &assignee, &assigneeName, &exclusions, &everyone, &m.ExchangeOn, &place, &reveal)
 	if err != nil {
 		return Match{}, fmt.Errorf("reading the match in family %s: %w", familyID, err)
 	}
@@ -121,6 +131,10 @@ func (r *Repository) MyMatch(ctx context.Context, familyID, uid string) (Match, 
 	m.Assignee = domain.Member{UID: *assignee, DisplayName: *assigneeName}
 	// Draws made before exclusions were kept show none.
 	m.Exclusions, m.EveryoneCanDeduce = exclusions, everyone != nil && *everyone
+	m.RevealAfterExchange = reveal != nil && *reveal
+	if place != nil {
+		m.Place = *place
+	}
 	if m.Exclusions == nil {
 		m.Exclusions = [][2]string{}
 	}

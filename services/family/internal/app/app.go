@@ -4,6 +4,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -64,9 +65,10 @@ type InviteInfo struct {
 // DrawResult is the answer to a draw: when, how many take part, and whether each one's own
 // match tells them the whole draw (three participants); never a pair.
 type DrawResult struct {
-	DrawnAt           time.Time `json:"drawnAt"`
-	Participants      int       `json:"participants"`
-	EveryoneCanDeduce bool      `json:"everyoneCanDeduce"`
+	DrawnAt             time.Time `json:"drawnAt"`
+	Participants        int       `json:"participants"`
+	EveryoneCanDeduce   bool      `json:"everyoneCanDeduce"`
+	RevealAfterExchange bool      `json:"revealAfterExchange"`
 }
 
 // Assignee is the person the caller gives to.
@@ -90,6 +92,19 @@ type MyMatch struct {
 	Exclusions        [][2]string `json:"exclusions"`
 	EveryoneCanDeduce bool        `json:"everyoneCanDeduce"`
 	Assignee          Assignee    `json:"assignee"`
+	// The exchange: its date (YYYY-MM-DD, null when not set) and place, set by an admin.
+	ExchangeOn *string `json:"exchangeOn"`
+	Place      string  `json:"place"`
+	// RevealAfterExchange was chosen at the draw; Circle is there only once the exchange day
+	// is over and only with it.
+	RevealAfterExchange bool         `json:"revealAfterExchange"`
+	Circle              []CirclePair `json:"circle,omitempty"`
+}
+
+// CirclePair is one giver and receiver of a revealed circle.
+type CirclePair struct {
+	Giver    Member `json:"giver"`
+	Receiver Member `json:"receiver"`
 }
 
 // OpenInvite is an invitation that still works, for the admins' list.
@@ -221,8 +236,9 @@ func (f *Families) SetRole(ctx context.Context, familyID, callerUID, target, rol
 
 // DrawRequest is an admin's request for a draw.
 type DrawRequest struct {
-	Exclusions [][]string `json:"exclusions"`
-	Budget     string     `json:"budget"`
+	Exclusions          [][]string `json:"exclusions"`
+	Budget              string     `json:"budget"`
+	RevealAfterExchange bool       `json:"revealAfterExchange"`
 }
 
 // Draw replaces the family's Secret Santa draw.
@@ -246,27 +262,10 @@ func (f *Families) Draw(ctx context.Context, familyID, callerUID string, req Dra
 			return adapters.Drawn{}, err
 		}
 		assignments, err := domain.Draw(members, pairs, f.random)
-		return adapters.Drawn{Pairs: assignments, Exclusions: domain.NormalExclusions(pairs), EveryoneCanDeduce: everyone}, err
+		return adapters.Drawn{Pairs: assignments, Exclusions: domain.NormalExclusions(pairs), EveryoneCanDeduce: everyone,
+			RevealAfterExchange: req.RevealAfterExchange}, err
 	})
-	return DrawResult{DrawnAt: at, Participants: n, EveryoneCanDeduce: everyone}, err
-}
-
-// DrawPlan is the family's Secret Santa plan: the date the admins mean to draw on.
-type DrawPlan struct {
-	DrawOn *string `json:"drawOn"`
-}
-
-// PlanDraw sets the family's planned draw date, or clears it with nil or "" (admins only).
-// Every admin is reminded three days before, unless the family drew since it was set.
-func (f *Families) PlanDraw(ctx context.Context, familyID, callerUID string, drawOn *string) (DrawPlan, error) {
-	day, err := domain.CleanDrawOn(drawOn, f.now())
-	if err != nil {
-		return DrawPlan{}, err
-	}
-	if err := f.repo.SetDrawOn(ctx, familyID, callerUID, day); err != nil {
-		return DrawPlan{}, err
-	}
-	return DrawPlan{DrawOn: dayOf(day)}, nil
+	return DrawResult{DrawnAt: at, Participants: n, EveryoneCanDeduce: everyone, RevealAfterExchange: req.RevealAfterExchange}, err
 }
 
 func dayOf(t *time.Time) *string {
@@ -281,7 +280,8 @@ func dayOf(t *time.Time) *string {
 // rather than the family's usual 400.
 func Unprocessable(err error) bool {
 	var date *domain.DateError
-	return errors.As(err, &date)
+	var input *domain.InputError
+	return errors.As(err, &date) || errors.As(err, &input)
 }
 
 // Invites lists the family's open invitations (admins only).
@@ -313,9 +313,153 @@ func (f *Families) MyMatch(ctx context.Context, familyID, uid string) (MyMatch, 
 			links = append(links, ListLink{Name: l.Name, Token: l.Token})
 		}
 	}
-	return MyMatch{DrawnAt: m.DrawnAt, Budget: m.Budget, Exclusions: m.Exclusions, EveryoneCanDeduce: m.EveryoneCanDeduce, Assignee: Assignee{
+	out := MyMatch{DrawnAt: m.DrawnAt, Budget: m.Budget, Exclusions: m.Exclusions, EveryoneCanDeduce: m.EveryoneCanDeduce, Assignee: Assignee{
 		UID: m.Assignee.UID, DisplayName: m.Assignee.DisplayName, Lists: links,
-	}}, nil
+	}, ExchangeOn: dayOf(m.ExchangeOn), Place: m.Place, RevealAfterExchange: m.RevealAfterExchange}
+	if m.RevealAfterExchange && domain.ExchangePassed(m.ExchangeOn, f.now()) {
+		// The repository checks both conditions again in its query.
+		circle, err := f.repo.Circle(ctx, familyID, uid, f.now())
+		if err != nil {
+			return MyMatch{}, err
+		}
+		for _, p := range circle {
+			out.Circle = append(out.Circle, CirclePair{Giver: Member{UID: p.Giver.UID, DisplayName: p.Giver.DisplayName},
+				Receiver: Member{UID: p.Receiver.UID, DisplayName: p.Receiver.DisplayName}})
+		}
+	}
+	return out, nil
+}
+
+// ExchangeRequest is an admin's PATCH of the Secret Santa: each field changes only when
+// present; drawOn plans the draw (as before), exchangeOn, place and budget the exchange.
+type ExchangeRequest struct {
+	DrawOn     Optional `json:"drawOn"`
+	ExchangeOn Optional `json:"exchangeOn"`
+	Place      Optional `json:"place"`
+	Budget     Optional `json:"budget"`
+}
+
+// Optional is a JSON string field that may be absent (Set false), null or a string.
+type Optional struct {
+	Set   bool
+	Value *string
+}
+
+// UnmarshalJSON records that the field was there; null leaves Value nil.
+func (o *Optional) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	if string(b) == "null" {
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	o.Value = &s
+	return nil
+}
+
+func (o Optional) text() string {
+	if o.Value == nil {
+		return ""
+	}
+	return *o.Value
+}
+
+// Plan is the answer to PATCH: the planned draw date and the exchange as saved.
+type Plan struct {
+	DrawOn     *string `json:"drawOn"`
+	ExchangeOn *string `json:"exchangeOn"`
+	Place      string  `json:"place"`
+	// Budget is the current draw's, null without a draw.
+	Budget *string `json:"budget"`
+}
+
+// Plan applies an admin's PATCH: every value is checked before anything is saved.
+func (f *Families) Plan(ctx context.Context, familyID, callerUID string, req ExchangeRequest) (Plan, error) {
+	var drawOn, exchangeOn *time.Time
+	var err error
+	if req.DrawOn.Set {
+		if drawOn, err = domain.CleanDrawOn(req.DrawOn.Value, f.now()); err != nil {
+			return Plan{}, err
+		}
+	}
+	ch := adapters.ExchangeChange{SetExchangeOn: req.ExchangeOn.Set, SetPlace: req.Place.Set, SetBudget: req.Budget.Set}
+	if req.ExchangeOn.Set {
+		if exchangeOn, err = domain.CleanExchangeOn(req.ExchangeOn.text(), f.now()); err != nil {
+			return Plan{}, err
+		}
+		ch.ExchangeOn = exchangeOn
+	}
+	if req.Place.Set {
+		if ch.Place, err = domain.CleanPlace(req.Place.text()); err != nil {
+			return Plan{}, err
+		}
+	}
+	if req.Budget.Set {
+		if ch.Budget, err = domain.CleanBudget(req.Budget.text()); err != nil {
+			return Plan{}, err
+		}
+	}
+	// The exchange first: it refuses a budget without a draw before the draw date is saved.
+	ex, err := f.repo.SetExchange(ctx, familyID, callerUID, ch)
+	if err != nil {
+		return Plan{}, err
+	}
+	if req.DrawOn.Set {
+		if err := f.repo.SetDrawOn(ctx, familyID, callerUID, drawOn); err != nil {
+			return Plan{}, err
+		}
+	}
+	v, err := f.repo.Family(ctx, familyID, callerUID)
+	if err != nil {
+		return Plan{}, err
+	}
+	return Plan{DrawOn: dayOf(v.DrawOn), ExchangeOn: dayOf(ex.ExchangeOn), Place: ex.Place, Budget: ex.Budget}, nil
+}
+
+// Message is one message of the caller's two Secret Santa conversations: with their
+// "giftee" or their "santa", written by "me" or "them". Nothing else of the other side.
+type Message struct {
+	ID   string    `json:"id"`
+	With string    `json:"with"`
+	From string    `json:"from"`
+	Text string    `json:"text"`
+	At   time.Time `json:"at"`
+}
+
+func messageOf(m adapters.Message) Message {
+	from := "them"
+	if m.Mine {
+		from = "me"
+	}
+	return Message{ID: m.ID, With: m.With, From: from, Text: m.Text, At: m.SentAt}
+}
+
+// SendMessage writes to the caller's giftee or to their own Secret Santa.
+func (f *Families) SendMessage(ctx context.Context, familyID, uid, to, text string) (Message, error) {
+	text, err := domain.CleanMessage(to, text)
+	if err != nil {
+		return Message{}, err
+	}
+	m, err := f.repo.SendMessage(ctx, familyID, uid, to, text)
+	if err != nil {
+		return Message{}, err
+	}
+	return messageOf(m), nil
+}
+
+// Messages answers the caller's own two conversations, oldest first.
+func (f *Families) Messages(ctx context.Context, familyID, uid string) ([]Message, error) {
+	ms, err := f.repo.Messages(ctx, familyID, uid)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, len(ms))
+	for i, m := range ms {
+		out[i] = messageOf(m)
+	}
+	return out, nil
 }
 
 // ErrBadListEvent is a list.families event that can never be applied.
@@ -345,6 +489,11 @@ func ErrorOf(err error) *apperror.Error {
 	if errors.As(err, &date) {
 		return &apperror.Error{Kind: apperror.KindInvalid, Code: "validation_failed", Message: date.Message,
 			Fields: map[string]string{date.Field: date.Message}, Err: err}
+	}
+	var unprocessable *domain.InputError
+	if errors.As(err, &unprocessable) {
+		return &apperror.Error{Kind: apperror.KindInvalid, Code: "validation_failed", Message: unprocessable.Message,
+			Fields: map[string]string{unprocessable.Field: unprocessable.Message}, Err: err}
 	}
 	var input *domain.DrawInputError
 	if errors.As(err, &input) {

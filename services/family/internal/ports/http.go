@@ -32,6 +32,8 @@ func Routes(r gin.IRouter, f *app.Families) {
 	api.POST("/families/:id/secret-santa", h.draw)
 	api.GET("/families/:id/secret-santa", h.myMatch)
 	api.PATCH("/families/:id/secret-santa", h.planDraw)
+	api.POST("/families/:id/secret-santa/messages", h.sendMessage)
+	api.GET("/families/:id/secret-santa/messages", h.messages)
 	api.POST("/invites/:token/accept", h.accept)
 	// The accept page shows who invited before the visitor signs in.
 	r.GET("/api/invites/:token", auth.Caller(false), h.inviteInfo)
@@ -137,21 +139,37 @@ func (h handlers) draw(c *gin.Context) {
 	respond(c, http.StatusCreated, res, err, "Failed to draw names")
 }
 
-// planDraw sets the planned draw date; {"drawOn": null} clears it.
+// planDraw sets the planned draw date ({"drawOn": null} clears it) and the exchange's date,
+// place and budget; a field left out is unchanged.
 func (h handlers) planDraw(c *gin.Context) {
-	var body struct {
-		DrawOn *string `json:"drawOn"`
-	}
+	var body app.ExchangeRequest
 	if !httpserver.DecodeJSON(c, &body, smallBody) {
 		return
 	}
-	plan, err := h.f.PlanDraw(c.Request.Context(), c.Param("id"), caller(c).UID, body.DrawOn)
-	respond(c, http.StatusOK, plan, err, "Failed to save the draw date")
+	plan, err := h.f.Plan(c.Request.Context(), c.Param("id"), caller(c).UID, body)
+	respond(c, http.StatusOK, plan, err, "Failed to save the Secret Santa plan")
 }
 
 func (h handlers) myMatch(c *gin.Context) {
 	m, err := h.f.MyMatch(c.Request.Context(), c.Param("id"), caller(c).UID)
 	respond(c, http.StatusOK, m, err, "Failed to load your Secret Santa match")
+}
+
+func (h handlers) sendMessage(c *gin.Context) {
+	var body struct {
+		To   string `json:"to"`
+		Text string `json:"text"`
+	}
+	if !httpserver.DecodeJSON(c, &body, smallBody) {
+		return
+	}
+	m, err := h.f.SendMessage(c.Request.Context(), c.Param("id"), caller(c).UID, body.To, body.Text)
+	respond(c, http.StatusCreated, m, err, "Failed to send the message")
+}
+
+func (h handlers) messages(c *gin.Context) {
+	ms, err := h.f.Messages(c.Request.Context(), c.Param("id"), caller(c).UID)
+	respond(c, http.StatusOK, ms, err, "Failed to load the messages")
 }
 
 func respond(c *gin.Context, status int, body any, err error, context string) {

@@ -55,6 +55,6 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if err := w.EraseUsers(ctx, "family", repo.EraseUser, cfg.ErasureBackOff); err != nil {
 		return nil, err
 	}
-	w.RunOutbox(cfg.OutboxConfig, repo.DrawSoonDue)
+	w.RunOutbox(cfg.OutboxConfig, repo.DrawSoonDue, repo.ExchangeSoonDue)
 	return w.Server, nil
 }

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,7 +26,8 @@ var exportClient = &http.Client{Transport: sharedTransport}
 // exportAccount answers GET /api/account/export: a ZIP of everything the user keeps with us,
 // written to the response as it is gathered (never built in memory): the account, the lists
 // with their items as the owner sees them (so no claim made on them before the reveal date),
-// the photos of those items (fetched at the signed addresses the list answers carry), the claims the user made, their families and their notices.
+// the photos of those items (fetched at the signed addresses the list answers carry), the claims the user made, their families,
+// their own Secret Santa conversations (as the family service answers them to the user) and their notices.
 // Each part is asked of its service with the user's verified headers, as any request is.
 func exportAccount(up Upstreams, identity *auth.IdentitySigner) gin.HandlerFunc {
 	return func(c *gin.Context) {
@@ -106,6 +108,27 @@ func exportAccount(up Upstreams, identity *auth.IdentitySigner) gin.HandlerFunc 
 				fail(err)
 			}
 			put(part.name, body)
+			if part.name == "families.json" {
+				// The caller's own Secret Santa conversations in each family, exactly as the
+				// family service answers them to the caller (never a Santa's name or uid); a
+				// family without a draw the caller is in has none.
+				var fams []struct {
+					ID string `json:"id"`
+				}
+				_ = json.Unmarshal(body, &fams)
+				for _, f := range fams {
+					p := "/api/families/" + url.PathEscape(f.ID) + "/secret-santa/messages"
+					msgs, err := internalGet(ctx, up.Family+p, identity, "family", u)
+					var status *statusError
+					if errors.As(err, &status) && status.code == http.StatusNotFound {
+						continue
+					}
+					if err != nil {
+						fail(err)
+					}
+					put("secret-santa-messages/"+f.ID+".json", msgs)
+				}
+			}
 		}
 		if err := zw.Close(); err != nil {
 			fail(err)
@@ -167,7 +190,15 @@ func internalGet(ctx context.Context, target string, identity *auth.IdentitySign
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: status %d", target, resp.StatusCode)
+		return nil, &statusError{target: target, code: resp.StatusCode}
 	}
 	return body, nil
 }
+
+// statusError is an internal GET answered with another status than 200.
+type statusError struct {
+	target string
+	code   int
+}
+
+func (e *statusError) Error() string { return fmt.Sprintf("GET %s: status %d", e.target, e.code) }

@@ -199,6 +199,9 @@ func familiesRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
 	r.POST("/api/families/:id/secret-santa", with(signedIn, small, family)...)
 	r.GET("/api/families/:id/secret-santa", with(signedIn, family)...)
 	r.PATCH("/api/families/:id/secret-santa", with(signedIn, small, family)...)
+	// Secret Santa conversations; a retried message with the same Idempotency-Key is sent once.
+	r.POST("/api/families/:id/secret-santa/messages", with(signedIn, small, once, family)...)
+	r.GET("/api/families/:id/secret-santa/messages", with(signedIn, family)...)
 	r.GET("/api/invites/:token", with(anyone, family)...)
 	r.POST("/api/invites/:token/accept", with(signedIn, small, family)...)
 }

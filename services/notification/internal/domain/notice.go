@@ -29,7 +29,26 @@ const (
 	EventSecretSanta = "secret-santa"
 	// EventFamilyMemberJoined tells a family's admins that someone joined.
 	EventFamilyMemberJoined = "family-member-joined"
+	// EventSecretSantaMessage tells one side of a Secret Santa conversation that the other
+	// wrote; to a giftee, the writer is only ever "your Secret Santa".
+	EventSecretSantaMessage = "secret-santa-message"
 )
+
+// The secret-santa-message notice's texts, by the conversation from the receiver's side.
+const (
+	MessageFromSantaText  = "Your Secret Santa sent you a message"
+	MessageFromGifteeText = "Your giftee sent you a message"
+)
+
+// SecretSantaMessageData is the data of secret-santa-message: which family and which
+// conversation ("santa": the receiver's own Secret Santa wrote; "giftee": their giftee did).
+// Never the text, and nothing of the writer: no uid, name, email or avatar.
+type SecretSantaMessageData struct {
+	Message    string `json:"message"`
+	FamilyID   string `json:"familyId"`
+	FamilyName string `json:"familyName"`
+	With       string `json:"with"`
+}
 
 // SecretSantaMessage is the secret-santa notice's text.
 const SecretSantaMessage = "Your Secret Santa match is ready"
@@ -109,7 +128,7 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 		// A suggestion reaches givers as list.changed; nobody else hears of it.
 		events.TypeSuggestionCreated, events.TypeListManagersChanged:
 		return nil, nil
-	case events.TypeReminderDrawSoon, events.TypeReminderShopping, events.TypeReminderListEmpty:
+	case events.TypeReminderDrawSoon, events.TypeReminderShopping, events.TypeReminderListEmpty, events.TypeReminderExchangeSoon:
 		return reminderNotice(env)
 	case events.TypeSecretSantaDrawn:
 		var d events.SecretSantaDrawnData
@@ -121,6 +140,21 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 			return nil, err
 		}
 		return perUser(env, d.Participants, "", EventSecretSanta, data), nil
+	case events.TypeSecretSantaMessage:
+		var d events.SecretSantaMessageData
+		if err := json.Unmarshal(env.Data, &d); err != nil || d.FamilyID == "" || (d.With != "santa" && d.With != "giftee") {
+			return nil, fmt.Errorf("%w: secretsanta.message needs a familyId and with (santa or giftee)", ErrMalformed)
+		}
+		text := MessageFromGifteeText
+		if d.With == "santa" {
+			text = MessageFromSantaText
+		}
+		// Built from named fields only, so nothing else the event might carry reaches the notice.
+		data, err := json.Marshal(SecretSantaMessageData{Message: text, FamilyID: d.FamilyID, FamilyName: d.FamilyName, With: d.With})
+		if err != nil {
+			return nil, err
+		}
+		return []Notice{{EventID: env.ID, UserID: env.UserID, OccurredAt: env.OccurredAt, Event: EventSecretSantaMessage, Data: data}}, nil
 	case events.TypeFamilyMemberJoined:
 		var d events.MemberJoinedData
 		if err := json.Unmarshal(env.Data, &d); err != nil || d.FamilyID == "" || d.UID == "" {

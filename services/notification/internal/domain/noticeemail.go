@@ -14,64 +14,80 @@ import (
 // in web/src; these are the server's). {name} placeholders are filled per notice.
 var texts = map[string]map[string]string{
 	"en": {
-		"subject." + KindSecretSantaDrawn: "Your Secret Santa match is ready",
-		"line." + KindSecretSantaDrawn:    "The Secret Santa names of {family} are drawn: see whom you give a present to.",
-		"line." + KindListChanged:         "A wishlist you follow changed.",
-		"line." + KindListChanged + ".n":  "A wishlist you follow changed ({count} times).",
-		"line." + KindClaimRemoved:        "{item} was removed from {owner}'s list: you had claimed it.",
-		"line." + KindMemberJoined:        "{name} joined {family}.",
-		"someone":                         "someone",
-		"subject.digest":                  "News from your family on Santa Wishlist",
-		"intro.digest":                    "Here is what happened since our last email:",
-		"open":                            "Open",
-		"footer":                          "You get these emails because they are on in your notification settings.",
-		"settings":                        "Notification settings",
-		"unsubscribe":                     "Stop these emails",
+		"subject." + KindSecretSantaMessage + ".santa":  "Your Secret Santa sent you a message",
+		"subject." + KindSecretSantaMessage + ".giftee": "Your giftee sent you a message",
+		"line." + KindSecretSantaMessage + ".santa":     "Your Secret Santa in {family} sent you a message.",
+		"line." + KindSecretSantaMessage + ".giftee":    "Your giftee in {family} sent you a message.",
+		"subject." + KindSecretSantaDrawn:               "Your Secret Santa match is ready",
+		"line." + KindSecretSantaDrawn:                  "The Secret Santa names of {family} are drawn: see whom you give a present to.",
+		"line." + KindListChanged:                       "A wishlist you follow changed.",
+		"line." + KindListChanged + ".n":                "A wishlist you follow changed ({count} times).",
+		"line." + KindClaimRemoved:                      "{item} was removed from {owner}'s list: you had claimed it.",
+		"line." + KindMemberJoined:                      "{name} joined {family}.",
+		"someone":                                       "someone",
+		"subject.digest":                                "News from your family on Santa Wishlist",
+		"intro.digest":                                  "Here is what happened since our last email:",
+		"open":                                          "Open",
+		"footer":                                        "You get these emails because they are on in your notification settings.",
+		"settings":                                      "Notification settings",
+		"unsubscribe":                                   "Stop these emails",
 	},
 	"de": {
-		"subject." + KindSecretSantaDrawn: "Dein Wichtelpartner steht fest",
-		"line." + KindSecretSantaDrawn:    "Die Wichtelnamen von {family} sind gezogen: sieh nach, wen du beschenkst.",
-		"line." + KindListChanged:         "Eine Wunschliste, der du folgst, hat sich geändert.",
-		"line." + KindListChanged + ".n":  "Eine Wunschliste, der du folgst, hat sich geändert ({count}-mal).",
-		"line." + KindClaimRemoved:        "{item} wurde von der Liste von {owner} entfernt: du hattest es reserviert.",
-		"line." + KindMemberJoined:        "{name} ist {family} beigetreten.",
-		"someone":                         "jemandem",
-		"subject.digest":                  "Neues aus deiner Familie bei Santa Wishlist",
-		"intro.digest":                    "Das ist seit unserer letzten E-Mail passiert:",
-		"open":                            "Öffnen",
-		"footer":                          "Du bekommst diese E-Mails, weil sie in deinen Benachrichtigungseinstellungen eingeschaltet sind.",
-		"settings":                        "Benachrichtigungseinstellungen",
-		"unsubscribe":                     "Diese E-Mails abbestellen",
+		"subject." + KindSecretSantaMessage + ".santa":  "Dein Wichtel hat dir geschrieben",
+		"subject." + KindSecretSantaMessage + ".giftee": "Dein Wichtelkind hat dir geschrieben",
+		"line." + KindSecretSantaMessage + ".santa":     "Dein Wichtel in {family} hat dir geschrieben.",
+		"line." + KindSecretSantaMessage + ".giftee":    "Dein Wichtelkind in {family} hat dir geschrieben.",
+		"subject." + KindSecretSantaDrawn:               "Dein Wichtelpartner steht fest",
+		"line." + KindSecretSantaDrawn:                  "Die Wichtelnamen von {family} sind gezogen: sieh nach, wen du beschenkst.",
+		"line." + KindListChanged:                       "Eine Wunschliste, der du folgst, hat sich geändert.",
+		"line." + KindListChanged + ".n":                "Eine Wunschliste, der du folgst, hat sich geändert ({count}-mal).",
+		"line." + KindClaimRemoved:                      "{item} wurde von der Liste von {owner} entfernt: du hattest es reserviert.",
+		"line." + KindMemberJoined:                      "{name} ist {family} beigetreten.",
+		"someone":                                       "jemandem",
+		"subject.digest":                                "Neues aus deiner Familie bei Santa Wishlist",
+		"intro.digest":                                  "Das ist seit unserer letzten E-Mail passiert:",
+		"open":                                          "Öffnen",
+		"footer":                                        "Du bekommst diese E-Mails, weil sie in deinen Benachrichtigungseinstellungen eingeschaltet sind.",
+		"settings":                                      "Benachrichtigungseinstellungen",
+		"unsubscribe":                                   "Diese E-Mails abbestellen",
 	},
 	"fr": {
-		"subject." + KindSecretSantaDrawn: "Votre tirage du Père Noël secret est prêt",
-		"line." + KindSecretSantaDrawn:    "Les noms du Père Noël secret de {family} sont tirés : découvrez à qui vous offrez un cadeau.",
-		"line." + KindListChanged:         "Une liste de souhaits que vous suivez a changé.",
-		"line." + KindListChanged + ".n":  "Une liste de souhaits que vous suivez a changé ({count} fois).",
-		"line." + KindClaimRemoved:        "{item} a été retiré de la liste de {owner} : vous l'aviez réservé.",
-		"line." + KindMemberJoined:        "{name} a rejoint {family}.",
-		"someone":                         "quelqu'un",
-		"subject.digest":                  "Des nouvelles de votre famille sur Santa Wishlist",
-		"intro.digest":                    "Voici ce qui s'est passé depuis notre dernier e-mail :",
-		"open":                            "Ouvrir",
-		"footer":                          "Vous recevez ces e-mails parce qu'ils sont activés dans vos réglages de notifications.",
-		"settings":                        "Réglages des notifications",
-		"unsubscribe":                     "Ne plus recevoir ces e-mails",
+		"subject." + KindSecretSantaMessage + ".santa":  "Votre Père Noël secret vous a écrit",
+		"subject." + KindSecretSantaMessage + ".giftee": "La personne que vous gâtez vous a écrit",
+		"line." + KindSecretSantaMessage + ".santa":     "Votre Père Noël secret de {family} vous a écrit.",
+		"line." + KindSecretSantaMessage + ".giftee":    "La personne que vous gâtez dans {family} vous a écrit.",
+		"subject." + KindSecretSantaDrawn:               "Votre tirage du Père Noël secret est prêt",
+		"line." + KindSecretSantaDrawn:                  "Les noms du Père Noël secret de {family} sont tirés : découvrez à qui vous offrez un cadeau.",
+		"line." + KindListChanged:                       "Une liste de souhaits que vous suivez a changé.",
+		"line." + KindListChanged + ".n":                "Une liste de souhaits que vous suivez a changé ({count} fois).",
+		"line." + KindClaimRemoved:                      "{item} a été retiré de la liste de {owner} : vous l'aviez réservé.",
+		"line." + KindMemberJoined:                      "{name} a rejoint {family}.",
+		"someone":                                       "quelqu'un",
+		"subject.digest":                                "Des nouvelles de votre famille sur Santa Wishlist",
+		"intro.digest":                                  "Voici ce qui s'est passé depuis notre dernier e-mail :",
+		"open":                                          "Ouvrir",
+		"footer":                                        "Vous recevez ces e-mails parce qu'ils sont activés dans vos réglages de notifications.",
+		"settings":                                      "Réglages des notifications",
+		"unsubscribe":                                   "Ne plus recevoir ces e-mails",
 	},
 	"es": {
-		"subject." + KindSecretSantaDrawn: "Tu amigo invisible ya está listo",
-		"line." + KindSecretSantaDrawn:    "Los nombres del amigo invisible de {family} ya están sorteados: mira a quién le haces un regalo.",
-		"line." + KindListChanged:         "Una lista de deseos que sigues ha cambiado.",
-		"line." + KindListChanged + ".n":  "Una lista de deseos que sigues ha cambiado ({count} veces).",
-		"line." + KindClaimRemoved:        "{item} se ha quitado de la lista de {owner}: lo habías reservado.",
-		"line." + KindMemberJoined:        "{name} se ha unido a {family}.",
-		"someone":                         "alguien",
-		"subject.digest":                  "Novedades de tu familia en Santa Wishlist",
-		"intro.digest":                    "Esto es lo que ha pasado desde nuestro último correo:",
-		"open":                            "Abrir",
-		"footer":                          "Recibes estos correos porque están activados en tus ajustes de notificaciones.",
-		"settings":                        "Ajustes de notificaciones",
-		"unsubscribe":                     "Dejar de recibir estos correos",
+		"subject." + KindSecretSantaMessage + ".santa":  "Tu amigo invisible te ha escrito",
+		"subject." + KindSecretSantaMessage + ".giftee": "Tu destinatario te ha escrito",
+		"line." + KindSecretSantaMessage + ".santa":     "Tu amigo invisible de {family} te ha escrito.",
+		"line." + KindSecretSantaMessage + ".giftee":    "Tu destinatario de {family} te ha escrito.",
+		"subject." + KindSecretSantaDrawn:               "Tu amigo invisible ya está listo",
+		"line." + KindSecretSantaDrawn:                  "Los nombres del amigo invisible de {family} ya están sorteados: mira a quién le haces un regalo.",
+		"line." + KindListChanged:                       "Una lista de deseos que sigues ha cambiado.",
+		"line." + KindListChanged + ".n":                "Una lista de deseos que sigues ha cambiado ({count} veces).",
+		"line." + KindClaimRemoved:                      "{item} se ha quitado de la lista de {owner}: lo habías reservado.",
+		"line." + KindMemberJoined:                      "{name} se ha unido a {family}.",
+		"someone":                                       "alguien",
+		"subject.digest":                                "Novedades de tu familia en Santa Wishlist",
+		"intro.digest":                                  "Esto es lo que ha pasado desde nuestro último correo:",
+		"open":                                          "Abrir",
+		"footer":                                        "Recibes estos correos porque están activados en tus ajustes de notificaciones.",
+		"settings":                                      "Ajustes de notificaciones",
+		"unsubscribe":                                   "Dejar de recibir estos correos",
 	},
 }
 
@@ -115,7 +131,7 @@ func (m NoticeMail) lines() []mailLine {
 			continue
 		}
 		var d struct {
-			FamilyID, FamilyName, DisplayName, ListID, ItemName, OwnerName, Message string
+			FamilyID, FamilyName, DisplayName, ListID, ItemName, OwnerName, Message, With string
 		}
 		_ = json.Unmarshal(n.Data, &d)
 		family := d.FamilyName
@@ -130,10 +146,13 @@ func (m NoticeMail) lines() []mailLine {
 			out = append(out, mailLine{text(m.Language, "line."+kind), m.PublicURL + "/family"})
 		case KindSecretSantaDrawn:
 			out = append(out, mailLine{text(m.Language, "line."+kind, "{family}", family), m.PublicURL + santaPath(d.FamilyID)})
-		case KindReminderDrawSoon, KindReminderShopping, KindReminderListEmpty:
+		case KindSecretSantaMessage:
+			// Which conversation and which family; never the text nor anything of the writer.
+			out = append(out, mailLine{text(m.Language, "line."+kind+"."+d.With, "{family}", family), m.PublicURL + santaPath(d.FamilyID)})
+		case KindReminderDrawSoon, KindReminderShopping, KindReminderListEmpty, KindReminderExchangeSoon:
 			// The reminders' words are the pushes' (reminderText), in the email's language.
 			title, body := reminderMailText(n, m.Language)
-			link := map[string]string{KindReminderDrawSoon: santaPath(d.FamilyID), KindReminderShopping: "/claims",
+			link := map[string]string{KindReminderDrawSoon: santaPath(d.FamilyID), KindReminderExchangeSoon: santaPath(d.FamilyID), KindReminderShopping: "/claims",
 				KindReminderListEmpty: "/wishlist"}[kind]
 			out = append(out, mailLine{title + " — " + body, m.PublicURL + link})
 		case KindClaimRemoved:
@@ -201,6 +220,8 @@ func NoticeEmail(m NoticeMail) (e Email, ok bool, err error) {
 		view.Intro = text(m.Language, "intro.digest")
 	} else if kind, _ := KindOf(m.Notices[0]); texts["en"]["subject."+kind] != "" {
 		subject = text(m.Language, "subject."+kind)
+	} else if key := "subject." + kind + "." + withOf(m.Notices[0]); texts["en"][key] != "" {
+		subject = text(m.Language, key)
 	} else if title, _ := reminderMailText(m.Notices[0], m.Language); title != "" {
 		subject = title
 	}
@@ -212,6 +233,13 @@ func NoticeEmail(m NoticeMail) (e Email, ok bool, err error) {
 		return Email{}, false, err
 	}
 	return Email{To: m.To, Subject: subject, Text: txt.String(), HTML: html.String(), Unsubscribe: m.UnsubscribeURL}, true, nil
+}
+
+// withOf is a secret-santa-message notice's conversation ("santa" or "giftee"), else "".
+func withOf(n Notice) string {
+	var d struct{ With string }
+	_ = json.Unmarshal(n.Data, &d)
+	return d.With
 }
 
 // santaPath is a family's Secret Santa page, or the families page without a family id.

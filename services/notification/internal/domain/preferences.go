@@ -18,13 +18,16 @@ var Channels = []string{ChannelPush, ChannelEmail}
 // The kinds of notices a user can turn on and off per channel.
 const (
 	KindSecretSantaDrawn = "secretsanta.drawn"
-	KindMemberJoined     = "family.member_joined"
-	KindClaimRemoved     = "claim.removed"
-	KindListChanged      = "list.changed"
+	// KindSecretSantaMessage: someone wrote in one of the user's Secret Santa conversations.
+	KindSecretSantaMessage = "secretsanta.message"
+	KindMemberJoined       = "family.member_joined"
+	KindClaimRemoved       = "claim.removed"
+	KindListChanged        = "list.changed"
 	// The reminders (pkg/reminders' scans in wishlist and family); KindOf maps their notices here.
-	KindReminderDrawSoon  = "reminder.draw_soon"
-	KindReminderShopping  = "reminder.shopping"
-	KindReminderListEmpty = "reminder.list_empty"
+	KindReminderDrawSoon     = "reminder.draw_soon"
+	KindReminderShopping     = "reminder.shopping"
+	KindReminderListEmpty    = "reminder.list_empty"
+	KindReminderExchangeSoon = "reminder.exchange_soon"
 )
 
 // Kind is one kind of notice: its defaults per channel, and whether its emails wait for the
@@ -39,9 +42,11 @@ type Kind struct {
 // Kinds are every kind, in the order the settings show them.
 var Kinds = []Kind{
 	{Name: KindSecretSantaDrawn, Push: true, Email: true},
+	{Name: KindSecretSantaMessage, Push: true, Email: true, Digest: true},
 	{Name: KindReminderDrawSoon, Push: true, Email: true},
 	{Name: KindReminderShopping, Push: true, Email: true},
 	{Name: KindReminderListEmpty, Push: true, Email: true},
+	{Name: KindReminderExchangeSoon, Push: true, Email: true},
 	{Name: KindListChanged, Push: true, Email: true, Digest: true},
 	{Name: KindClaimRemoved, Push: true, Email: true, Digest: true},
 	{Name: KindMemberJoined, Push: true, Email: false, Digest: true},
@@ -70,6 +75,8 @@ func KindOf(n Notice) (string, bool) {
 	switch n.Event {
 	case EventSecretSanta:
 		return KindSecretSantaDrawn, true
+	case EventSecretSantaMessage:
+		return KindSecretSantaMessage, true
 	case EventFamilyMemberJoined:
 		return KindMemberJoined, true
 	case EventClaimRemoved:
@@ -82,6 +89,8 @@ func KindOf(n Notice) (string, bool) {
 		return KindReminderShopping, true
 	case EventReminderListEmpty:
 		return KindReminderListEmpty, true
+	case EventReminderExchangeSoon:
+		return KindReminderExchangeSoon, true
 	}
 	return "", false
 }

@@ -115,11 +115,13 @@ func localizedPush(n Notice, lang string, en PushMessage) (title, body string) {
 	if !ok {
 		return en.Title, en.Body
 	}
-	var d struct{ FamilyName, DisplayName, ItemName, OwnerName string }
+	var d struct{ FamilyName, DisplayName, ItemName, OwnerName, With string }
 	_ = json.Unmarshal(n.Data, &d)
 	switch kind {
 	case KindSecretSantaDrawn:
 		return text(lang, "subject."+kind), d.FamilyName
+	case KindSecretSantaMessage:
+		return text(lang, "subject."+kind+"."+d.With), d.FamilyName
 	case KindMemberJoined:
 		return text(lang, "line."+kind, "{name}", d.DisplayName, "{family}", d.FamilyName), ""
 	case KindClaimRemoved:
@@ -135,7 +137,7 @@ func localizedPush(n Notice, lang string, en PushMessage) (title, body string) {
 
 func pushOf(n Notice, lang string) (Push, bool) {
 	switch n.Event {
-	case EventReminderDrawSoon, EventReminderShopping, EventReminderListEmpty:
+	case EventReminderDrawSoon, EventReminderShopping, EventReminderListEmpty, EventReminderExchangeSoon:
 		return reminderPush(n, lang)
 	case EventSecretSanta:
 		var d SecretSantaData
@@ -144,6 +146,15 @@ func pushOf(n Notice, lang string) (Push, bool) {
 		}
 		return Push{Message: PushMessage{Title: SecretSantaMessage, Body: d.FamilyName, URL: "/family/" + d.FamilyID + "/secret-santa",
 			Tag: "secret-santa-" + d.FamilyID, Kind: n.Event}, TTL: 7 * 24 * time.Hour, Urgency: "normal", Topic: topic("ss", d.FamilyID)}, true
+	case EventSecretSantaMessage:
+		var d SecretSantaMessageData
+		if json.Unmarshal(n.Data, &d) != nil || d.FamilyID == "" {
+			return Push{}, false
+		}
+		// One tag per conversation: a second message replaces the first on the lock screen.
+		return Push{Message: PushMessage{Title: d.Message, Body: d.FamilyName, URL: santaPath(d.FamilyID) + "?messages=" + d.With,
+			Tag: "secret-santa-message-" + d.FamilyID + "-" + d.With, Kind: n.Event}, TTL: 3 * 24 * time.Hour, Urgency: "normal",
+			Topic: topic("sm", d.FamilyID+d.With)}, true
 	case EventFamilyMemberJoined:
 		var d MemberJoinedData
 		if json.Unmarshal(n.Data, &d) != nil {

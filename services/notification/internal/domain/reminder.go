@@ -17,6 +17,8 @@ const (
 	EventReminderShopping = "reminder-shopping"
 	// EventReminderListEmpty: the owner's shared list has no items a month before its reveal date.
 	EventReminderListEmpty = "reminder-list-empty"
+	// EventReminderExchangeSoon: the family's Secret Santa exchange is near; to each participant.
+	EventReminderExchangeSoon = "reminder-exchange-soon"
 )
 
 // ReminderData is the data of the three reminder notices: Title and Message are English (the
@@ -30,6 +32,9 @@ type ReminderData struct {
 	FamilyID   string `json:"familyId,omitempty"`
 	FamilyName string `json:"familyName,omitempty"`
 	DrawOn     string `json:"drawOn,omitempty"`
+	// reminder-exchange-soon (with familyId and familyName)
+	ExchangeOn string `json:"exchangeOn,omitempty"`
+	Place      string `json:"place,omitempty"`
 	// reminder-shopping (the recipient's own claims) and reminder-list-empty
 	RevealAt     *time.Time `json:"revealAt,omitempty"`
 	NotPurchased int        `json:"notPurchased,omitempty"`
@@ -50,6 +55,13 @@ func reminderNotice(env events.Envelope) ([]Notice, error) {
 		}
 		event = EventReminderDrawSoon
 		d = ReminderData{DaysLeft: in.DaysLeft, FamilyID: in.FamilyID, FamilyName: in.FamilyName, DrawOn: in.DrawOn}
+	case events.TypeReminderExchangeSoon:
+		var in events.ExchangeSoonData
+		if err := json.Unmarshal(env.Data, &in); err != nil || in.FamilyID == "" || in.ExchangeOn == "" || in.DaysLeft < 0 {
+			return nil, fmt.Errorf("%w: reminder.exchange_soon needs a familyId, an exchangeOn and daysLeft", ErrMalformed)
+		}
+		event = EventReminderExchangeSoon
+		d = ReminderData{DaysLeft: in.DaysLeft, FamilyID: in.FamilyID, FamilyName: in.FamilyName, ExchangeOn: in.ExchangeOn, Place: in.Place}
 	case events.TypeReminderShopping:
 		var in events.ShoppingData
 		if err := json.Unmarshal(env.Data, &in); err != nil || in.NotPurchased < 1 || in.DaysLeft < 0 || in.RevealAt.IsZero() {
@@ -100,6 +112,8 @@ type reminderTexts struct {
 	notBought   func(n int) string
 	emptyTitle  string
 	emptyBody   string // %s: the list
+	exchangeIn  func(days int) string
+	exchangeAt  string // %s: the family, %s: the place
 }
 
 func plural(n int, one, other string) string {
@@ -111,6 +125,13 @@ func plural(n int, one, other string) string {
 
 var reminderCatalog = map[string]reminderTexts{
 	"en": {
+		exchangeIn: func(d int) string {
+			if d == 0 {
+				return "Secret Santa exchange today"
+			}
+			return plural(d, "Secret Santa exchange tomorrow", "Secret Santa exchange in %d days")
+		},
+		exchangeAt: "%s: presents are swapped at %s.",
 		drawIn: func(d int) string {
 			if d == 0 {
 				return "Secret Santa draw today"
@@ -126,6 +147,13 @@ var reminderCatalog = map[string]reminderTexts{
 		emptyBody:  "%s is shared, but has no wishes yet.",
 	},
 	"de": {
+		exchangeIn: func(d int) string {
+			if d == 0 {
+				return "Wichteln: heute ist Bescherung"
+			}
+			return plural(d, "Wichteln: morgen ist Bescherung", "Wichteln: Bescherung in %d Tagen")
+		},
+		exchangeAt: "%s: Die Geschenke werden hier getauscht: %s.",
 		drawIn: func(d int) string {
 			if d == 0 {
 				return "Wichteln: heute wird gezogen"
@@ -142,6 +170,13 @@ var reminderCatalog = map[string]reminderTexts{
 		emptyBody:  "%s ist geteilt, hat aber noch keine Wünsche.",
 	},
 	"fr": {
+		exchangeIn: func(d int) string {
+			if d == 0 {
+				return "Échange du Père Noël secret aujourd'hui"
+			}
+			return plural(d, "Échange du Père Noël secret demain", "Échange du Père Noël secret dans %d jours")
+		},
+		exchangeAt: "%s : les cadeaux sont échangés à %s.",
 		drawIn: func(d int) string {
 			if d == 0 {
 				return "Tirage du Père Noël secret aujourd'hui"
@@ -158,6 +193,13 @@ var reminderCatalog = map[string]reminderTexts{
 		emptyBody:  "%s est partagée, mais ne contient encore aucun souhait.",
 	},
 	"es": {
+		exchangeIn: func(d int) string {
+			if d == 0 {
+				return "Intercambio del amigo invisible hoy"
+			}
+			return plural(d, "Intercambio del amigo invisible mañana", "Intercambio del amigo invisible en %d días")
+		},
+		exchangeAt: "%s: los regalos se intercambian en %s.",
 		drawIn: func(d int) string {
 			if d == 0 {
 				return "Sorteo del amigo invisible hoy"
@@ -188,6 +230,11 @@ func reminderText(event string, d ReminderData, lang string) (title, body string
 		return c.christmasIn(d.DaysLeft), c.notBought(d.NotPurchased)
 	case EventReminderListEmpty:
 		return c.emptyTitle, fmt.Sprintf(c.emptyBody, "“"+d.ListName+"”")
+	case EventReminderExchangeSoon:
+		if d.Place == "" {
+			return c.exchangeIn(d.DaysLeft), d.FamilyName
+		}
+		return c.exchangeIn(d.DaysLeft), fmt.Sprintf(c.exchangeAt, d.FamilyName, d.Place)
 	}
 	return "", ""
 }
@@ -207,6 +254,12 @@ func reminderPush(n Notice, lang string) (Push, bool) {
 		}
 		p.Message.URL, p.Message.Tag = "/family/"+d.FamilyID+"/secret-santa", "draw-soon-"+d.FamilyID
 		p.TTL, p.Topic = time.Duration(d.DaysLeft+1)*24*time.Hour, topic("rd", d.FamilyID)
+	case EventReminderExchangeSoon:
+		if d.FamilyID == "" {
+			return Push{}, false
+		}
+		p.Message.URL, p.Message.Tag = "/family/"+d.FamilyID+"/secret-santa", "exchange-soon-"+d.FamilyID
+		p.TTL, p.Topic = time.Duration(d.DaysLeft+1)*24*time.Hour, topic("rx", d.FamilyID)
 	case EventReminderShopping:
 		p.Message.URL, p.Message.Tag = "/claims", "shopping-reminder"
 		p.TTL, p.Topic = time.Duration(d.DaysLeft+1)*24*time.Hour, topic("rs", n.UserID)

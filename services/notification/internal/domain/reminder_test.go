@@ -32,6 +32,24 @@ func TestReminderNoticesAndTheirPushesInEachLanguage(t *testing.T) {
 			t.Errorf("%s: %+v", lang, p.Message)
 		}
 	}
+	exchange, _ := events.NewEnvelope(events.TypeReminderExchangeSoon, "dan", events.ExchangeSoonData{FamilyID: uuid.NewString(), FamilyName: "Smiths",
+		ExchangeOn: "2026-12-24", Place: "Grandma's", DaysLeft: 0})
+	notices, err = domain.NoticesFromEvent(exchange)
+	if err != nil || len(notices) != 1 || notices[0].UserID != "dan" || notices[0].Event != domain.EventReminderExchangeSoon {
+		t.Fatalf("exchange notices %+v, %v", notices, err)
+	}
+	for lang, want := range map[string][2]string{"en": {"Secret Santa exchange today", "Smiths: presents are swapped at Grandma's."},
+		"de": {"Wichteln: heute ist Bescherung", "Smiths: Die Geschenke werden hier getauscht: Grandma's."},
+		"fr": {"Échange du Père Noël secret aujourd'hui", "Smiths : les cadeaux sont échangés à Grandma's."},
+		"es": {"Intercambio del amigo invisible hoy", "Smiths: los regalos se intercambian en Grandma's."}} {
+		p, ok := domain.PushOf(notices[0], lang)
+		if !ok || p.Message.Title != want[0] || p.Message.Body != want[1] {
+			t.Errorf("exchange %s: %+v", lang, p.Message)
+		}
+	}
+	if kind, ok := domain.KindOf(notices[0]); !ok || kind != domain.KindReminderExchangeSoon {
+		t.Fatalf("exchange kind %q", kind)
+	}
 	shop, _ := events.NewEnvelope(events.TypeReminderShopping, "carl", events.ShoppingData{RevealAt: time.Now(), DaysLeft: 7, NotPurchased: 1})
 	notices, _ = domain.NoticesFromEvent(shop)
 	var d domain.ReminderData

@@ -46,6 +46,7 @@ func TestARemindersDeliveredTwiceMakeOneNoticeAndOnePushPerDevice(t *testing.T) 
 	p := startPushed(t)
 	annPhone, annLaptop := p.deviceIn(t, "ann", "en-GB"), p.deviceIn(t, "ann", "de")
 	carl, ema := p.deviceIn(t, "carl", "fr"), p.deviceIn(t, "ema", "es")
+	dan := p.deviceIn(t, "dan", "de")
 	live := openStream(t, p.svc.base, "ann", streamOpts{})
 	live.hello(t, 0)
 
@@ -54,6 +55,8 @@ func TestARemindersDeliveredTwiceMakeOneNoticeAndOnePushPerDevice(t *testing.T) 
 	p.publishTwice(t, events.TypeReminderDrawSoon, "ann", events.DrawSoonData{FamilyID: familyID, FamilyName: "The Smiths", DrawOn: "2026-12-01", DaysLeft: 3})
 	p.publishTwice(t, events.TypeReminderShopping, "carl", events.ShoppingData{RevealAt: reveal, DaysLeft: 7, NotPurchased: 2})
 	p.publishTwice(t, events.TypeReminderListEmpty, "ema", events.ListEmptyData{ListID: listID, ListName: "Ema's list", RevealAt: reveal, DaysLeft: 30})
+	p.publishTwice(t, events.TypeReminderExchangeSoon, "dan", events.ExchangeSoonData{FamilyID: familyID, FamilyName: "The Smiths",
+		ExchangeOn: "2026-12-24", Place: "Grandma's", DaysLeft: 3})
 
 	// The live stream: once.
 	e := live.next(t)
@@ -72,6 +75,7 @@ func TestARemindersDeliveredTwiceMakeOneNoticeAndOnePushPerDevice(t *testing.T) 
 		"ann":  {"reminder-draw-soon", "Secret Santa draw in 3 days", "The Smiths: the names have not been drawn yet."},
 		"carl": {"reminder-shopping", "Christmas in 7 days", "2 gifts on your shopping list are not marked purchased"},
 		"ema":  {"reminder-list-empty", "Your list is empty", "“Ema's list” is shared, but has no wishes yet."},
+		"dan":  {"reminder-exchange-soon", "Secret Santa exchange in 3 days", "The Smiths: presents are swapped at Grandma's."},
 	}
 	for uid, want := range feeds {
 		got := listNotices(t, p.svc.base, uid)
@@ -95,6 +99,7 @@ func TestARemindersDeliveredTwiceMakeOneNoticeAndOnePushPerDevice(t *testing.T) 
 		{"ann's laptop (de)", annLaptop, "Wichteln: in 3 Tagen wird gezogen", "/family/" + familyID + "/secret-santa"},
 		{"carl (fr)", carl, "Noël dans 7 jours", "/claims"},
 		{"ema (es)", ema, "Tu lista está vacía", "/wishlist?list=" + listID},
+		{"dan (de)", dan, "Wichteln: Bescherung in 3 Tagen", "/family/" + familyID + "/secret-santa"},
 	}
 	for _, w := range pushes {
 		got, posts := p.ps.inbox(w.d)

@@ -1,10 +1,27 @@
 import { api } from '../../app/api';
 import { apiRoute } from '../../lib/api/paths';
-import type { DrawRequest, DrawResult, Family, FamilyCreated, Invite, InviteInfo, OpenInvite, SecretSantaMatch } from './types';
+import { uuid } from '../../lib/ids';
+import type {
+  Conversation,
+  DrawRequest,
+  DrawResult,
+  ExchangePlan,
+  ExchangePlanRequest,
+  Family,
+  FamilyCreated,
+  Invite,
+  InviteInfo,
+  OpenInvite,
+  SecretSantaMatch,
+  SecretSantaMessage,
+} from './types';
 
 const FAMILIES = { type: 'Families' as const, id: 'ALL' };
 /** A family's open invitations (admins), under the Families tag type with an id of their own. */
 const invitesTag = (familyId: string) => ({ type: 'Families' as const, id: `invites:${familyId}` });
+const matchTag = (familyId: string) => ({ type: 'SecretSanta' as const, id: familyId });
+/** The live stream invalidates this one when a `secret-santa-message` arrives (features/live). */
+const messagesTag = (familyId: string) => ({ type: 'SecretSantaMessages' as const, id: familyId });
 
 export const familiesApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -54,7 +71,7 @@ export const familiesApi = api.injectEndpoints({
     }),
     getMySecretSanta: build.query<SecretSantaMatch, string>({
       query: (familyId) => apiRoute('GET', '/api/families/{id}/secret-santa', { id: familyId }),
-      providesTags: (_r, _e, familyId) => [{ type: 'SecretSanta', id: familyId }],
+      providesTags: (_r, _e, familyId) => [matchTag(familyId)],
     }),
     planSecretSanta: build.mutation<{ drawOn: string | null }, { familyId: string; drawOn: string | null }>({
       query: ({ familyId, drawOn }) => ({
@@ -65,7 +82,28 @@ export const familiesApi = api.injectEndpoints({
     }),
     drawSecretSanta: build.mutation<DrawResult, { familyId: string } & DrawRequest>({
       query: ({ familyId, ...body }) => ({ ...apiRoute('POST', '/api/families/{id}/secret-santa', { id: familyId }), body }),
-      invalidatesTags: (_r, error, { familyId }) => (error ? [] : [{ type: 'SecretSanta', id: familyId }]),
+      // A new draw starts both conversations afresh.
+      invalidatesTags: (_r, error, { familyId }) => (error ? [] : [matchTag(familyId), messagesTag(familyId)]),
+    }),
+    planExchange: build.mutation<ExchangePlan, { familyId: string } & ExchangePlanRequest>({
+      query: ({ familyId, ...body }) => ({ ...apiRoute('PATCH', '/api/families/{id}/secret-santa', { id: familyId }), body }),
+      invalidatesTags: (_r, error, { familyId }) => (error ? [] : [matchTag(familyId)]),
+    }),
+    getSecretSantaMessages: build.query<SecretSantaMessage[], string>({
+      query: (familyId) => apiRoute('GET', '/api/families/{id}/secret-santa/messages', { id: familyId }),
+      providesTags: (_r, _e, familyId) => [messagesTag(familyId)],
+    }),
+    sendSecretSantaMessage: build.mutation<
+      SecretSantaMessage,
+      { familyId: string; to: Conversation; text: string; idempotencyKey?: string }
+    >({
+      query: ({ familyId, to, text, idempotencyKey }) => ({
+        ...apiRoute('POST', '/api/families/{id}/secret-santa/messages', { id: familyId }),
+        // One key per draft: a double tap or a retry after a lost answer sends the message once.
+        headers: { 'Idempotency-Key': idempotencyKey ?? uuid() },
+        body: { to, text },
+      }),
+      invalidatesTags: (_r, error, { familyId }) => (error ? [] : [messagesTag(familyId)]),
     }),
   }),
 });
@@ -83,4 +121,7 @@ export const {
   useGetMySecretSantaQuery,
   useDrawSecretSantaMutation,
   usePlanSecretSantaMutation,
+  usePlanExchangeMutation,
+  useGetSecretSantaMessagesQuery,
+  useSendSecretSantaMessageMutation,
 } = familiesApi;

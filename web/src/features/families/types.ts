@@ -10,6 +10,22 @@ export type Invite = Schemas['Invite'];
 export type OpenInvite = Schemas['OpenInvite'];
 export type FamilyCreated = Schemas['FamilyCreated'];
 export type SecretSantaMatch = Schemas['SecretSantaMatch'];
+export type SecretSantaMessage = Schemas['SecretSantaMessage'];
+/** One of the caller's two conversations: with their giftee, or with their own (unnamed) Secret Santa. */
+export type Conversation = SecretSantaMessage['with'];
+export type CirclePair = NonNullable<SecretSantaMatch['circle']>[number];
+/** PATCH /api/families/{id}/secret-santa: only the fields present change. */
+export interface ExchangePlanRequest {
+  exchangeOn?: string | null;
+  place?: string | null;
+  budget?: string | null;
+}
+export interface ExchangePlan {
+  drawOn: string | null;
+  exchangeOn: string | null;
+  place: string;
+  budget: string | null;
+}
 export interface InviteInfo {
   familyName: string;
   invitedBy: string;
@@ -17,11 +33,14 @@ export interface InviteInfo {
 export interface DrawRequest {
   exclusions: [string, string][];
   budget?: string;
+  /** Show everyone the whole circle once the exchange day is over. */
+  revealAfterExchange?: boolean;
 }
 export interface DrawResult {
   drawnAt: string;
   participants: number;
   everyoneCanDeduce: boolean;
+  revealAfterExchange: boolean;
 }
 
 /** Two members who must not draw each other (either way); `key` is the same whatever their order. */

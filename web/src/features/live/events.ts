@@ -13,10 +13,12 @@ export const LIVE_EVENTS = {
   sharedListChanged: 'shared-list-changed',
   claimRemoved: 'claim-removed',
   secretSanta: 'secret-santa',
+  secretSantaMessage: 'secret-santa-message',
   familyMemberJoined: 'family-member-joined',
   reminderDrawSoon: 'reminder-draw-soon',
   reminderShopping: 'reminder-shopping',
   reminderListEmpty: 'reminder-list-empty',
+  reminderExchangeSoon: 'reminder-exchange-soon',
 } as const;
 
 const WISHLIST_TAGS = [
@@ -47,6 +49,13 @@ export function reminderText(event: string, data: Record<string, unknown>): { ti
     }
     case LIVE_EVENTS.reminderListEmpty:
       return { title: translate('reminders.listEmpty'), description: translate('reminders.listEmptyText', { list: text('listName') }) };
+    case LIVE_EVENTS.reminderExchangeSoon:
+      return {
+        title: days === 0 ? translate('reminders.exchangeToday') : translate('reminders.exchangeSoon', { count: days }),
+        description: text('place')
+          ? translate('reminders.exchangeAt', { family: text('familyName'), place: text('place') })
+          : text('familyName'),
+      };
     default:
       return null;
   }
@@ -111,8 +120,30 @@ export function handleLiveEvent(event: ServerEvent, ctx: LiveContext): void {
     case LIVE_EVENTS.secretSanta: {
       // Names were drawn: read the caller's own match again (the notice never says whom).
       const familyId = typeof data.familyId === 'string' ? data.familyId : null;
-      if (familyId) ctx.dispatch(api.util.invalidateTags([{ type: 'SecretSanta', id: familyId }]));
+      // A new draw also starts both conversations afresh.
+      if (familyId) {
+        ctx.dispatch(
+          api.util.invalidateTags([
+            { type: 'SecretSanta', id: familyId },
+            { type: 'SecretSantaMessages', id: familyId },
+          ]),
+        );
+      }
       const message = typeof data.message === 'string' && data.message ? data.message : 'Your Secret Santa match is ready';
+      const family = typeof data.familyName === 'string' && data.familyName ? data.familyName : null;
+      ctx.dispatch(showShellToast(family ? `${message} (${family})` : message));
+      return;
+    }
+    case LIVE_EVENTS.secretSantaMessage: {
+      // A message in one of the caller's two conversations: re-read them. The notice names
+      // nobody (the writer may be the caller's own Secret Santa), and neither does the toast.
+      const familyId = typeof data.familyId === 'string' ? data.familyId : null;
+      if (familyId) ctx.dispatch(api.util.invalidateTags([{ type: 'SecretSantaMessages', id: familyId }]));
+      const fromSanta = data.with === 'santa';
+      const message =
+        currentLanguage() === 'en' && typeof data.message === 'string' && data.message
+          ? data.message
+          : translate(fromSanta ? 'secretSantaMessage.fromSanta' : 'secretSantaMessage.fromGiftee');
       const family = typeof data.familyName === 'string' && data.familyName ? data.familyName : null;
       ctx.dispatch(showShellToast(family ? `${message} (${family})` : message));
       return;
@@ -125,9 +156,15 @@ export function handleLiveEvent(event: ServerEvent, ctx: LiveContext): void {
     }
     case LIVE_EVENTS.reminderDrawSoon:
     case LIVE_EVENTS.reminderShopping:
-    case LIVE_EVENTS.reminderListEmpty: {
+    case LIVE_EVENTS.reminderListEmpty:
+    case LIVE_EVENTS.reminderExchangeSoon: {
       // The screen it is about reads fresh data when opened; the toast says what to do.
-      const tags = { [LIVE_EVENTS.reminderDrawSoon]: 'Families', [LIVE_EVENTS.reminderShopping]: 'Claims', [LIVE_EVENTS.reminderListEmpty]: 'Lists' } as const;
+      const tags = {
+        [LIVE_EVENTS.reminderDrawSoon]: 'Families',
+        [LIVE_EVENTS.reminderShopping]: 'Claims',
+        [LIVE_EVENTS.reminderListEmpty]: 'Lists',
+        [LIVE_EVENTS.reminderExchangeSoon]: 'SecretSanta',
+      } as const;
       ctx.dispatch(api.util.invalidateTags([tags[event.event]]));
       const text = reminderText(event.event, data);
       if (text) ctx.dispatch(showShellToast(`${text.title}: ${text.description}`));

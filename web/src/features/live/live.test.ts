@@ -137,7 +137,13 @@ describe('live events', () => {
       ctx,
     );
     expect(dispatch).toHaveBeenCalledWith(
-      expect.objectContaining({ type: 'api/invalidateTags', payload: [{ type: 'SecretSanta', id: 'f1' }] }),
+      expect.objectContaining({
+        type: 'api/invalidateTags',
+        payload: [
+          { type: 'SecretSanta', id: 'f1' },
+          { type: 'SecretSantaMessages', id: 'f1' },
+        ],
+      }),
     );
     expect(JSON.stringify(store.getState().shell)).toContain('Your Secret Santa match is ready (The Smiths)');
     dispatch.mockClear();

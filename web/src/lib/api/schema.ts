@@ -854,10 +854,36 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Plan the draw date (admins)
-         * @description Sets the family's planned draw date (`drawOn`, a UTC calendar day), or clears it with null. Three days before it, every admin gets a `reminder.draw_soon` notice and push ("Secret Santa draw in 3 days"), once, unless the family has drawn since the date was set. Every member reads the date as the family's `drawOn`.
+         * Plan the draw date and the exchange (admins)
+         * @description Each field changes only when present. `drawOn` is the planned draw date (a UTC calendar day), null clears it; three days before it, every admin gets a `reminder.draw_soon` notice and push ("Secret Santa draw in 3 days"), once, unless the family has drawn since the date was set. Every member reads it as the family's `drawOn`. `exchangeOn` (a UTC calendar day, today or later, at most a year ahead; null or "" clears it) and `place` are when and where presents are swapped, kept across redraws; `budget` is the current draw's (404 no_draw without one). Every participant reads them in GET, and gets a `reminder.exchange_soon` notice and push three days before the exchange, once per date. Everything is checked before anything is saved.
          */
         patch: operations["planSecretSanta"];
+        trace?: never;
+    };
+    "/api/families/{id}/secret-santa/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The caller's own two conversations, and nobody else's
+         * @description Oldest first (messages of the same millisecond in the order of their random ids). The admin reads only their own too. Nothing in a message tells who the caller's Secret Santa is.
+         */
+        get: operations["mySecretSantaMessages"];
+        put?: never;
+        /**
+         * Write to your giftee or to your own Secret Santa
+         * @description After a draw, each participant has two conversations: with their giftee (whom they know) and with their own Secret Santa (whom they never learn). The other side gets a `secret-santa-message` notice (live stream, and push and email as their preferences allow) saying "Your Secret Santa sent you a message" or "Your giftee sent you a message", with the family and never the text nor anything of the writer. The text is trimmed. A new draw (or one cancelled by someone leaving) starts both conversations afresh.
+         */
+        post: operations["sendSecretSantaMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/invites/{token}": {
@@ -968,6 +994,27 @@ export interface components {
             role: "admin";
             invite: components["schemas"]["Invite"];
         };
+        /** @description One message of the caller's conversations. It carries no uid, name or email of anyone, and its only time is its own. */
+        SecretSantaMessage: {
+            /**
+             * Format: uuid
+             * @description A random id (it orders nothing).
+             */
+            id: string;
+            /**
+             * @description The conversation - with the caller's giftee, or with their own Secret Santa.
+             * @enum {string}
+             */
+            with: "giftee" | "santa";
+            /** @enum {string} */
+            from: "me" | "them";
+            text: string;
+            /**
+             * Format: date-time
+             * @description When it was sent (millisecond precision).
+             */
+            at: string;
+        };
         SecretSantaMatch: {
             /** Format: date-time */
             drawnAt: string;
@@ -985,6 +1032,26 @@ export interface components {
                     token: string;
                 }[];
             };
+            /**
+             * Format: date
+             * @description When presents are swapped (a UTC calendar day, set by an admin with PATCH), null when not set.
+             */
+            exchangeOn: string | null;
+            /** @description Where, as the admin wrote it; "" when not said. */
+            place: string;
+            /** @description Chosen at the draw - the whole circle is shown to the participants once the exchange day is over. */
+            revealAfterExchange: boolean;
+            /** @description Present only with revealAfterExchange and only from the day after exchangeOn (UTC); never before, never without it. Every pair of the draw, by the giver's uid. */
+            circle?: {
+                giver: {
+                    uid: string;
+                    displayName: string;
+                };
+                receiver: {
+                    uid: string;
+                    displayName: string;
+                };
+            }[];
         };
         Error: {
             error: {
@@ -1156,16 +1223,16 @@ export interface components {
              */
             id: number;
             /** @enum {string} */
-            event: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed" | "secret-santa" | "family-member-joined" | "reminder-draw-soon" | "reminder-shopping" | "reminder-list-empty";
+            event: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed" | "secret-santa" | "secret-santa-message" | "family-member-joined" | "reminder-draw-soon" | "reminder-shopping" | "reminder-list-empty" | "reminder-exchange-soon";
             /** @description The data of the stream event of that name (anyOf, not oneOf - several shapes share their required fields, as a reminder's familyId and familyName do the secret-santa notice's). */
-            data: components["schemas"]["WishlistCountData"] | components["schemas"]["SantaData"] | components["schemas"]["SharedListChangedData"] | components["schemas"]["ClaimRemovedData"] | components["schemas"]["SecretSantaNoticeData"] | components["schemas"]["FamilyMemberJoinedData"] | components["schemas"]["ReminderNoticeData"];
+            data: components["schemas"]["WishlistCountData"] | components["schemas"]["SantaData"] | components["schemas"]["SharedListChangedData"] | components["schemas"]["ClaimRemovedData"] | components["schemas"]["SecretSantaNoticeData"] | components["schemas"]["SecretSantaMessageNoticeData"] | components["schemas"]["FamilyMemberJoinedData"] | components["schemas"]["ReminderNoticeData"];
             /**
              * Format: date-time
              * @description When the event happened (the event's occurredAt).
              */
             occurredAt: string;
         };
-        /** @description reminder-draw-soon (to each admin of a family whose planned draw date is 0-3 days away and which has not drawn since it was set: familyId, familyName, drawOn), reminder-shopping (to a claimer, 7 days before a reveal date: how many of their own claims of that date are not marked purchased - revealAt, notPurchased; it names no list, item or owner) and reminder-list-empty (to the owner of a list shared by link or with a family that has no items a month before its reveal date: listId, listName, revealAt; it counts items, never claims). title and message are English; the app shows its own words in another language from the other fields, and a push is written in the language the device subscribed with. Each is sent once. */
+        /** @description reminder-draw-soon (to each admin of a family whose planned draw date is 0-3 days away and which has not drawn since it was set: familyId, familyName, drawOn), reminder-exchange-soon (to each participant of a draw whose family's exchange is 0-3 days away: familyId, familyName, exchangeOn, place), reminder-shopping (to a claimer, 7 days before a reveal date: how many of their own claims of that date are not marked purchased - revealAt, notPurchased; it names no list, item or owner) and reminder-list-empty (to the owner of a list shared by link or with a family that has no items a month before its reveal date: listId, listName, revealAt; it counts items, never claims). title and message are English; the app shows its own words in another language from the other fields, and a push is written in the language the device subscribed with. Each is sent once. */
         ReminderNoticeData: {
             /** @example Christmas in 7 days */
             title: string;
@@ -1177,6 +1244,9 @@ export interface components {
             familyName?: string;
             /** Format: date */
             drawOn?: string;
+            /** Format: date */
+            exchangeOn?: string;
+            place?: string;
             /** Format: date-time */
             revealAt?: string;
             notPurchased?: number;
@@ -1191,6 +1261,16 @@ export interface components {
             /** Format: uuid */
             familyId: string;
             familyName: string;
+        };
+        /** @description secret-santa-message: someone wrote in one of the user's two Secret Santa conversations. with "santa": the user's own Secret Santa wrote ("Your Secret Santa sent you a message"); with "giftee": their giftee did. It never carries the text nor anything of the writer (no uid, name, email or avatar); its occurredAt is the message's own time. The app reads the conversation from GET /api/families/{id}/secret-santa/messages. */
+        SecretSantaMessageNoticeData: {
+            /** @example Your Secret Santa sent you a message */
+            message: string;
+            /** Format: uuid */
+            familyId: string;
+            familyName: string;
+            /** @enum {string} */
+            with: "santa" | "giftee";
         };
         /** @description family-member-joined: to the family's admins (not to the one who joined). */
         FamilyMemberJoinedData: {
@@ -1210,10 +1290,10 @@ export interface components {
         /** @enum {string} */
         NotificationLanguage: "en" | "de" | "fr" | "es";
         /**
-         * @description The kinds of notices: secretsanta.drawn, the three reminders, list.changed (a shared list you opened changed), claim.removed (a gift you claimed was removed), family.member_joined (to a family's admins).
+         * @description The kinds of notices: secretsanta.drawn, secretsanta.message (a message in one of your Secret Santa conversations), the three reminders, list.changed (a shared list you opened changed), claim.removed (a gift you claimed was removed), family.member_joined (to a family's admins).
          * @enum {string}
          */
-        NotificationKind: "secretsanta.drawn" | "reminder.draw_soon" | "reminder.shopping" | "reminder.list_empty" | "list.changed" | "claim.removed" | "family.member_joined";
+        NotificationKind: "secretsanta.drawn" | "secretsanta.message" | "reminder.draw_soon" | "reminder.shopping" | "reminder.list_empty" | "reminder.exchange_soon" | "list.changed" | "claim.removed" | "family.member_joined";
         NotificationPreference: {
             kind: components["schemas"]["NotificationKind"];
             /** @enum {string} */
@@ -3776,6 +3856,11 @@ export interface operations {
                 "application/json": {
                     exclusions?: string[][];
                     budget?: string;
+                    /**
+                     * @description Show the whole circle to the participants once the exchange day (exchangeOn) is over.
+                     * @default false
+                     */
+                    revealAfterExchange?: boolean;
                 };
             };
         };
@@ -3790,6 +3875,7 @@ export interface operations {
                         /** Format: date-time */
                         drawnAt: string;
                         participants: number;
+                        revealAfterExchange: boolean;
                         /** @description Three participants (or two) - each one's own match tells them the whole draw. */
                         everyoneCanDeduce: boolean;
                     };
@@ -3826,7 +3912,14 @@ export interface operations {
                      * Format: date
                      * @description Today or later, at most a year ahead; null (or "") clears it.
                      */
-                    drawOn: string | null;
+                    drawOn?: string | null;
+                    /**
+                     * Format: date
+                     * @description Today or later, at most a year ahead; null (or "") clears it. A date in the past is 422 fields.exchangeOn.
+                     */
+                    exchangeOn?: string | null;
+                    place?: string | null;
+                    budget?: string | null;
                 };
             };
         };
@@ -3840,14 +3933,112 @@ export interface operations {
                     "application/json": {
                         /** Format: date */
                         drawOn: string | null;
+                        /** Format: date */
+                        exchangeOn: string | null;
+                        place: string;
+                        /** @description The current draw's budget; null without a draw. */
+                        budget: string | null;
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["NotAdmin"];
-            404: components["responses"]["FamilyNotFound"];
+            /** @description not_found (not a member), or no_draw (a budget without a draw). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             422: components["responses"]["Invalid"];
+        };
+    };
+    mySecretSantaMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretSantaMessage"][];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description not_found (not a member) or no_draw (no draw yet, the draw was cancelled, or the caller joined after it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendSecretSantaMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to repeat (double tap, retry after a lost answer). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: components["parameters"]["FamilyID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    to: "giftee" | "santa";
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent; the message as the writer sees it (`from` is "me"). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretSantaMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description not_found (not a member) or no_draw (no draw yet, the draw was cancelled, or the caller joined after it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description validation_failed - `fields.text` (empty once trimmed, or over 500 characters) or `fields.to` (neither "giftee" nor "santa"). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     inviteInfo: {

@@ -4,10 +4,11 @@ import { TextField } from '../../../components/Field';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage, fieldErrors } from '../../../lib/apiError';
 import { useDrawSecretSantaMutation } from '../api';
-import { exclusionsFor, exclusionsToDrop, membersWithoutChoice, pairKey, toggleKey, type Family } from '../types';
+import { exclusionsFor, exclusionsToDrop, membersWithoutChoice, pairKey, type Family } from '../types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DrawDate } from './DrawDate';
-import { ExclusionPicker } from './ExclusionPicker';
+import { DropExclusionsOffer } from './exclusions/DropExclusionsOffer';
+import { ExclusionPicker } from './exclusions/ExclusionPicker';
 
 interface Props {
   family: Family;
@@ -21,13 +22,27 @@ export function DrawPanel({ family, drawn }: Props) {
   const toast = useToast();
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [budget, setBudget] = useState('');
+  const [revealAfterExchange, setRevealAfterExchange] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string>();
-  // draw_not_secret: the ticked pairs the server asked to drop, as pair keys.
-  const [toDrop, setToDrop] = useState<string[]>([]);
+  // draw_not_secret: the exclusions the server asked to drop, as the request's pairs.
+  const [toDrop, setToDrop] = useState<[string, string][]>([]);
   const [draw, drawing] = useDrawSecretSantaMutation();
   const stuck = membersWithoutChoice(family.members, chosen);
   const tooFew = family.members.length < 2;
+
+  const setPair = (a: string, b: string, on: boolean) =>
+    setChosen((keys) => {
+      const next = new Set(keys);
+      if (on) next.add(pairKey(a, b));
+      else next.delete(pairKey(a, b));
+      return next;
+    });
+
+  function drop(pair: [string, string]) {
+    setPair(pair[0], pair[1], false);
+    setToDrop((left) => left.filter((p) => pairKey(...p) !== pairKey(...pair)));
+  }
 
   async function run() {
     setProblem(undefined);
@@ -38,6 +53,7 @@ export function DrawPanel({ family, drawn }: Props) {
         familyId: family.id,
         exclusions,
         ...(budget.trim() ? { budget: budget.trim() } : {}),
+        ...(revealAfterExchange ? { revealAfterExchange } : {}),
       }).unwrap();
       toast({
         title: t('draw.drawn'),
@@ -46,11 +62,8 @@ export function DrawPanel({ family, drawn }: Props) {
     } catch (err) {
       const drop = exclusionsToDrop(err, exclusions);
       if (drop.length > 0) {
-        // Said in the app's words, naming the ticked pairs to untick.
-        const names = new Map(family.members.map((m) => [m.uid, m.displayName]));
-        const pairs = drop.map(([a, b]) => t('draw.pair', { a: names.get(a), b: names.get(b) })).join(', ');
-        setProblem(t('draw.notSecret', { pairs }));
-        setToDrop(drop.map(([a, b]) => pairKey(a, b)));
+        // Said in the app's words (DropExclusionsOffer), not the server's English sentence.
+        setToDrop(drop);
       } else {
         // draw_impossible says why ("Ben and Cleo exclude each other…"); shown where the choices are.
         setProblem(fieldErrors(err).budget ?? errorMessage(err));
@@ -73,7 +86,8 @@ export function DrawPanel({ family, drawn }: Props) {
             members={family.members}
             chosen={chosen}
             disabled={drawing.isLoading}
-            onToggle={(key) => setChosen((keys) => toggleKey(keys, key))}
+            onAdd={(a, b) => setPair(a, b, true)}
+            onRemove={(a, b) => setPair(a, b, false)}
           />
           {stuck.length > 0 && (
             <p className="notice notice--warning" role="status">
@@ -82,24 +96,24 @@ export function DrawPanel({ family, drawn }: Props) {
           )}
           <DrawDate family={family} />
           <TextField label={t('draw.budget')} optional maxLength={40} placeholder={t('draw.budgetPlaceholder')} value={budget} onValue={setBudget} />
+          <label className="santa-draw__check">
+            <input
+              type="checkbox"
+              checked={revealAfterExchange}
+              disabled={drawing.isLoading}
+              onChange={(e) => setRevealAfterExchange(e.target.checked)}
+            />
+            <span>
+              {t('draw.revealAfterExchange')}
+              <span className="muted santa-draw__check-hint">{t('draw.revealAfterExchangeHint')}</span>
+            </span>
+          </label>
         </>
       )}
-      {problem && (
+      {(problem || toDrop.length > 0) && (
         <div className="notice notice--warning" role="alert" data-testid="draw-problem">
-          <p>{problem}</p>
-          {toDrop.length > 0 && (
-            <button
-              type="button"
-              className="button button--outline button--small"
-              onClick={() => {
-                setChosen((keys) => new Set([...keys].filter((k) => !toDrop.includes(k))));
-                setToDrop([]);
-                setProblem(undefined);
-              }}
-            >
-              {t('draw.dropThem')}
-            </button>
-          )}
+          {problem && <p>{problem}</p>}
+          {toDrop.length > 0 && <DropExclusionsOffer members={family.members} toDrop={toDrop} onDrop={drop} />}
         </div>
       )}
       <button

@@ -17,7 +17,6 @@ export function MyMatchCard({ match }: { match: SecretSantaMatch }) {
       <h2 id="santa-match-title" className="santa-match__title">
         <Trans t={t} i18nKey="santa.youAreFor" values={{ name: assignee.displayName }} components={{ strong: <strong /> }} />
       </h2>
-      {match.budget && <p className="santa-match__budget">{t('santa.budget', { budget: match.budget })}</p>}
       <p className="muted">{t('santa.drawnAt', { date: format.date(new Date(match.drawnAt), { dateStyle: 'medium', timeStyle: 'short' }) })}</p>
       {assignee.lists.length === 0 ? (
         <p className="muted">{t('santa.noListYet', { name: assignee.displayName })}</p>

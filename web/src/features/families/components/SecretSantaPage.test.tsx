@@ -44,7 +44,7 @@ describe('Secret Santa /family/:id/secret-santa', () => {
     render();
     const match = await screen.findByTestId('santa-match');
     expect(match).toHaveTextContent('You are Secret Santa for Cleo');
-    expect(match).toHaveTextContent('Budget: €30');
+    expect(screen.getByTestId('exchange-budget')).toHaveTextContent('€30');
     expect(within(match).getByRole('link', { name: "Open Cleo's Christmas" })).toHaveAttribute('href', '/l/tok-cleo');
     expect(screen.queryByRole('button', { name: /Draw names|Redraw/ })).not.toBeInTheDocument();
   });
@@ -63,7 +63,8 @@ describe('Secret Santa /family/:id/secret-santa', () => {
     });
     render();
     expect(await screen.findByTestId('no-draw')).toHaveTextContent('No names drawn yet');
-    await userEvent.click(screen.getByRole('checkbox', { name: 'Ben & Cleo' }));
+    await userEvent.selectOptions(screen.getByLabelText('Someone Ben must not draw'), 'Cleo');
+    await userEvent.click(screen.getByRole('button', { name: 'Add an exclusion for Ben' }));
     await userEvent.type(screen.getByLabelText(/Budget/), '€30');
     await userEvent.click(screen.getByRole('button', { name: 'Draw names' }));
     const confirm = screen.getByRole('dialog', { name: 'Draw names now?' });
@@ -86,9 +87,11 @@ describe('Secret Santa /family/:id/secret-santa', () => {
       return json([family('admin')]);
     });
     render();
-    await userEvent.click(await screen.findByRole('checkbox', { name: 'Holly & Ben' }));
-    await userEvent.click(screen.getByRole('checkbox', { name: 'Holly & Cleo' }));
-    expect(screen.getByText(/untick a pair/)).toHaveTextContent('Holly would have nobody to give to');
+    await userEvent.selectOptions(await screen.findByLabelText('Someone Holly must not draw'), 'Ben');
+    await userEvent.click(screen.getByRole('button', { name: 'Add an exclusion for Holly' }));
+    await userEvent.selectOptions(screen.getByLabelText('Someone Holly must not draw'), 'Cleo');
+    await userEvent.click(screen.getByRole('button', { name: 'Add an exclusion for Holly' }));
+    expect(screen.getByText(/remove an exclusion/)).toHaveTextContent('Holly would have nobody to give to');
     await userEvent.click(screen.getByRole('button', { name: 'Draw names' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Draw' }));
     await waitFor(() => expect(screen.getByTestId('draw-problem')).toHaveTextContent(why));
@@ -106,7 +109,8 @@ describe('Secret Santa /family/:id/secret-santa', () => {
     mockFetch((call) => json(call.url.endsWith('/secret-santa') ? MATCH : [family('admin')]));
     render();
     expect(await screen.findByTestId('santa-match')).toHaveTextContent('Du wichtelst für Cleo');
-    expect(screen.getByRole('checkbox', { name: 'Ben & Cleo' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Jemand, den Ben nicht ziehen darf')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: /Den Kreis nach der Bescherung aufdecken/ })).not.toBeChecked();
     expect(screen.getByRole('button', { name: 'Namen neu ziehen' })).toBeInTheDocument();
   });
 
@@ -117,23 +121,29 @@ describe('Secret Santa /family/:id/secret-santa', () => {
     expect(screen.getByTestId('everyone-can-deduce')).toHaveTextContent('With only 3 of you, everyone can work out the whole draw');
   });
 
-  it('says which ticked pairs to untick when the draw would not be secret, and unticks them', async () => {
+  it('says which exclusion to drop when the draw would not be secret, and drops it', async () => {
     const calls = mockFetch((call) => {
       if (call.method === 'POST') {
-        return json({ error: { code: 'draw_not_secret', message: 'drop Holly–Ben', fields: { exclusions: 'drop Holly–Ben', 'exclusions.0': 'Holly–Ben' } } }, 409);
+        return json(
+          { error: { code: 'draw_not_secret', message: 'drop Holly–Ben', fields: { exclusions: 'drop Holly–Ben', 'exclusions.0': 'Holly–Ben' } } },
+          409,
+        );
       }
       if (call.url.endsWith('/secret-santa')) return json({ error: { code: 'no_draw', message: 'No names drawn yet.' } }, 404);
       return json([family('admin')]);
     });
     render();
-    await userEvent.click(await screen.findByRole('checkbox', { name: 'Holly & Ben' }));
+    await userEvent.selectOptions(await screen.findByLabelText('Someone Holly must not draw'), 'Ben');
+    await userEvent.click(screen.getByRole('button', { name: 'Add an exclusion for Holly' }));
     await userEvent.click(screen.getByRole('button', { name: 'Draw names' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Draw' }));
     const problem = await screen.findByTestId('draw-problem');
-    expect(problem).toHaveTextContent("someone could work out another person's match from their own. Untick Holly & Ben");
+    expect(problem).toHaveTextContent("someone could work out another person's match from their own. Drop Holly & Ben");
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ exclusions: [[ME, 'u-ben']] });
-    await userEvent.click(within(problem).getByRole('button', { name: 'Untick them' }));
-    expect(screen.getByRole('checkbox', { name: 'Holly & Ben' })).not.toBeChecked();
+    expect(screen.getByRole('button', { name: 'Remove the exclusion Holly & Ben' })).toBeInTheDocument();
+    await userEvent.click(within(problem).getByRole('button', { name: 'Drop Holly & Ben' }));
+    expect(screen.queryByRole('button', { name: 'Remove the exclusion Holly & Ben' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('draw-problem')).not.toBeInTheDocument();
   });
 });
 

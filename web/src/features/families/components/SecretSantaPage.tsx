@@ -8,10 +8,16 @@ import { usePageTitle } from '../../../lib/usePageTitle';
 import { useGetFamiliesQuery, useGetMySecretSantaQuery } from '../api';
 import { errorCode, exclusionNames } from '../types';
 import { DrawPanel } from './DrawPanel';
+import { CircleCard } from './exchange/CircleCard';
+import { ExchangeCard } from './exchange/ExchangeCard';
+import { MessagesPanel } from './messages/MessagesPanel';
 import { MyMatchCard } from './MyMatchCard';
 import './families.css';
 
-/** /family/:id/secret-santa: the caller's own match; for admins, the draw. */
+/**
+ * /family/:id/secret-santa: the caller's own match, the exchange, their two conversations and,
+ * after an exchange that chose it, the whole circle; for admins, the draw.
+ */
 export default function SecretSantaPage() {
   const { t } = useTranslation('families');
   const { id = '' } = useParams();
@@ -56,6 +62,9 @@ export default function SecretSantaPage() {
           {t('santa.everyoneCanDeduce', { n: family.members.length })}
         </p>
       )}
+      {match.data && <ExchangeCard family={family} match={match.data} />}
+      {match.data?.circle && match.data.circle.length > 0 && <CircleCard circle={match.data.circle} />}
+      {match.data && <MessagesPanel key={id} familyId={id} gifteeName={match.data.assignee.displayName} />}
       {match.data && (
         <section className="card santa-rules" aria-labelledby="santa-rules-title" data-testid="santa-exclusions">
           <h2 id="santa-rules-title" className="santa-draw__title">
