@@ -54,14 +54,20 @@ test('every participant sees the exclusions, an unsafe set is explained, and thr
   await expect(admin.page.getByTestId('no-draw')).toBeVisible();
 
   // Ann gives to Ben or Eve only: whoever of them gives elsewhere would know the other gives to Ann.
-  await admin.page.getByRole('checkbox', { name: `${ann.name} & ${cleo.name}` }).check();
-  await admin.page.getByRole('checkbox', { name: `${ann.name} & ${dan.name}` }).check();
+  // Exclusions are set per person: Ann must not draw Cleo, nor Dan (each works both ways).
+  for (const other of [cleo, dan]) {
+    await admin.page.getByLabel(`Someone ${ann.name} must not draw`).selectOption({ label: other.name });
+    await admin.page.getByRole('button', { name: `Add an exclusion for ${ann.name}` }).click();
+  }
+  const annChips = admin.page.getByRole('list', { name: `${ann.name} must not draw` });
+  await expect(annChips).toContainText(cleo.name);
+  await expect(annChips).toContainText(dan.name);
   await admin.page.getByRole('button', { name: 'Draw names' }).click();
   await admin.page.getByRole('dialog', { name: 'Draw names now?' }).getByRole('button', { name: 'Draw' }).click();
   const problem = admin.page.getByTestId('draw-problem');
-  await expect(problem).toContainText(`Untick ${ann.name} & ${dan.name} to keep the draw secret`);
-  await problem.getByRole('button', { name: 'Untick them' }).click();
-  await expect(admin.page.getByRole('checkbox', { name: `${ann.name} & ${dan.name}` })).not.toBeChecked();
+  await expect(problem).toContainText(`Drop ${ann.name} & ${dan.name} to keep the draw secret`);
+  await problem.getByRole('button', { name: `Drop ${ann.name} & ${dan.name}` }).click();
+  await expect(annChips).not.toContainText(dan.name);
   await admin.page.getByRole('button', { name: 'Draw names' }).click();
   await admin.page.getByRole('dialog', { name: 'Draw names now?' }).getByRole('button', { name: 'Draw' }).click();
   await expect(admin.page.getByTestId('santa-match')).toBeVisible();

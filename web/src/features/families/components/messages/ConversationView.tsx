@@ -25,22 +25,25 @@ export function ConversationView({ conversation, messages, gifteeName, loading }
     );
   }
   return (
-    <ol
-      className="santa-conversation"
+    // The log role sits on a wrapper: on the <ol> itself it would replace the list role, and
+    // its items would no longer be in a list (axe: listitem).
+    <div
       role="log"
       aria-live="polite"
       aria-label={conversation === 'giftee' ? t('messages.withGiftee', { name: gifteeName }) : t('messages.withSanta')}
       data-testid={`conversation-${conversation}`}
     >
-      {shown.map((m) => (
-        <li key={m.id} className={`santa-message santa-message--${m.from}`}>
-          <span className="santa-message__who">{m.from === 'me' ? t('messages.you') : them}</span>
-          <p className="santa-message__text">{m.text}</p>
-          <time className="santa-message__at" dateTime={m.at}>
-            {format.date(new Date(m.at), { dateStyle: 'medium', timeStyle: 'short' })}
-          </time>
-        </li>
-      ))}
-    </ol>
+      <ol className="santa-conversation">
+        {shown.map((m) => (
+          <li key={m.id} className={`santa-message santa-message--${m.from}`}>
+            <span className="santa-message__who">{m.from === 'me' ? t('messages.you') : them}</span>
+            <p className="santa-message__text">{m.text}</p>
+            <time className="santa-message__at" dateTime={m.at}>
+              {format.date(new Date(m.at), { dateStyle: 'medium', timeStyle: 'short' })}
+            </time>
+          </li>
+        ))}
+      </ol>
+    </div>
   );
 }
