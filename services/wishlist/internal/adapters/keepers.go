@@ -150,22 +150,29 @@ func announceManagers(ctx context.Context, tx pgx.Tx, actor, listID string) erro
 	return nil
 }
 
+// lockManagers locks a list whose managers the caller changes (its row, so changes take
+// turns) and reads them: only a manager may, and a self list has none.
+func lockManagers(ctx context.Context, tx pgx.Tx, uid, listID string) (domain.Access, []domain.Manager, error) {
+	a, err := listAccess(ctx, tx, uid, listID, true)
+	if err != nil {
+		return a, nil, err
+	}
+	if a.Role == domain.RoleOwner {
+		return a, nil, domain.ErrSelfListManagers
+	}
+	if err := domain.Keeps(a.Role); err != nil {
+		return a, nil, err
+	}
+	managers, err := listManagers(ctx, tx, listID)
+	return a, managers, err
+}
+
 // AddManager makes uid a manager of a list the caller manages; uid must share a family with
 // the caller (otherwise the same 404 as a list that does not exist).
 func (r *Repository) AddManager(ctx context.Context, by caller.Caller, listID, uid string) ([]domain.Manager, error) {
 	var out []domain.Manager
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		a, err := listAccess(ctx, tx, by.UID, listID, true)
-		if err != nil {
-			return err
-		}
-		if a.Role == domain.RoleOwner {
-			return domain.ErrSelfListManagers
-		}
-		if err := domain.Keeps(a.Role); err != nil {
-			return err
-		}
-		managers, err := listManagers(ctx, tx, listID)
+		a, managers, err := lockManagers(ctx, tx, by.UID, listID)
 		if err != nil {
 			return err
 		}
@@ -203,17 +210,7 @@ func (r *Repository) AddManager(ctx context.Context, by caller.Caller, listID, u
 // who has kept it longest.
 func (r *Repository) RemoveManager(ctx context.Context, by caller.Caller, listID, uid string) error {
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		a, err := listAccess(ctx, tx, by.UID, listID, true)
-		if err != nil {
-			return err
-		}
-		if a.Role == domain.RoleOwner {
-			return domain.ErrSelfListManagers
-		}
-		if err := domain.Keeps(a.Role); err != nil {
-			return err
-		}
-		managers, err := listManagers(ctx, tx, listID)
+		a, managers, err := lockManagers(ctx, tx, by.UID, listID)
 		if err != nil {
 			return err
 		}
