@@ -1,25 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { json, mockFetch, renderWithProviders, signedIn } from '../../../test/utils';
-import type { WishList } from '../types';
+import { aList } from '../../../test/lists';
 import { ListBar } from './ListBar';
 import { earliestRevealDate } from './ListSettingsDialog';
 
-function list(over: Partial<WishList>): WishList {
-  return {
-    id: 'default',
-    name: 'My Wishlist',
-    isDefault: true,
-    itemCount: 2,
-    revealAt: '2026-12-26T00:00:00Z',
-    share: null,
-    familyIds: [],
-    recipient: { kind: 'self' },
-    role: 'owner',
-    managers: [],
-    ...over,
-  };
-}
+const list = aList;
 
 describe('list bar on My Wishlist', () => {
   it('switches lists and makes a new one, which it then selects', async () => {
