@@ -76,20 +76,22 @@ test('a push reaches the closed app: shown by the service worker, and tapping it
       }),
     );
     await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: new URL(page.url()).origin,
-      registrationId: await registrationId,
-      data: payload,
-    });
+    const delivery = { origin: new URL(page.url()).origin, registrationId: await registrationId, data: payload };
+    await cdp.send('ServiceWorker.deliverPushMessage', delivery);
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    await expect
-      .poll(() =>
-        worker.evaluate(async () => {
-          const sw = self as unknown as { registration: ServiceWorkerRegistration };
-          return (await sw.registration.getNotifications()).map((n) => [n.title, n.body]);
-        }),
-      )
-      .toEqual([[`${cousin.name} joined The Pushers`, 'The Pushers']]);
+    const shown = () =>
+      worker.evaluate(async () => {
+        const sw = self as unknown as { registration: ServiceWorkerRegistration };
+        return (await sw.registration.getNotifications()).map((n) => JSON.stringify([n.title, n.body]));
+      });
+    // On a loaded machine the browser's delivery to the worker was seen to be lost (nothing shown
+    // after 10 s, in 1 of 3 runs): the browser's step is retried, the server's was checked above.
+    // A delivery that was only slow may then show the notification twice, hence the set.
+    await expect(async () => {
+      const now = await shown();
+      if (now.length === 0) await cdp.send('ServiceWorker.deliverPushMessage', delivery);
+      expect([...new Set(now)]).toEqual([JSON.stringify([`${cousin.name} joined The Pushers`, 'The Pushers'])]);
+    }).toPass({ timeout: 45_000, intervals: [1_000, 2_000, 5_000] });
 
     // Tapping it opens the family screen in the app's window.
     await worker.evaluate(async () => {
