@@ -1,34 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { inLanguage } from '../../../test/i18n';
-import { json, mockFetch, renderWithProviders, signedIn, TEST_USER } from '../../../test/utils';
-import type { Family } from '../types';
+import { json, mockFetch, renderWithProviders, signedIn } from '../../../test/utils';
+import { family, MATCH, ME } from './secretSantaFixtures';
 import SecretSantaPage from './SecretSantaPage';
-
-const ME = TEST_USER.uid;
-
-function family(role: 'admin' | 'member'): Family {
-  return {
-    id: 'fam-1',
-    name: 'The Smiths',
-    role,
-    members: [
-      { uid: ME, displayName: 'Holly', role },
-      { uid: 'u-ben', displayName: 'Ben', role: role === 'admin' ? 'member' : 'admin' },
-      { uid: 'u-cleo', displayName: 'Cleo', role: 'member' },
-    ],
-    lists: [],
-    drawOn: null,
-  };
-}
-
-const MATCH = {
-  drawnAt: '2026-11-20T18:00:00Z',
-  budget: '€30',
-  exclusions: [['u-ben', 'u-cleo']],
-  everyoneCanDeduce: false,
-  assignee: { uid: 'u-cleo', displayName: 'Cleo', lists: [{ name: 'Christmas', token: 'tok-cleo' }] },
-};
 
 function render() {
   return renderWithProviders(<SecretSantaPage />, {
