@@ -272,17 +272,23 @@ const groupGiftSQL = `jsonb_build_object(
 	'organizerIsMe', g.organizer_uid = $2,
 	'target', money_text(g.target_minor, g.digits),
 	'currency', g.currency,
-	'pledged', money_text(COALESCE((SELECT sum(p.amount_minor) FROM pledges p WHERE p.group_gift_id = g.id), 0)::bigint, g.digits),
-	'remaining', money_text(GREATEST(g.target_minor - COALESCE((SELECT sum(p.amount_minor) FROM pledges p WHERE p.group_gift_id = g.id), 0), 0)::bigint, g.digits),
+	'pledged', money_text(s.total, g.digits),
+	'remaining', money_text(GREATEST(g.target_minor - s.total, 0), g.digits),
 	'complete', g.completed_at IS NOT NULL,
-	'pledges', COALESCE((SELECT jsonb_agg(jsonb_build_object('displayName', p.display_name,
-		'amount', money_text(p.amount_minor, g.digits), 'mine', p.user_id = $2) ORDER BY p.created_at, p.user_id)
-		FROM pledges p WHERE p.group_gift_id = g.id), '[]'::jsonb))`
+	'pledges', s.pledges)`
+
+// groupGiftPledges is the FROM part that goes with groupGiftSQL: the group gift g and, read once,
+// its pledges' total and list.
+const groupGiftPledges = `group_gifts g CROSS JOIN LATERAL (
+	SELECT COALESCE(sum(p.amount_minor), 0)::bigint AS total,
+		COALESCE(jsonb_agg(jsonb_build_object('displayName', p.display_name, 'amount', money_text(p.amount_minor, g.digits),
+			'mine', p.user_id = $2) ORDER BY p.created_at, p.user_id), '[]'::jsonb) AS pledges
+	FROM pledges p WHERE p.group_gift_id = g.id) s`
 
 // groupGiftView reads one group gift as viewer sees it.
 func groupGiftView(ctx context.Context, tx pgx.Tx, id, viewer string) (domain.GroupGift, error) {
 	var out domain.GroupGift
-	err := tx.QueryRow(ctx, "SELECT "+groupGiftSQL+" FROM group_gifts g WHERE g.id = $1::uuid", id, viewer).Scan(&out)
+	err := tx.QueryRow(ctx, "SELECT "+groupGiftSQL+" FROM "+groupGiftPledges+" WHERE g.id = $1::uuid", id, viewer).Scan(&out)
 	if err != nil {
 		return out, fmt.Errorf("read group gift: %w", err)
 	}

@@ -80,7 +80,7 @@ var suggestionColumns = []column{
 // givingColumns are a giver's: the item's group gift of this season ($2 the giver), and its price
 // read as an amount (for a group gift's default target). Never part of a recipient's projection.
 var givingColumns = []column{
-	{sql: "(SELECT " + groupGiftSQL + " FROM group_gifts g WHERE g.item_id = items.id AND g.reveal_at > now())",
+	{sql: "(SELECT " + groupGiftSQL + " FROM " + groupGiftPledges + " WHERE g.item_id = items.id AND g.reveal_at > now())",
 		key: "groupGift", write: writeNullableJSONB},
 	{sql: "items.price", key: "priceAmount", write: writePriceAmount},
 }
