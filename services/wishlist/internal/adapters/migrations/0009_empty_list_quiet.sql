@@ -26,7 +26,7 @@ CREATE FUNCTION list_quiet_items_gone() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO list_quiet (list_id, since)
-    SELECT DISTINCT list_id, clock_timestamp() FROM gone WHERE suggested_by IS NULL
+    SELECT list_id, clock_timestamp() FROM (SELECT DISTINCT list_id FROM gone WHERE suggested_by IS NULL) lists_gone
     ON CONFLICT (list_id) DO UPDATE SET since = greatest(list_quiet.since, EXCLUDED.since);
     RETURN NULL;
 END
