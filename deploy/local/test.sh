@@ -122,6 +122,9 @@ if $STACK_SH start; then
     if [ "${PIPESTATUS[0]}" = 0 ]; then record metrics ok; else record metrics FAILED metrics.log; fi
   fi
   if [ -f web/package.json ]; then
+    step "the first screen's JavaScript budget (160 KB gzipped; make web-budget also runs Lighthouse)"
+    (cd web && BUDGET_URL=$SANTA_E2E_URL LIGHTHOUSE_RUNS=0 npm run budget 2>&1) | tee "$RESULTS/budget.log"
+    if [ "${PIPESTATUS[0]}" = 0 ]; then record web-budget ok; else record web-budget FAILED budget.log; fi
     step "web end-to-end (Playwright, Chromium)"
     (cd web && E2E_BASE_URL=$SANTA_E2E_URL npm run e2e 2>&1) | tee "$RESULTS/playwright.log"
     if [ "${PIPESTATUS[0]}" = 0 ]; then record web-e2e ok; else record web-e2e FAILED playwright.log; fi
