@@ -35,6 +35,11 @@ const (
 	TypeItemUnclaimed = "item.unclaimed"
 	TypeListDeleted   = "list.deleted"
 	TypeListChanged   = "list.changed"
+	// Giving together and thanks. item.pledged carries the giver who pledged (or started,
+	// withdrew, cancelled) as userId and goes to givers only; item.thanked carries the one who
+	// thanked, after the gifts' reveal date, and names the givers thanked.
+	TypeItemPledged = "item.pledged"
+	TypeItemThanked = "item.thanked"
 	// TypeListFamilies is a list's sharing with families as it now stands (wishlist owns
 	// familyIds; family keeps a projection of it for GET /api/families).
 	TypeListFamilies = "list.families"
