@@ -1,14 +1,11 @@
 import { api } from '../../app/api';
+import { apiRoute } from '../../lib/api/paths';
 import type { BudgetDraft, BudgetEntry, GivenGift, GroupGift, StartGroupGift, ThanksResult } from './types';
 
 const CLAIMS = { type: 'Claims' as const, id: 'ALL' };
 const BUDGETS = { type: 'Budgets' as const, id: 'ALL' };
 const GIVEN = { type: 'GiftsGiven' as const, id: 'ALL' };
 const WISHLIST = { type: 'Wishlist' as const, id: 'LIST' };
-
-const enc = encodeURIComponent;
-const groupGiftUrl = (token: string, itemId: string) => `/api/shared/${enc(token)}/items/${enc(itemId)}/group-gift`;
-const pledgeUrl = (token: string, itemId: string) => `/api/shared/${enc(token)}/items/${enc(itemId)}/pledge`;
 
 /**
  * A pledge or a group gift changes the shared list (its item may now count as taken), the
@@ -22,40 +19,40 @@ type ItemRef = { token: string; itemId: string };
 export const givingApi = api.injectEndpoints({
   endpoints: (build) => ({
     startGroupGift: build.mutation<{ groupGift: GroupGift }, ItemRef & StartGroupGift>({
-      query: ({ token, itemId, ...body }) => ({ url: groupGiftUrl(token, itemId), method: 'POST', body }),
+      query: ({ token, itemId, ...body }) => ({ ...apiRoute('POST', '/api/shared/{token}/items/{itemId}/group-gift', { token, itemId }), body }),
       invalidatesTags: (_r, _e, { token }) => afterGiving(token),
     }),
     cancelGroupGift: build.mutation<void, ItemRef>({
-      query: ({ token, itemId }) => ({ url: groupGiftUrl(token, itemId), method: 'DELETE' }),
+      query: ({ token, itemId }) => apiRoute('DELETE', '/api/shared/{token}/items/{itemId}/group-gift', { token, itemId }),
       invalidatesTags: (_r, _e, { token }) => afterGiving(token),
     }),
     pledge: build.mutation<{ groupGift: GroupGift }, ItemRef & { amount: string }>({
-      query: ({ token, itemId, amount }) => ({ url: pledgeUrl(token, itemId), method: 'PUT', body: { amount } }),
+      query: ({ token, itemId, amount }) => ({ ...apiRoute('PUT', '/api/shared/{token}/items/{itemId}/pledge', { token, itemId }), body: { amount } }),
       invalidatesTags: (_r, _e, { token }) => afterGiving(token),
     }),
     withdrawPledge: build.mutation<void, ItemRef>({
-      query: ({ token, itemId }) => ({ url: pledgeUrl(token, itemId), method: 'DELETE' }),
+      query: ({ token, itemId }) => apiRoute('DELETE', '/api/shared/{token}/items/{itemId}/pledge', { token, itemId }),
       invalidatesTags: (_r, _e, { token }) => afterGiving(token),
     }),
     getBudgets: build.query<BudgetEntry[], void>({
-      query: () => '/api/budgets',
+      query: () => apiRoute('GET', '/api/budgets'),
       providesTags: [BUDGETS],
     }),
     setBudget: build.mutation<BudgetEntry, { key: string } & BudgetDraft>({
-      query: ({ key, ...body }) => ({ url: `/api/budgets/${enc(key)}`, method: 'PUT', body }),
+      query: ({ key, ...body }) => ({ ...apiRoute('PUT', '/api/budgets/{key}', { key }), body }),
       invalidatesTags: (_r, error) => (error ? [] : [BUDGETS]),
     }),
     deleteBudget: build.mutation<void, string>({
-      query: (key) => ({ url: `/api/budgets/${enc(key)}`, method: 'DELETE' }),
+      query: (key) => apiRoute('DELETE', '/api/budgets/{key}', { key }),
       invalidatesTags: (_r, error) => (error ? [] : [BUDGETS]),
     }),
     sayThanks: build.mutation<ThanksResult, { itemId: string; message: string }>({
-      query: ({ itemId, message }) => ({ url: `/api/wishlist/${enc(itemId)}/thanks`, method: 'POST', body: { message } }),
+      query: ({ itemId, message }) => ({ ...apiRoute('POST', '/api/wishlist/{id}/thanks', { id: itemId }), body: { message } }),
       // The owner's items show who was thanked; a 409 means the list changed meanwhile.
       invalidatesTags: [WISHLIST],
     }),
     getGivenGifts: build.query<GivenGift[], void>({
-      query: () => '/api/gifts/given',
+      query: () => apiRoute('GET', '/api/gifts/given'),
       providesTags: [GIVEN],
     }),
   }),

@@ -1,6 +1,10 @@
-import type { GiftRecipient, GroupGift, Money } from '../../lib/giving';
+import type { components } from '../../lib/api/schema';
+import type { GroupGift, PriceAmount } from '../../lib/giving';
 
-export type { GiftRecipient, GroupGift, Money } from '../../lib/giving';
+export type { GiftRecipient, GroupGift, Money, PriceAmount } from '../../lib/giving';
+
+/** The giving-together shapes, from api/openapi.yaml through `npm run gen:api`. */
+type Schemas = components['schemas'];
 
 /** The item a group gift is on, as the shared view gives it to a giver. */
 export interface GivingItem {
@@ -8,56 +12,28 @@ export interface GivingItem {
   name: string;
   quantity: number;
   claimed?: number;
-  groupGift?: GroupGift;
-  priceAmount?: Money | null;
+  groupGift?: GroupGift | null;
+  priceAmount?: PriceAmount | null;
 }
 
 /** POST /api/shared/{token}/items/{itemId}/group-gift. */
-export interface StartGroupGift {
-  target?: string;
-  currency?: string;
-  amount?: string;
-}
+export type StartGroupGift = Schemas['GroupGiftRequest'];
 
 /** One person on the caller's budgets (GET /api/budgets). */
-export interface BudgetEntry {
-  recipient: GiftRecipient;
-  budget: Money | null;
-  /** One entry per currency: claims at their read price × quantity, plus pledges. */
-  totals: Money[];
-  /** Claims whose price could not be read. */
-  unpriced: number;
-}
+export type BudgetEntry = Schemas['BudgetEntry'];
 
 /** PUT /api/budgets/{key}. */
-export interface BudgetDraft extends Money {
-  displayName: string;
-}
+export type BudgetDraft = Schemas['BudgetRequest'];
 
-/** A revealed claim or pledge on the owner's item, as GET /api/wishlist gives it after the reveal. */
-export interface RevealedGift {
-  displayName: string;
-  quantity: number;
-  revealedAt?: string;
-  thankedAt?: string | null;
-  amount?: string;
-  currency?: string;
-}
+/**
+ * A revealed claim or pledge on the owner's item (GET /api/wishlist's `claims`, ClaimBy): a pledge
+ * has quantity 0 and its amount.
+ */
+export type RevealedGift = Pick<Schemas['ClaimBy'], 'displayName' | 'quantity'> &
+  Partial<Pick<Schemas['ClaimBy'], 'revealedAt' | 'thankedAt' | 'amount' | 'currency'>>;
 
-/** POST /api/wishlist/{itemId}/thanks answer. */
-export interface ThanksResult {
-  message: string;
-  at: string;
-  thanked: number;
-}
+/** POST /api/wishlist/{id}/thanks answer. */
+export type ThanksResult = Schemas['Thanks'];
 
 /** One gift of GET /api/gifts/given. */
-export interface GivenGift {
-  season: number;
-  recipient: { displayName: string };
-  item: { name: string; imageUrl: string | null };
-  quantity: number;
-  together: Money | null;
-  revealedAt: string;
-  thanks: { message: string; at: string } | null;
-}
+export type GivenGift = Schemas['GiftGiven'];

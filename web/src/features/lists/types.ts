@@ -1,5 +1,4 @@
 import type { components, paths } from '../../lib/api/schema';
-import type { GivingClaimFields, GivingItemFields } from '../../lib/giving';
 
 /** The family-list shapes, from api/openapi.yaml through `npm run gen:api`. */
 type Schemas = components['schemas'];
@@ -8,12 +7,10 @@ export type WishList = Schemas['List'];
 export type ListDraft = Schemas['ListDraft'];
 export type ListShare = Schemas['Share'];
 export type SharedList = Schemas['SharedList'];
-/** A shared item, with a giver's group gift and read price (lib/giving). */
-export type SharedItem = SharedList['items'][number] & GivingItemFields;
+export type SharedItem = SharedList['items'][number];
 export type ClaimRequest = Schemas['ClaimRequest'];
 export type ClaimResult = Schemas['ClaimResult'];
-/** A shopping-list entry, with its recipient, amount and the caller's pledge (lib/giving). */
-export type ClaimEntry = Schemas['ClaimEntry'] & GivingClaimFields;
+export type ClaimEntry = Schemas['ClaimEntry'];
 /** Who a list is for: the caller themselves, a person without an account, or a family member. */
 export type ListRecipient = WishList['recipient'];
 /** What POST /api/lists takes as the recipient (a member by uid only). */

@@ -138,6 +138,17 @@ describe('giving together on a shared item', () => {
     expect(calls[0].body).toEqual({ target: '80', currency: 'GBP' });
   });
 
+  it('proposes the price as the target and asks for the currency when the price names none', async () => {
+    mockFetch(() => json({ groupGift: GIFT }, 201));
+    renderPanel(item({ quantity: 2, priceAmount: { amount: '15.50', currency: null } }));
+    await userEvent.click(screen.getByRole('button', { name: 'Give together: Red bicycle' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByRole('textbox', { name: 'Target (…)' })).toHaveValue('31.00');
+    expect(within(dialog).getByRole('textbox', { name: 'Currency' })).toHaveValue('');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Start the group gift' }));
+    expect(within(dialog).getByText('Please enter a currency code, like EUR.')).toBeInTheDocument();
+  });
+
   it('offers nothing on an item already fully claimed', () => {
     mockFetch(() => json({}));
     renderPanel(item({ claimed: 1 }));

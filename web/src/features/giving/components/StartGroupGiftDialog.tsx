@@ -15,13 +15,17 @@ interface Props {
   onClose: () => void;
 }
 
-/** The target a group gift starts with: the price read from the item × the units still free. */
+/**
+ * The target a group gift starts with: the price read from the item × the units still free, in
+ * the price's currency ('' when the price names none: the sheet asks for it).
+ */
 export function defaultTarget(item: GivingItem): { target: string; currency: string } | null {
   const price = item.priceAmount;
   if (!price) return null;
   const free = Math.max(0, item.quantity - (item.claimed ?? 0));
-  const target = timesUnits(price.amount, free, price.currency);
-  return target ? { target, currency: price.currency } : null;
+  // Without a currency, the price's own digits are kept (at most two are read from a price).
+  const target = timesUnits(price.amount, free, price.currency ?? 'EUR');
+  return target ? { target, currency: price.currency ?? '' } : null;
 }
 
 /**
