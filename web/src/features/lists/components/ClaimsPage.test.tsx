@@ -73,7 +73,7 @@ describe('my gift shopping list /claims', () => {
   });
 
   it('groups by the person given to, with the pledges, totals against a budget and the way to "Gifts I gave"', async () => {
-    const emma = { key: 'l:list-emma', displayName: 'Emma' };
+    const emma = { key: 'l:list-emma', displayName: 'Emma Rose' };
     mockFetch((call) => {
       if (call.url === '/api/budgets') {
         return json([
@@ -92,11 +92,12 @@ describe('my gift shopping list /claims', () => {
       ]);
     });
     renderWithProviders(<ClaimsPage />, { path: '/claims', preloadedState: signedIn() });
-    const group = await screen.findByRole('region', { name: 'For Emma' });
+    const group = await screen.findByRole('region', { name: 'For Emma Rose' });
     expect(screen.queryByRole('region', { name: 'For Tom' })).not.toBeInTheDocument();
     expect(await within(group).findByTestId('pledge-line')).toHaveTextContent("Together: you're in for €50.00 · €75.00 of €120.00 pledged");
     // Only a pledge: nothing of the caller's own to mark bought.
     expect(within(group).getAllByRole('checkbox')).toHaveLength(1);
+    expect(group).toHaveTextContent('0 of 1 bought');
     expect(await within(group).findByText(/€55.00 of €100.00/)).toBeInTheDocument();
     expect(await screen.findByRole('region', { name: 'Other budgets' })).toHaveTextContent('Grandpa');
     expect(await screen.findByRole('link', { name: 'Gifts I gave' })).toHaveAttribute('href', '/gifts/given');

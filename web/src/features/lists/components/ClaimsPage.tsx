@@ -99,14 +99,21 @@ export default function ClaimsPage() {
           <p>{t('claims.empty')}</p>
         </div>
       )}
-      {groups.map(([person, entries]) => (
-        <section key={person} className="card claims-group" aria-labelledby={`claims-${person}`}>
-          <h2 id={`claims-${person}`} className="claims-group__title">
+      {groups.map(([person, entries], index) => (
+        // The heading's id by position: a name has spaces, which aria-labelledby reads as two ids.
+        <section key={person} className="card claims-group" aria-labelledby={`claims-group-${index}`}>
+          <h2 id={`claims-group-${index}`} className="claims-group__title">
             {t('claims.for', { person })}
           </h2>
-          <p className="muted">
-            {t('claims.bought', { done: entries.filter((e) => e.purchased).length, total: entries.length })}
-          </p>
+          {/* A pledge alone is nothing of the caller's own to buy. */}
+          {entries.some((e) => e.quantity > 0) && (
+            <p className="muted">
+              {t('claims.bought', {
+                done: entries.filter((e) => e.quantity > 0 && e.purchased).length,
+                total: entries.filter((e) => e.quantity > 0).length,
+              })}
+            </p>
+          )}
           {entries[0].recipient && giving?.person(entries[0].recipient)}
           <ul className="claims-group__list">
             {entries.map((entry) => (
