@@ -6,6 +6,7 @@ import { useToast } from '../../../app/shell/notices';
 import { errorMessage, fieldErrors } from '../../../lib/apiError';
 import { useSayThanksMutation } from '../api';
 import type { RevealedGift } from '../types';
+import './giving.css';
 
 /** A thank-you message: 1-500 characters (the server says so too). */
 export const MAX_THANKS = 500;
@@ -32,13 +33,13 @@ export function ThanksAction({ item }: { item: ThanksItem }) {
   if (gifts.length === 0) return null;
   if (gifts.every((g) => !!g.thankedAt)) {
     return (
-      <p className="thanks-done" data-testid="thanked">
+      <p className="thanks-action thanks-done" data-testid="thanked">
         {t('thanks.done')}
       </p>
     );
   }
   return (
-    <>
+    <div className="thanks-action">
       <button
         type="button"
         className="button button--primary button--small"
@@ -48,7 +49,7 @@ export function ThanksAction({ item }: { item: ThanksItem }) {
         {t('thanks.button')}
       </button>
       {open && <ThanksDialog item={item} givers={gifts.filter((g) => !g.thankedAt).map((g) => g.displayName)} onClose={() => setOpen(false)} />}
-    </>
+    </div>
   );
 }
 
