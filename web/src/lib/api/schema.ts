@@ -1421,10 +1421,10 @@ export interface components {
         /** @enum {string} */
         NotificationLanguage: "en" | "de" | "fr" | "es";
         /**
-         * @description The kinds of notices: secretsanta.drawn, secretsanta.message (a message in one of your Secret Santa conversations), the three reminders, list.changed (a shared list you opened changed), claim.removed (a gift you claimed was removed), family.member_joined (to a family's admins).
+         * @description The kinds of notices: secretsanta.drawn, secretsanta.message (a message in one of your Secret Santa conversations), the three reminders, list.changed (a shared list you opened changed), claim.removed (a gift you claimed was removed), groupgift.complete (a group gift you pledged to reached its target; email off by default), gift.thank_you (the recipient of a revealed gift thanked you), family.member_joined (to a family's admins).
          * @enum {string}
          */
-        NotificationKind: "secretsanta.drawn" | "secretsanta.message" | "reminder.draw_soon" | "reminder.shopping" | "reminder.list_empty" | "reminder.exchange_soon" | "list.changed" | "claim.removed" | "family.member_joined";
+        NotificationKind: "secretsanta.drawn" | "secretsanta.message" | "reminder.draw_soon" | "reminder.shopping" | "reminder.list_empty" | "reminder.exchange_soon" | "list.changed" | "claim.removed" | "groupgift.complete" | "gift.thank_you" | "family.member_joined";
         NotificationPreference: {
             kind: components["schemas"]["NotificationKind"];
             /** @enum {string} */
