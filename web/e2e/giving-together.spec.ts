@@ -75,6 +75,7 @@ test('three relatives fund a gift together, the recipient learns nothing, and a 
 
   // Aunt Ann starts the group gift: the target is the price, and she is in for 50.
   const ann = await contextFor(browser);
+  await recordNotices(ann.page);
   await signIn(ann.page, annP);
   await ann.page.goto(`/l/${token}`);
   const annCastle = ann.page.getByTestId('shared-item').filter({ hasText: 'Lego castle' });
@@ -171,7 +172,10 @@ test('three relatives fund a gift together, the recipient learns nothing, and a 
   await expect(thanks).toHaveCount(0);
   await expect(emmaCastle.getByTestId('thanked')).toHaveText('Thanked');
 
-  // Ann sees the thanks on "Gifts I gave", under the year of the reveal.
+  // Ann, on "Gifts I gave", gets the notice live and sees the thanks under the year of the reveal.
+  await expect
+    .poll(() => notices(ann.page), { timeout: 30_000 })
+    .toContainEqual(`${emmaP.name} says thank you for Lego castle: “The castle is wonderful, thank you all!”`);
   const season = ann.page.getByRole('region', { name: String(revealAt.getUTCFullYear()) });
   await expect(async () => {
     await ann.page.reload();
