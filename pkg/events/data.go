@@ -203,6 +203,9 @@ type (
 		Email      string    `json:"email"`
 		URL        string    `json:"url"`
 		ExpiresAt  time.Time `json:"expiresAt"`
+		// Language is the inviter's app language (a tag such as "de" or "fr-CA"), in which the
+		// email is written; empty for none (notification then takes the inviter's settings').
+		Language string `json:"language,omitempty"`
 	}
 	// MemberJoinedData is family.member.joined's (family-member-joined.schema.json); Admins
 	// are who to tell. Role is one of MemberRoles.

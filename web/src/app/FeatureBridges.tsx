@@ -10,16 +10,25 @@ import {
   type ShoppingListGiving,
 } from '../features/lists/givingSlots';
 import { useAddWishlistItemMutation } from '../features/wishlist/api';
+import { lazyWithTexts } from '../lib/i18n';
 
 // The product lookup's screens load with the first scan or add form that shows them.
-const ScannedProductOverlay = lazy(() => import('../features/product-lookup/components/ScannedProductOverlay'));
-const LinkImport = lazy(() => import('../features/product-lookup/components/LinkImport'));
+const ScannedProductOverlay = lazy(() => lazyWithTexts(() => import('../features/product-lookup/components/ScannedProductOverlay')));
+const LinkImport = lazy(() => lazyWithTexts(() => import('../features/product-lookup/components/LinkImport')));
 // Giving together's parts load with the shared list or the shopping list that shows them.
-const GroupGiftPanel = lazy(() => import('../features/giving/components/GroupGiftPanel').then((m) => ({ default: m.GroupGiftPanel })));
-const PersonBudget = lazy(() => import('../features/giving/components/PersonBudget').then((m) => ({ default: m.PersonBudget })));
-const OtherBudgets = lazy(() => import('../features/giving/components/PersonBudget').then((m) => ({ default: m.OtherBudgets })));
-const PledgeLine = lazy(() => import('../features/giving/components/PledgeLine').then((m) => ({ default: m.PledgeLine })));
-const GivenGiftsLink = lazy(() => import('../features/giving/components/GivenGiftsLink').then((m) => ({ default: m.GivenGiftsLink })));
+const GroupGiftPanel = lazy(() =>
+  lazyWithTexts(() => import('../features/giving/components/GroupGiftPanel')).then((m) => ({ default: m.GroupGiftPanel })),
+);
+const PersonBudget = lazy(() =>
+  lazyWithTexts(() => import('../features/giving/components/PersonBudget')).then((m) => ({ default: m.PersonBudget })),
+);
+const OtherBudgets = lazy(() =>
+  lazyWithTexts(() => import('../features/giving/components/PersonBudget')).then((m) => ({ default: m.OtherBudgets })),
+);
+const PledgeLine = lazy(() => lazyWithTexts(() => import('../features/giving/components/PledgeLine')).then((m) => ({ default: m.PledgeLine })));
+const GivenGiftsLink = lazy(() =>
+  lazyWithTexts(() => import('../features/giving/components/GivenGiftsLink')).then((m) => ({ default: m.GivenGiftsLink })),
+);
 
 /** A scan shows the product it names (features/product-lookup), saved with the wishlist's mutation. */
 function ScannedProduct(props: ScanLookupProps) {

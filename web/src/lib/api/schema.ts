@@ -910,7 +910,7 @@ export interface paths {
         put?: never;
         /**
          * A new invitation link, valid 7 days (admins); with email it is also sent by email
-         * @description Without `email` the new link replaces the family's previous link, which stops working. With `email` the invitation is personal - only an account with that email can accept it - and the link stays as it was.
+         * @description Without `email` the new link replaces the family's previous link, which stops working. With `email` the invitation is personal - only an account with that email can accept it - and the link stays as it was. The email is written in `language` (the inviter's app language; without it the first of the request's Accept-Language, else the inviter's notification settings' language; en, de, fr or es, the nearest one, English when none is near), and names the family and the inviter.
          */
         post: operations["inviteToFamily"];
         delete?: never;
@@ -4287,6 +4287,8 @@ export interface operations {
             header?: {
                 /** @description Makes the POST safe to repeat (double tap, retry after a lost answer). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The browser's languages; the first one is the email's language when the body has no `language`. */
+                "Accept-Language"?: string;
             };
             path: {
                 id: components["parameters"]["FamilyID"];
@@ -4298,6 +4300,11 @@ export interface operations {
                 "application/json": {
                     /** Format: email */
                     email?: string;
+                    /**
+                     * @description The inviter's app language, for the invitation email (a language tag such as de or fr-CA; anything else is 400 validation_failed, `fields.language`).
+                     * @example de
+                     */
+                    language?: string;
                 };
             };
         };
