@@ -1354,9 +1354,9 @@ export interface components {
              */
             id: number;
             /** @enum {string} */
-            event: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed" | "secret-santa" | "secret-santa-message" | "family-member-joined" | "reminder-draw-soon" | "reminder-shopping" | "reminder-list-empty" | "reminder-exchange-soon";
+            event: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed" | "secret-santa" | "secret-santa-message" | "family-member-joined" | "reminder-draw-soon" | "reminder-shopping" | "reminder-list-empty" | "reminder-exchange-soon" | "thank-you" | "group-gift-complete";
             /** @description The data of the stream event of that name (anyOf, not oneOf - several shapes share their required fields, as a reminder's familyId and familyName do the secret-santa notice's). */
-            data: components["schemas"]["WishlistCountData"] | components["schemas"]["SantaData"] | components["schemas"]["SharedListChangedData"] | components["schemas"]["ClaimRemovedData"] | components["schemas"]["SecretSantaNoticeData"] | components["schemas"]["SecretSantaMessageNoticeData"] | components["schemas"]["FamilyMemberJoinedData"] | components["schemas"]["ReminderNoticeData"];
+            data: components["schemas"]["WishlistCountData"] | components["schemas"]["SantaData"] | components["schemas"]["SharedListChangedData"] | components["schemas"]["ClaimRemovedData"] | components["schemas"]["SecretSantaNoticeData"] | components["schemas"]["SecretSantaMessageNoticeData"] | components["schemas"]["FamilyMemberJoinedData"] | components["schemas"]["ReminderNoticeData"] | components["schemas"]["ThankYouNoticeData"] | components["schemas"]["GroupGiftCompleteNoticeData"];
             /**
              * Format: date-time
              * @description When the event happened (the event's occurredAt).
@@ -1402,6 +1402,32 @@ export interface components {
             familyName: string;
             /** @enum {string} */
             with: "santa" | "giftee";
+        };
+        /** @description thank-you: to each giver of an item whose recipient (or, for a list kept for someone without an account, a manager) thanked its revealed gifts with POST /api/wishlist/{itemId}/thanks; the message as they wrote it. Preference kind gift.thank_you. */
+        ThankYouNoticeData: {
+            /** Format: uuid */
+            itemId: string;
+            /** @example Red scarf */
+            itemName: string;
+            /** @example Grandpa */
+            recipientName: string;
+            /** @example It keeps me warm all winter! */
+            message: string;
+        };
+        /** @description group-gift-complete: to each giver who pledged to a group gift, once, when the pledges reach its target. Never to the list's recipient; no amounts (the shared list shows them to givers). Preference kind groupgift.complete. */
+        GroupGiftCompleteNoticeData: {
+            /** Format: uuid */
+            itemId: string;
+            /** @example Bike */
+            itemName: string;
+            /** Format: uuid */
+            listId: string;
+            listName: string;
+            /**
+             * @description Whom the gift is for, as the givers see them
+             * @example Tim
+             */
+            ownerName: string;
         };
         /** @description family-member-joined: to the family's admins (not to the one who joined). */
         FamilyMemberJoinedData: {
