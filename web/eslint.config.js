@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const FEATURES = ['account', 'auth', 'families', 'home', 'lists', 'live', 'notification-settings', 'photo', 'product-lookup', 'push', 'wishlist'];
+const FEATURES = ['account', 'auth', 'families', 'giving', 'home', 'lists', 'live', 'notification-settings', 'photo', 'product-lookup', 'push', 'wishlist'];
 
 /**
  * import/no-restricted-paths zones. Paths are relative to this file.

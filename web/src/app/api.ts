@@ -18,7 +18,8 @@ export const api = createApi({
   // Lists, Shared (one shared list by token) and Claims belong to features/lists;
   // Families, SecretSanta (the caller's match, by family id) and SecretSantaMessages (the caller's
   // two conversations, by family id) to features/families.
-  tagTypes: ['Wishlist', 'Lists', 'Shared', 'Claims', 'Families', 'SecretSanta', 'SecretSantaMessages'],
+  // Budgets (the caller's budgets and totals) and GiftsGiven ("Gifts I gave") to features/giving.
+  tagTypes: ['Wishlist', 'Lists', 'Shared', 'Claims', 'Families', 'SecretSanta', 'SecretSantaMessages', 'Budgets', 'GiftsGiven'],
   // Wishlist data is never stale by time (SPEC 7): it changes only through our own saves and
   // deletes, which invalidate tags, or through the live-update stream.
   keepUnusedDataFor: 300,

@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
           { path: 'wishlist', ...lazyPage(() => import('./routes/MyWishlistPage')) },
           { path: 'text-prompt', ...lazyPage(() => import('../features/wishlist/components/AddItemPage')) },
           { path: 'claims', ...lazyPage(() => import('../features/lists/components/ClaimsPage')) },
+          { path: 'gifts/given', ...lazyPage(() => import('../features/giving/components/GivenGiftsPage')) },
           { path: 'family', ...lazyPage(() => import('../features/families/components/FamilyPage')) },
           { path: 'family/:id/secret-santa', ...lazyPage(() => import('../features/families/components/SecretSantaPage')) },
           { path: 'settings/notifications', ...lazyPage(() => import('../features/notification-settings/components/NotificationSettingsPage')) },

@@ -69,6 +69,9 @@ export function AvatarMenu({ user, onLogout }: AvatarMenuProps) {
           <Link to="/claims" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
             <GiftIcon size={18} /> {t('avatar.claims')}
           </Link>
+          <Link to="/gifts/given" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
+            <GiftIcon size={18} /> {t('avatar.given')}
+          </Link>
           <Link to="/family" role="menuitem" className="avatar-menu__item" onClick={() => setOpen(false)}>
             <FamilyIcon size={18} /> {t('avatar.families')}
           </Link>

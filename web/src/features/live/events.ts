@@ -19,6 +19,8 @@ export const LIVE_EVENTS = {
   reminderShopping: 'reminder-shopping',
   reminderListEmpty: 'reminder-list-empty',
   reminderExchangeSoon: 'reminder-exchange-soon',
+  thankYou: 'thank-you',
+  groupGiftComplete: 'group-gift-complete',
 } as const;
 
 const WISHLIST_TAGS = [
@@ -107,9 +109,10 @@ export function handleLiveEvent(event: ServerEvent, ctx: LiveContext): void {
       return;
     }
     case LIVE_EVENTS.sharedListChanged:
-      // A list this user opened by its link changed (items, claims or suggestions): read open ones
-      // again, and a manager's own view of a list they keep for someone else, which shows both.
-      ctx.dispatch(api.util.invalidateTags(['Shared', 'Claims', { type: 'Wishlist', id: 'LIST' }]));
+      // A list this user opened by its link changed (items, claims, pledges or suggestions): read
+      // open ones again, the giver's totals, and a manager's own view of a list they keep for
+      // someone else, which shows both.
+      ctx.dispatch(api.util.invalidateTags(['Shared', 'Claims', 'Budgets', { type: 'Wishlist', id: 'LIST' }]));
       return;
     case LIVE_EVENTS.claimRemoved: {
       ctx.dispatch(api.util.invalidateTags(['Shared', 'Claims']));
@@ -152,6 +155,21 @@ export function handleLiveEvent(event: ServerEvent, ctx: LiveContext): void {
       ctx.dispatch(api.util.invalidateTags(['Families']));
       const message = typeof data.message === 'string' && data.message ? data.message : null;
       if (message) ctx.dispatch(showShellToast(message));
+      return;
+    }
+    case LIVE_EVENTS.thankYou: {
+      // A recipient thanked the caller for a revealed gift: "Gifts I gave" shows it.
+      ctx.dispatch(api.util.invalidateTags(['GiftsGiven']));
+      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
+      const title = translate('giving.thankYou', { recipient: text('recipientName'), item: text('itemName') });
+      ctx.dispatch(showShellToast(text('message') ? `${title}: “${text('message')}”` : title));
+      return;
+    }
+    case LIVE_EVENTS.groupGiftComplete: {
+      // The pledges reached the target: the item now counts as taken.
+      ctx.dispatch(api.util.invalidateTags(['Shared', 'Claims', 'Budgets']));
+      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
+      ctx.dispatch(showShellToast(translate('giving.groupGiftComplete', { item: text('itemName'), owner: text('ownerName') })));
       return;
     }
     case LIVE_EVENTS.reminderDrawSoon:

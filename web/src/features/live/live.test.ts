@@ -112,12 +112,12 @@ describe('live events', () => {
     expect(dispatch).toHaveBeenCalledWith(invalidated);
   });
 
-  it('shared-list-changed re-reads open shared lists and the shopping list; claim-removed also says what went', () => {
+  it('shared-list-changed re-reads open shared lists, the shopping list and its totals; claim-removed also says what went', () => {
     const store = makeStore();
     const dispatch = vi.spyOn(store, 'dispatch');
     handleLiveEvent({ event: 'shared-list-changed', data: '{"listId":"l1"}' }, { dispatch: store.dispatch, currentCount: () => 0 });
     expect(dispatch).toHaveBeenCalledWith(
-      expect.objectContaining({ type: 'api/invalidateTags', payload: ['Shared', 'Claims', { type: 'Wishlist', id: 'LIST' }] }),
+      expect.objectContaining({ type: 'api/invalidateTags', payload: ['Shared', 'Claims', 'Budgets', { type: 'Wishlist', id: 'LIST' }] }),
     );
     dispatch.mockClear();
     handleLiveEvent(

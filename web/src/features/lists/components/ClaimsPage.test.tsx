@@ -27,6 +27,7 @@ describe('my gift shopping list /claims', () => {
   it('groups the claims by person and checks one off as purchased', async () => {
     let claims = [entry('Tom', 'Bike', { quantity: 2 }), entry('Ann', 'Book'), entry('Tom', 'Socks', { purchased: true })];
     const calls = mockFetch((call) => {
+      if (call.url === '/api/budgets') return json([]);
       if (call.method === 'PUT') {
         claims = claims.map((c) => (c.item.name === 'Bike' ? { ...c, purchased: true } : c));
         return json({ claimed: 2, mine: 2, purchased: true });
@@ -52,7 +53,9 @@ describe('my gift shopping list /claims', () => {
   });
 
   it('keeps a claim on a revoked link readable but not changeable', async () => {
-    mockFetch(() => json([entry('Tom', 'Bike', { list: { name: 'Christmas', ownerName: 'Tom', token: null } })]));
+    mockFetch((call) =>
+      json(call.url === '/api/budgets' ? [] : [entry('Tom', 'Bike', { list: { name: 'Christmas', ownerName: 'Tom', token: null } })]),
+    );
     renderWithProviders(<ClaimsPage />, { path: '/claims', preloadedState: signedIn() });
     expect(await screen.findByRole('checkbox', { name: 'Purchased: Bike' })).toBeDisabled();
     const row = within(screen.getByRole('region', { name: 'For Tom' })).getByTestId('claim-row');
@@ -67,5 +70,36 @@ describe('my gift shopping list /claims', () => {
     mockFetch(() => json([]));
     renderWithProviders(<ClaimsPage />, { path: '/claims', preloadedState: signedIn() });
     expect(await screen.findByText(/Nothing claimed yet/)).toBeInTheDocument();
+  });
+
+  it('groups by the person given to, with the pledges, totals against a budget and the way to "Gifts I gave"', async () => {
+    const emma = { key: 'l:list-emma', displayName: 'Emma Rose' };
+    mockFetch((call) => {
+      if (call.url === '/api/budgets') {
+        return json([
+          { recipient: emma, budget: { amount: '100.00', currency: 'EUR' }, totals: [{ amount: '55.00', currency: 'EUR' }], unpriced: 0 },
+          { recipient: { key: 'u:gramps', displayName: 'Grandpa' }, budget: { amount: '20.00', currency: 'EUR' }, totals: [], unpriced: 0 },
+        ]);
+      }
+      return json([
+        // A list Tom keeps for Emma: the shopping list is by Emma, not Tom.
+        entry('Tom', 'Bike', { recipient: emma, amount: { amount: '5.00', currency: 'USD' } }),
+        entry('Tom', 'Lego', {
+          quantity: 0,
+          recipient: emma,
+          pledge: { amount: '50.00', currency: 'EUR', groupGift: { target: '120.00', pledged: '75.00', complete: false } },
+        }),
+      ]);
+    });
+    renderWithProviders(<ClaimsPage />, { path: '/claims', preloadedState: signedIn() });
+    const group = await screen.findByRole('region', { name: 'For Emma Rose' });
+    expect(screen.queryByRole('region', { name: 'For Tom' })).not.toBeInTheDocument();
+    expect(await within(group).findByTestId('pledge-line')).toHaveTextContent("Together: you're in for €50.00 · €75.00 of €120.00 pledged");
+    // Only a pledge: nothing of the caller's own to mark bought.
+    expect(within(group).getAllByRole('checkbox')).toHaveLength(1);
+    expect(group).toHaveTextContent('0 of 1 bought');
+    expect(await within(group).findByText(/€55.00 of €100.00/)).toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: 'Other budgets' })).toHaveTextContent('Grandpa');
+    expect(await screen.findByRole('link', { name: 'Gifts I gave' })).toHaveAttribute('href', '/gifts/given');
   });
 });

@@ -9,13 +9,17 @@ import { useFormat } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useClaimItemMutation, useGetClaimsQuery } from '../api';
 import type { ClaimEntry } from '../types';
+import { useShoppingListGiving } from '../givingSlots';
 import './familyLists.css';
 
-/** The caller's claims, one group per person whose list they are on, in first-seen order. */
+/**
+ * The caller's claims, one group per person they give to (the list's recipient; its owner's
+ * name for an answer without one), in first-seen order.
+ */
 export function groupByPerson(entries: readonly ClaimEntry[]): [string, ClaimEntry[]][] {
   const groups = new Map<string, ClaimEntry[]>();
   for (const entry of entries) {
-    const person = entry.list.ownerName;
+    const person = entry.recipient?.displayName ?? entry.list.ownerName;
     groups.set(person, [...(groups.get(person) ?? []), entry]);
   }
   return [...groups.entries()];
@@ -23,6 +27,9 @@ export function groupByPerson(entries: readonly ClaimEntry[]): [string, ClaimEnt
 
 function ClaimRow({ entry }: { entry: ClaimEntry }) {
   const [claim, { isLoading }] = useClaimItemMutation();
+  const giving = useShoppingListGiving();
+  // Only pledged towards a group gift: nothing of the caller's own to mark bought.
+  const pledgeOnly = entry.quantity === 0;
   const toast = useToast();
   const { t } = useTranslation('lists');
   const format = useFormat();
@@ -38,12 +45,12 @@ function ClaimRow({ entry }: { entry: ClaimEntry }) {
   }
   return (
     <li className={`claim-row${entry.purchased ? ' claim-row--done' : ''}`} data-testid="claim-row">
-      <label className="claim-row__check">
+      <label className="claim-row__check" hidden={pledgeOnly}>
         <input
           type="checkbox"
           checked={entry.purchased}
           // A revoked link leaves the claim readable but no longer changeable.
-          disabled={isLoading || !list.token}
+          disabled={isLoading || !list.token || pledgeOnly}
           onChange={(e) => toggle(e.target.checked)}
           aria-label={t('claims.purchasedLabel', { name: item.name })}
         />
@@ -58,6 +65,7 @@ function ClaimRow({ entry }: { entry: ClaimEntry }) {
           {item.price ? `${format.price(item.price)} · ` : ''}
           {list.token ? <Link to={`/l/${list.token}`}>{listName(list.name)}</Link> : listName(list.name)}
         </p>
+        {giving?.entry(entry)}
         {!list.token && (
           // The owner replaced or turned off the link this claim was made through: no link to
           // follow (never another list's), but the gift stays on the shopping list.
@@ -73,6 +81,7 @@ export default function ClaimsPage() {
   const { t } = useTranslation('lists');
   usePageTitle(t('claims.title'));
   const { data, error, isLoading } = useGetClaimsQuery();
+  const giving = useShoppingListGiving();
   if (isLoading) return <PageSpinner label={t('claims.loading')} />;
   const groups = groupByPerson(data ?? []);
   return (
@@ -80,6 +89,7 @@ export default function ClaimsPage() {
       <h1 id="claims-title" className="page__title">
         {t('claims.title')}
       </h1>
+      {giving?.header()}
       {error && <p className="notice notice--warning">{errorMessage(error)}</p>}
       {!error && groups.length === 0 && (
         <div className="card empty-state">
@@ -89,14 +99,22 @@ export default function ClaimsPage() {
           <p>{t('claims.empty')}</p>
         </div>
       )}
-      {groups.map(([person, entries]) => (
-        <section key={person} className="card claims-group" aria-labelledby={`claims-${person}`}>
-          <h2 id={`claims-${person}`} className="claims-group__title">
+      {groups.map(([person, entries], index) => (
+        // The heading's id by position: a name has spaces, which aria-labelledby reads as two ids.
+        <section key={person} className="card claims-group" aria-labelledby={`claims-group-${index}`}>
+          <h2 id={`claims-group-${index}`} className="claims-group__title">
             {t('claims.for', { person })}
           </h2>
-          <p className="muted">
-            {t('claims.bought', { done: entries.filter((e) => e.purchased).length, total: entries.length })}
-          </p>
+          {/* A pledge alone is nothing of the caller's own to buy. */}
+          {entries.some((e) => e.quantity > 0) && (
+            <p className="muted">
+              {t('claims.bought', {
+                done: entries.filter((e) => e.quantity > 0 && e.purchased).length,
+                total: entries.filter((e) => e.quantity > 0).length,
+              })}
+            </p>
+          )}
+          {entries[0].recipient && giving?.person(entries[0].recipient)}
           <ul className="claims-group__list">
             {entries.map((entry) => (
               <ClaimRow key={entry.item.id} entry={entry} />
@@ -104,6 +122,7 @@ export default function ClaimsPage() {
           </ul>
         </section>
       ))}
+      {giving?.footer((data ?? []).flatMap((e) => (e.recipient ? [e.recipient.key] : [])))}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { openInNewTab, shopSearchUrl } from '../../../lib/shop';
 import { unitsLeft, type SharedItem, type SharedList } from '../types';
 import { ClaimControls } from './ClaimControls';
 import { SuggestionActions } from './SuggestionActions';
+import { useSharedItemGiving } from '../givingSlots';
 import '../../../components/mediaCard.css';
 
 interface Props {
@@ -32,6 +33,7 @@ export function SharedItemCard({ token, item, viewer, manages = false, onEditSug
   const format = useFormat();
   const taken = isMember && unitsLeft(item) === 0;
   const shopUrl = item.shoppingUrl || shopSearchUrl(item.searchQuery || item.name);
+  const giving = useSharedItemGiving();
   return (
     <article
       className={`media-card shared-item${taken ? ' shared-item--taken' : ''}`}
@@ -65,6 +67,8 @@ export function SharedItemCard({ token, item, viewer, manages = false, onEditSug
         {/* Suggestions and who claimed what are for givers only, whatever an answer carried. */}
         {isMember && item.suggested && <SuggestedBy by={item.suggestedBy} />}
         {isMember && <ClaimedBy claims={item.claims} />}
+        {/* Giving together (features/giving, through the app): givers only, like claims. */}
+        {isMember && giving?.({ token, item })}
       </div>
       <div className="media-card__actions">
         <button
