@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
 import { useRemoveMemberMutation } from '../api';
-import { adminsFirst, isLastAdmin, type Family, type Invite } from '../types';
+import { adminsFirst, isLastAdmin, type Family, type FamilySharedList, type Invite } from '../types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { InvitePanel } from './InvitePanel';
 import { MemberRow } from './MemberRow';
@@ -15,6 +15,8 @@ interface Props {
   family: Family;
   me: string;
   initialInvite?: Invite;
+  /** Shown under each shared list (the app puts how many gifts are still to buy there). */
+  listExtra?: (list: FamilySharedList) => ReactNode;
 }
 
 function leaveText(t: TFunction<'families'>, family: Family, me: string): string {
@@ -24,7 +26,7 @@ function leaveText(t: TFunction<'families'>, family: Family, me: string): string
 }
 
 /** One family: its members, the lists they shared with it, invitations (admins), Secret Santa, leaving. */
-export function FamilyCard({ family, me, initialInvite }: Props) {
+export function FamilyCard({ family, me, initialInvite, listExtra }: Props) {
   const { t } = useTranslation('families');
   const toast = useToast();
   const [leaving, setLeaving] = useState(false);
@@ -65,7 +67,7 @@ export function FamilyCard({ family, me, initialInvite }: Props) {
         <ul className="family-card__lists">
           {family.lists.map((list) => (
             <li key={list.listId}>
-              <FamilyListRow list={list} />
+              <FamilyListRow list={list} me={me} extra={listExtra?.(list)} />
             </li>
           ))}
         </ul>

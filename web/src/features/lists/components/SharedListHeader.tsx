@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../../lib/format';
-import { useListName } from '../listName';
+import { useListName } from '../../../lib/listName';
 import { recipientName, type SharedList } from '../types';
 
 /**
@@ -24,7 +24,7 @@ export function SharedListHeader({ data }: { data: SharedList }) {
         {whose}
       </p>
       <h1 id="shared-list-title" className="page__title">
-        {listName(data.list.name)}
+        {listName(data.list.name, data.viewer === 'owner' ? null : (forName ?? data.list.ownerName))}
       </h1>
     </header>
   );
