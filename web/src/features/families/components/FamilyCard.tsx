@@ -25,7 +25,7 @@ function leaveText(t: TFunction<'families'>, family: Family, me: string): string
   return t('card.leaveText', { name: family.name });
 }
 
-/** One family: its members, the lists they shared with it, invitations (admins), Secret Santa, leaving. */
+/** One family: the lists its members shared with it first (what givers come for), its members, invitations (admins), Secret Santa, leaving. */
 export function FamilyCard({ family, me, initialInvite, listExtra }: Props) {
   const { t } = useTranslation('families');
   const toast = useToast();
@@ -53,13 +53,6 @@ export function FamilyCard({ family, me, initialInvite, listExtra }: Props) {
         <span className="family-badge">{family.role === 'admin' ? t('card.youAdmin') : t('card.member')}</span>
       </header>
 
-      <h3 className="family-card__heading">{t('card.members', { n: family.members.length })}</h3>
-      <ul className="family-card__members">
-        {adminsFirst(family.members).map((member) => (
-          <MemberRow key={member.uid} family={family} member={member} me={me} />
-        ))}
-      </ul>
-
       <h3 className="family-card__heading">{t('card.lists')}</h3>
       {family.lists.length === 0 ? (
         <p className="muted">{t('card.noLists', { name: family.name })}</p>
@@ -72,6 +65,13 @@ export function FamilyCard({ family, me, initialInvite, listExtra }: Props) {
           ))}
         </ul>
       )}
+
+      <h3 className="family-card__heading">{t('card.members', { n: family.members.length })}</h3>
+      <ul className="family-card__members">
+        {adminsFirst(family.members).map((member) => (
+          <MemberRow key={member.uid} family={family} member={member} me={me} />
+        ))}
+      </ul>
 
       {family.role === 'admin' && <InvitePanel family={family} initialInvite={initialInvite} />}
 

@@ -18,13 +18,17 @@ export function SharedListHeader({ data }: { data: SharedList }) {
   if (data.viewer === 'owner') whose = t('shared.yours');
   else if (forName && keepers.length > 0) whose = t('shared.keptBy', { name: forName, keepers: format.names(keepers) });
   else if (forName) whose = t('shared.whose', { owner: forName });
+  const title = listName(data.list.name, data.viewer === 'owner' ? null : (forName ?? data.list.ownerName));
   return (
     <header className="shared-list__header">
-      <p className="muted" data-testid="shared-whose">
-        {whose}
-      </p>
+      {/* Someone's default list is already titled "Tom's wishlist": the line would say it twice. */}
+      {whose !== title && (
+        <p className="muted" data-testid="shared-whose">
+          {whose}
+        </p>
+      )}
       <h1 id="shared-list-title" className="page__title">
-        {listName(data.list.name, data.viewer === 'owner' ? null : (forName ?? data.list.ownerName))}
+        {title}
       </h1>
     </header>
   );

@@ -108,6 +108,8 @@ describe('shared list page /l/:token', () => {
     const first = renderPage();
     expect(await screen.findByRole('heading', { level: 1, name: "Tom's wishlist" })).toBeInTheDocument();
     expect(document.title).toBe("Tom's wishlist | Santa Wishlist");
+    // Not said twice: no "Tom's wishlist" line above the title.
+    expect(screen.queryByTestId('shared-whose')).not.toBeInTheDocument();
     first.unmount();
     answers(() => json({ ...shared('owner', [item({})]), list: { id: 'l1', name: 'My Wishlist', ownerName: 'Tom' } }));
     renderPage();
