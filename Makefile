@@ -20,7 +20,7 @@ help:
 	@echo "make stack-start / stack-stop  the test stack in the background"
 	@echo "make bench       load benchmarks against the running test stack (prints figures)"
 	@echo "make bench-lookup  barcode lookup p50/p99 from the cache and from the fake upstreams"
-	@echo "make bench-lists  the shared view and the recipient's list, before and after suggestions, medians and ratio"
+	@echo "make bench-lists  the shared view (with suggestions, with group gifts) and the recipient's list against the same reads before them, medians and ratio"
 	@echo "make bench-streams  8,000 live streams: memory per stream, fan-out, reconnect drill, unpaced opening storm"
 	@echo "make bench-first-run  a newcomer's first make dev: fresh clone, empty caches, each step's time to ready"
 	@echo "make security    the hostile-input suite over a test stack (prints what was tried and what came back)"
@@ -66,14 +66,16 @@ security:
 	STACK=test RATE_LIMIT_IP_PER_MINUTE=100000 $(STACK) start
 	deploy/local/security.sh; s=$$?; STACK=test $(STACK) stop; exit $$s
 
+# The load benchmarks over a test stack, then the list answers' costs (bench-lists).
 bench:
 	deploy/local/bench.sh
+	$(MAKE) bench-lists
 
 # Barcode lookup p50/p99 from the cache and from the fake upstreams.
 bench-lookup:
 	deploy/local/bench.sh lookup
 
-# What lists for someone else and suggestions cost the giver's shared view and the recipient's
+# What lists for someone else, suggestions and group gifts cost the giver's shared view and the recipient's
 # own list, against the same reads before them, on one database in one run: six alternating
 # runs each, medians and the ratio printed (target: within 10%).
 bench-lists:

@@ -651,56 +651,57 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"IDENTITY_SIGNING_KEY": true, "IDENTITY_PUBLIC_KEYS": true, "MEDIA_URL_SECRET": true, "VAPID_PRIVATE_KEY": true,
 	}
 	leftOptional := map[string]string{
-		"OUTBOX_RETENTION":              "service default (24h)",
-		"FIREBASE_AUTH_EMULATOR_HOST":   "set only with authEmulator.enabled",
-		"GEMINI_API_KEY":                "set when a key is given (secrets)",
-		"GEMINI_MODEL":                  "set when gemini.model is given",
-		"GEMINI_BASE_URL":               "set when gemini.baseUrl is given",
-		"GEMINI_TIMEOUT":                "service default",
-		"VISION_DAILY_QUOTA_PER_USER":   "service default",
-		"VISION_DAILY_QUOTA_PER_IP":     "service default",
-		"VISION_CACHE_TTL":              "service default",
-		"GEMINI_DAILY_BUDGET":           "service default",
-		"LOOKUP_OPENFOODFACTS_URL":      "service default (the real database)",
-		"LOOKUP_OPENPRODUCTSFACTS_URL":  "service default (the real database)",
-		"LOOKUP_UPCITEMDB_URL":          "service default (the real database)",
-		"LOOKUP_TIMEOUT":                "service default",
-		"LOOKUP_CACHE_TTL":              "service default",
-		"LOOKUP_NOT_FOUND_TTL":          "service default",
-		"LOOKUP_DAILY_QUOTA_PER_USER":   "service default",
-		"LOOKUP_DAILY_QUOTA_PER_IP":     "service default",
-		"LOOKUP_FETCH_TEST_ALLOW":       "test stacks only: the schema refuses it",
-		"PUSH_ALLOW":                    "test stacks only: the schema refuses it",
-		"EMAIL_DIGEST_WINDOW":           "service default (1h); services.notification.env may set it",
-		"EMAIL_SEND_EVERY":              "service default (15s)",
-		"VAPID_SUBJECT":                 "service default (a mailto: of the product); services.notification.env may set it",
-		"RATE_LIMIT_IP_PER_MINUTE":      "service default",
-		"RATE_LIMIT_USER_PER_MINUTE":    "service default",
-		"REDIS_KEY_PREFIX":              "service default",
-		"RATE_LIMIT_SYNC_INTERVAL":      "service default",
-		"GODEBUG":                       "the images set it (Dockerfiles)",
-		"GOGC":                          "Go's default; the local stacks pass a developer's through",
-		"TRUSTED_PROXIES":               "cluster-specific: prod.yaml shows it under services.gateway.env",
-		"PPROF_ADDR":                    "the profiler stays off in the cluster",
-		"EVENTS_NAMESPACE":              "set when nats.namespace is given",
-		"EVENTS_REPLICAS":               "set when nats.replicas (or nats.external.streamReplicas) is over 1",
-		"MEDIA_DECODE_MEMORY":           "service default: half of GOMEMLIMIT, which the chart sets",
-		"MEDIA_UPLOADS_PER_MINUTE":      "service default",
-		"MEDIA_UPLOAD_BURST":            "service default",
-		"IDEMPOTENCY_TTL":               "service default",
-		"IDEMPOTENCY_MAX_KEYS_PER_USER": "service default",
-		"IDEMPOTENCY_MAX_STORED_BODY":   "service default",
-		"SMTP_URL":                      "set with smtp.enabled (from a Secret) or smtp.mailpit.enabled (dev); otherwise no email is sent",
-		"MAIL_FROM":                     "set when smtp.from is given",
-		"PUBLIC_URL":                    "set from smtp.publicUrl or the Ingress host when email is on",
-		"IDENTITY_ASSERTION_TTL":        "service default",
-		"REDIS_PASSWORD":                "with the in-chart Redis only; an external one's REDIS_URL carries its own credentials",
-		"NATS_PASSWORD":                 "with the in-chart NATS only; an external one's NATS_URL carries its own credentials",
-		"LISTEN_HOST":                   "all interfaces in a pod; the local stacks bind to 127.0.0.1",
-		"MEDIA_QUOTA_BYTES":             "service default",
-		"MEDIA_QUOTA_IMAGES":            "service default",
-		"MEDIA_UNATTACHED_TTL":          "service default",
-		"REMINDER_INTERVAL":             "service default",
+		"OUTBOX_RETENTION":               "service default (24h)",
+		"FIREBASE_AUTH_EMULATOR_HOST":    "set only with authEmulator.enabled",
+		"GOOGLE_APPLICATION_CREDENTIALS": "set when firebase.credentials.existingSecret is given (prod.yaml)",
+		"GEMINI_API_KEY":                 "set when a key is given (secrets)",
+		"GEMINI_MODEL":                   "set when gemini.model is given",
+		"GEMINI_BASE_URL":                "set when gemini.baseUrl is given",
+		"GEMINI_TIMEOUT":                 "service default",
+		"VISION_DAILY_QUOTA_PER_USER":    "service default",
+		"VISION_DAILY_QUOTA_PER_IP":      "service default",
+		"VISION_CACHE_TTL":               "service default",
+		"GEMINI_DAILY_BUDGET":            "service default",
+		"LOOKUP_OPENFOODFACTS_URL":       "service default (the real database)",
+		"LOOKUP_OPENPRODUCTSFACTS_URL":   "service default (the real database)",
+		"LOOKUP_UPCITEMDB_URL":           "service default (the real database)",
+		"LOOKUP_TIMEOUT":                 "service default",
+		"LOOKUP_CACHE_TTL":               "service default",
+		"LOOKUP_NOT_FOUND_TTL":           "service default",
+		"LOOKUP_DAILY_QUOTA_PER_USER":    "service default",
+		"LOOKUP_DAILY_QUOTA_PER_IP":      "service default",
+		"LOOKUP_FETCH_TEST_ALLOW":        "test stacks only: the schema refuses it",
+		"PUSH_ALLOW":                     "test stacks only: the schema refuses it",
+		"EMAIL_DIGEST_WINDOW":            "service default (1h); services.notification.env may set it",
+		"EMAIL_SEND_EVERY":               "service default (15s)",
+		"VAPID_SUBJECT":                  "service default (a mailto: of the product); services.notification.env may set it",
+		"RATE_LIMIT_IP_PER_MINUTE":       "service default",
+		"RATE_LIMIT_USER_PER_MINUTE":     "service default",
+		"REDIS_KEY_PREFIX":               "service default",
+		"RATE_LIMIT_SYNC_INTERVAL":       "service default",
+		"GODEBUG":                        "the images set it (Dockerfiles)",
+		"GOGC":                           "Go's default; the local stacks pass a developer's through",
+		"TRUSTED_PROXIES":                "cluster-specific: prod.yaml shows it under services.gateway.env",
+		"PPROF_ADDR":                     "the profiler stays off in the cluster",
+		"EVENTS_NAMESPACE":               "set when nats.namespace is given",
+		"EVENTS_REPLICAS":                "set when nats.replicas (or nats.external.streamReplicas) is over 1",
+		"MEDIA_DECODE_MEMORY":            "service default: half of GOMEMLIMIT, which the chart sets",
+		"MEDIA_UPLOADS_PER_MINUTE":       "service default",
+		"MEDIA_UPLOAD_BURST":             "service default",
+		"IDEMPOTENCY_TTL":                "service default",
+		"IDEMPOTENCY_MAX_KEYS_PER_USER":  "service default",
+		"IDEMPOTENCY_MAX_STORED_BODY":    "service default",
+		"SMTP_URL":                       "set with smtp.enabled (from a Secret) or smtp.mailpit.enabled (dev); otherwise no email is sent",
+		"MAIL_FROM":                      "set when smtp.from is given",
+		"PUBLIC_URL":                     "set from smtp.publicUrl or the Ingress host when email is on",
+		"IDENTITY_ASSERTION_TTL":         "service default",
+		"REDIS_PASSWORD":                 "with the in-chart Redis only; an external one's REDIS_URL carries its own credentials",
+		"NATS_PASSWORD":                  "with the in-chart NATS only; an external one's NATS_URL carries its own credentials",
+		"LISTEN_HOST":                    "all interfaces in a pod; the local stacks bind to 127.0.0.1",
+		"MEDIA_QUOTA_BYTES":              "service default",
+		"MEDIA_QUOTA_IMAGES":             "service default",
+		"MEDIA_UNATTACHED_TTL":           "service default",
+		"REMINDER_INTERVAL":              "service default",
 	}
 	for v := range conv.EnvUsedBy {
 		if !chartSets[v] && leftOptional[v] == "" {
@@ -926,6 +927,9 @@ func TestNoSecretValuesInDefaults(t *testing.T) {
 			for k, v := range cm.Data {
 				if k == "FIREBASE_WEB_API_KEY" {
 					continue // public by design: the gateway hands it to every browser
+				}
+				if k == "GOOGLE_APPLICATION_CREDENTIALS" && strings.HasPrefix(v, "/var/run/secrets/google/") {
+					continue // where the key from a Secret volume is mounted, not the key
 				}
 				if secretish.MatchString(k) || secretish.MatchString(v) {
 					t.Errorf("%s: ConfigMap %s key %s looks like a credential", set, cm.Name, k)
@@ -1212,6 +1216,69 @@ func TestNamePrefixKeepsReferencesConsistent(t *testing.T) {
 		}
 		if !matched {
 			t.Errorf("Service %s selects no pods", svc.Name)
+		}
+	}
+}
+
+// The Firebase Admin SDK's Google credentials (firebase.credentials) reach the services that use
+// Firebase, gateway and notification, and no other: prod.yaml's key from its Secret, mounted
+// read-only and named in GOOGLE_APPLICATION_CREDENTIALS; or a workload identity's annotations on
+// their ServiceAccounts. Without either (the emulator), nothing is mounted.
+func TestAdminSDKCredentials(t *testing.T) {
+	users := map[string]bool{"gateway": true, "notification": true}
+	keyOf := func(m *Manifests, svc string) string {
+		d, _ := m.Get("Deployment", svc).(*appsv1.Deployment)
+		cfg, _ := m.Get("ConfigMap", svc).(*corev1.ConfigMap)
+		if d == nil || cfg == nil {
+			t.Fatalf("no Deployment or ConfigMap %s", svc)
+		}
+		got := cfg.Data["GOOGLE_APPLICATION_CREDENTIALS"]
+		for _, v := range d.Spec.Template.Spec.Volumes {
+			if v.Secret == nil {
+				continue
+			}
+			for _, mnt := range d.Spec.Template.Spec.Containers[0].VolumeMounts {
+				if mnt.Name == v.Name && mnt.ReadOnly && len(v.Secret.Items) == 1 {
+					got += fmt.Sprintf(" from %s/%s at %s/%s", v.Secret.SecretName, v.Secret.Items[0].Key, mnt.MountPath, v.Secret.Items[0].Path)
+				}
+			}
+		}
+		return got
+	}
+	prod, dev := rendered(t, "prod"), rendered(t, "dev")
+	for _, svc := range services(t) {
+		want := ""
+		if users[svc] {
+			want = "/var/run/secrets/google/firebase-admin.json from santa-wishlist-secrets/firebase-admin.json at /var/run/secrets/google/firebase-admin.json"
+		}
+		if got := keyOf(prod, svc); got != want {
+			t.Errorf("prod: %s's Admin SDK key: %q, want %q", svc, got, want)
+		}
+		if got := keyOf(dev, svc); got != "" {
+			t.Errorf("dev (the emulator): %s gets Admin SDK credentials: %q", svc, got)
+		}
+	}
+
+	out, err := Template(repoRoot(t), nil, "--set-json",
+		`firebase.credentials.serviceAccountAnnotations={"iam.gke.io/gcp-service-account":"santa@p.iam.gserviceaccount.com"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, svc := range services(t) {
+		sa, _ := m.Get("ServiceAccount", svc).(*corev1.ServiceAccount)
+		if sa == nil {
+			t.Fatalf("no ServiceAccount %s", svc)
+		}
+		got := sa.Annotations["iam.gke.io/gcp-service-account"]
+		if users[svc] != (got == "santa@p.iam.gserviceaccount.com") || (!users[svc] && len(sa.Annotations) != 0) {
+			t.Errorf("workload identity: %s's ServiceAccount annotations %v (uses Firebase: %v)", svc, sa.Annotations, users[svc])
+		}
+		if keyOf(m, svc) != "" {
+			t.Errorf("workload identity: %s gets a key too", svc)
 		}
 	}
 }

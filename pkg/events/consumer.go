@@ -10,6 +10,8 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/santa-wishlist/santa/pkg/lifecycle"
 )
 
 // ErrPoison marks an event that can never be handled (bad shape, unknown type). The consumer
@@ -100,7 +102,11 @@ func Consume(ctx context.Context, js jetstream.JetStream, cfg ConsumerConfig, ha
 	default:
 		consumerCfg.FilterSubjects = cfg.Subjects
 	}
-	cons, err := js.CreateOrUpdateConsumer(ctx, ns.Stream(), consumerCfg)
+	var cons jetstream.Consumer
+	err := lifecycle.Retry(ctx, func() (err error) {
+		cons, err = js.CreateOrUpdateConsumer(ctx, ns.Stream(), consumerCfg)
+		return err
+	}, RefusedForGood)
 	if err != nil {
 		return nil, fmt.Errorf("create consumer %s: %w", cfg.Durable, err)
 	}

@@ -15,6 +15,8 @@ var dataTypes = map[string]any{
 	TypeItemUpdated:          ItemUpdatedData{},
 	TypeItemClaimed:          ClaimData{},
 	TypeItemUnclaimed:        ClaimData{},
+	TypeItemPledged:          PledgeData{},
+	TypeItemThanked:          ThanksData{},
 	TypeListDeleted:          ListDeletedData{},
 	TypeListChanged:          ListChangedData{},
 	TypeListFamilies:         ListFamiliesData{},
@@ -135,12 +137,57 @@ const (
 	ClaimQuantityLowered = "quantity_lowered"
 )
 
+// PledgeData is item.pledged's (pledge.schema.json): a group gift was started, a pledge set or
+// withdrawn, or the group gift cancelled. The envelope's userId is that giver. Amounts are
+// decimal strings in the gift's currency. CompletedNow is true on the one event whose pledge
+// made the group gift reach its target; Pledgers are then everyone who pledged (each gets a
+// group-gift-complete notice). The list's recipient is never among them and never hears of it.
+type PledgeData struct {
+	ItemID       string   `json:"itemId"`
+	ItemName     string   `json:"itemName"`
+	ListID       string   `json:"listId"`
+	ListName     string   `json:"listName"`
+	OwnerName    string   `json:"ownerName"`
+	Action       string   `json:"action"`
+	Amount       *string  `json:"amount"`
+	Currency     string   `json:"currency"`
+	Target       string   `json:"target"`
+	Pledged      string   `json:"pledged"`
+	Complete     bool     `json:"complete"`
+	CompletedNow bool     `json:"completedNow"`
+	Pledgers     []string `json:"pledgers"`
+}
+
+// What a PledgeData reports.
+const (
+	PledgeStarted   = "started"
+	PledgeSet       = "pledged"
+	PledgeWithdrawn = "withdrawn"
+	PledgeCancelled = "cancelled"
+)
+
+// PledgeActions are every PledgeData.Action.
+var PledgeActions = []string{PledgeStarted, PledgeSet, PledgeWithdrawn, PledgeCancelled}
+
+// ThanksData is item.thanked's (thanks.schema.json): after the reveal, the recipient (or a
+// manager, for someone without an account) thanked the givers of an item. The envelope's userId
+// is who thanked; Givers are the givers of the revealed claims and pledges thanked now, each of
+// whom gets a thank-you notice.
+type ThanksData struct {
+	ItemID        string    `json:"itemId"`
+	ItemName      string    `json:"itemName"`
+	RecipientName string    `json:"recipientName"`
+	Message       string    `json:"message"`
+	Givers        []string  `json:"givers"`
+	At            time.Time `json:"at"`
+}
+
 // ClaimReasons are every ClaimData.Reason.
 var ClaimReasons = []string{ClaimReleased, ClaimRemoved, ClaimQuantityLowered}
 
 // ListChangedCauses are the events that make a list.changed.
 var ListChangedCauses = []string{TypeItemCreated, TypeItemUpdated, TypeItemDeleted, TypeItemClaimed, TypeItemUnclaimed, TypeListDeleted,
-	TypeSuggestionCreated}
+	TypeSuggestionCreated, TypeItemPledged}
 
 // RecipientKinds are whom a list is for (list.managers.changed's recipientKind).
 var RecipientKinds = []string{"self", "person", "member"}
@@ -156,6 +203,9 @@ type (
 		Email      string    `json:"email"`
 		URL        string    `json:"url"`
 		ExpiresAt  time.Time `json:"expiresAt"`
+		// Language is the inviter's app language (a tag such as "de" or "fr-CA"), in which the
+		// email is written; empty for none (notification then takes the inviter's settings').
+		Language string `json:"language,omitempty"`
 	}
 	// MemberJoinedData is family.member.joined's (family-member-joined.schema.json); Admins
 	// are who to tell. Role is one of MemberRoles.

@@ -35,6 +35,11 @@ const (
 	TypeItemUnclaimed = "item.unclaimed"
 	TypeListDeleted   = "list.deleted"
 	TypeListChanged   = "list.changed"
+	// Giving together and thanks. item.pledged carries the giver who pledged (or started,
+	// withdrew, cancelled) as userId and goes to givers only; item.thanked carries the one who
+	// thanked, after the gifts' reveal date, and names the givers thanked.
+	TypeItemPledged = "item.pledged"
+	TypeItemThanked = "item.thanked"
 	// TypeListFamilies is a list's sharing with families as it now stands (wishlist owns
 	// familyIds; family keeps a projection of it for GET /api/families).
 	TypeListFamilies = "list.families"
@@ -163,16 +168,29 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream
 }
 
 // EnsureStreamAtStartup is EnsureStream for a service that is starting: while NATS does not
-// answer (the connection is still being made, the NATS pod is restarting) it tries again for
-// up to lifecycle.StartupWait; an answer of JetStream's that refuses the stream fails at once.
+// answer (the connection is still being made, the NATS pod is restarting) or a clustered
+// JetStream is still forming (formingCluster), it tries again for up to lifecycle.StartupWait,
+// inside the chart's startup probe; any other answer of JetStream's that refuses the stream
+// fails at once.
 func EnsureStreamAtStartup(ctx context.Context, js jetstream.JetStream) error {
 	return lifecycle.Retry(ctx, func() error {
 		_, err := EnsureStream(ctx, js)
 		return err
-	}, func(err error) bool {
-		var refused *jetstream.APIError
-		return errors.As(err, &refused)
-	})
+	}, RefusedForGood)
+}
+
+// formingCluster are JetStream's answers while a clustered JetStream is still forming, as on a
+// cold start of the three servers, which start side by side with the services: no meta leader
+// elected yet (10006, 10008, 10009), fewer servers known than the stream's replicas (10005),
+// JetStream not yet enabled (10039, 10076). They pass within seconds of the last server coming
+// up, so a starting service waits for them as for a server that does not answer yet.
+var formingCluster = map[jetstream.ErrorCode]bool{10005: true, 10006: true, 10008: true, 10009: true, 10039: true, 10076: true}
+
+// RefusedForGood tells lifecycle.Retry which errors of a starting service's JetStream calls no
+// wait can change: JetStream answered and refused, other than while its cluster forms.
+func RefusedForGood(err error) bool {
+	var refused *jetstream.APIError
+	return errors.As(err, &refused) && !formingCluster[refused.ErrorCode]
 }
 
 // Publish sends an envelope on its type's subject in js's namespace, with its id as

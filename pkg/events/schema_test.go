@@ -16,6 +16,7 @@ import (
 // in a schema that is not here fails the test, as does a stale entry.
 var schemaEnums = map[string][]string{
 	"claim.schema.json#reason":                        ClaimReasons,
+	"pledge.schema.json#action":                       PledgeActions,
 	"list-changed.schema.json#cause":                  ListChangedCauses,
 	"list-managers-changed.schema.json#recipientKind": RecipientKinds,
 	"family-member-joined.schema.json#role":           MemberRoles,

@@ -89,6 +89,11 @@ func makeFullAccount(t *testing.T) fullAccount {
 	a.bobToken = bobShare.Token
 	a.anna.must(200, "PUT", "/api/shared/"+a.bobToken+"/items/"+a.bobItem+"/claim", map[string]any{"quantity": 2}, nil)
 	a.bob.must(200, "PUT", "/api/shared/"+share.Token+"/items/"+it.ID+"/claim", map[string]any{"quantity": 1}, nil)
+	// Anna starts a group gift for Bob's last kite; each keeps a budget for the other.
+	a.anna.must(201, "POST", "/api/shared/"+a.bobToken+"/items/"+a.bobItem+"/group-gift",
+		map[string]any{"target": "20.00", "currency": "EUR", "amount": "5.00"}, nil)
+	a.anna.must(200, "PUT", "/api/budgets/u:"+a.bobS.UID, map[string]any{"amount": "30.00", "currency": "EUR", "displayName": "Bob"}, nil)
+	a.bob.must(200, "PUT", "/api/budgets/u:"+a.annaS.UID, map[string]any{"amount": "30.00", "currency": "EUR", "displayName": "Anna"}, nil)
 
 	// A family of two with a draw: Anna is its only admin.
 	var fam struct {

@@ -87,6 +87,15 @@ func TestFamilyInvitationByEmailAndSecretSanta(t *testing.T) {
 	if mails[0].Subject != "Ann invited you to join The Smiths on Santa Wishlist" {
 		t.Fatalf("subject %q", mails[0].Subject)
 	}
+	// An admin whose app is in German invites in German (the web app sends its language).
+	omaEmail := testenv.UniqueEmail("oma")
+	ann.must(http.StatusCreated, "POST", "/api/families/"+fam.ID+"/invites", map[string]string{"email": omaEmail, "language": "de"}, nil)
+	testenv.Eventually(t, 20*time.Second, func() error {
+		if oma := mailsTo(t, omaEmail); len(oma) != 1 || oma[0].Subject != "Ann lädt dich in die Familie The Smiths bei Santa Wishlist ein" {
+			return fmt.Errorf("emails to %s: %+v", omaEmail, oma)
+		}
+		return nil
+	})
 	resp, err := http.Get(mailpitURL() + "/api/v1/message/" + mails[0].ID)
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func TestNotificationPreferences(t *testing.T) {
 	visitor := &client{t: t, base: baseURL(t)}
 	var s notificationSettings
 	ann.must(http.StatusOK, "GET", "/api/notifications/preferences", nil, &s)
-	if s.Language != "en" || len(s.Preferences) != 18 || !s.enabled(t, "list.changed", "email") || s.enabled(t, "family.member_joined", "email") {
+	if s.Language != "en" || len(s.Preferences) != 22 || !s.enabled(t, "list.changed", "email") || s.enabled(t, "family.member_joined", "email") {
 		t.Fatalf("defaults %+v", s)
 	}
 	ann.must(http.StatusOK, "PUT", "/api/notifications/preferences", map[string]any{"language": "de",

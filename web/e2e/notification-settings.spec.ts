@@ -21,6 +21,10 @@ test('the notification settings: a switch is flipped, saved, and still flipped a
   await expect(email).toBeChecked();
   await expect(push).toBeChecked();
   await expect(page.getByRole('switch', { name: 'Email: Someone joined your family' })).not.toBeChecked();
+  // Issue #39's two kinds: thanks are emailed by default, a complete group gift only pushed.
+  await expect(page.getByRole('switch', { name: 'Email: Thanks for a gift you gave' })).toBeChecked();
+  await expect(page.getByRole('switch', { name: 'Push: A group gift is complete' })).toBeChecked();
+  await expect(page.getByRole('switch', { name: 'Email: A group gift is complete' })).not.toBeChecked();
   await snap(page, 'notification-settings');
   await expectAccessible(page, 'notification settings');
 

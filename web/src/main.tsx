@@ -4,11 +4,10 @@ import './index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { RouterProvider } from 'react-router';
 import { makeStore } from './app/store';
 import { startPhotoRefresh } from './app/photoRefresh';
 import { FeatureBridges } from './app/FeatureBridges';
-import { makeRouter } from './app/router';
+import { AppRouter } from './app/router';
 import { startAuth } from './features/auth/bootstrap';
 import { markStandalone } from './lib/standalone';
 import { startTheme } from './lib/theme';
@@ -17,7 +16,6 @@ import { preloadSounds } from './lib/sounds';
 import { registerServiceWorker } from './lib/serviceWorker';
 
 const store = makeStore();
-const router = makeRouter();
 
 markStandalone();
 startTheme();
@@ -31,7 +29,7 @@ void startI18n().finally(() =>
     <StrictMode>
       <Provider store={store}>
         <FeatureBridges>
-          <RouterProvider router={router} />
+          <AppRouter />
         </FeatureBridges>
       </Provider>
     </StrictMode>,

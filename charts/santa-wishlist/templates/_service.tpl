@@ -57,6 +57,9 @@ kernel's OOM killer would step in. */ -}}
 {{- end -}}
 {{- if has "firebase" $svc.uses -}}
 {{- $_ := set $cfg "FIREBASE_PROJECT_ID" (required "firebase.projectId is required" $v.firebase.projectId) -}}
+{{- if $v.firebase.credentials.existingSecret -}}
+{{- $_ := set $cfg "GOOGLE_APPLICATION_CREDENTIALS" (printf "/var/run/secrets/google/%s" $v.firebase.credentials.key) -}}
+{{- end -}}
 {{- /* The web app's Firebase config is the gateway's to hand out (notification only reads user records). */ -}}
 {{- if eq .name "gateway" -}}
 {{- with $v.firebase.webApiKey }}{{ $_ := set $cfg "FIREBASE_WEB_API_KEY" . }}{{ end -}}

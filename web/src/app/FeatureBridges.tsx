@@ -4,10 +4,11 @@ import { ScanLookupProvider, type ScanLookupProps } from '../features/photo/scan
 import { AddFormImportProvider, type AddFormImportProps } from '../features/wishlist/addFormImport';
 import { SuggestionImportProvider, type SuggestionImportProps } from '../features/lists/suggestionImport';
 import { useAddWishlistItemMutation } from '../features/wishlist/api';
+import { lazyWithTexts } from '../lib/i18n';
 
 // The product lookup's screens load with the first scan or add form that shows them.
-const ScannedProductOverlay = lazy(() => import('../features/product-lookup/components/ScannedProductOverlay'));
-const LinkImport = lazy(() => import('../features/product-lookup/components/LinkImport'));
+const ScannedProductOverlay = lazy(() => lazyWithTexts(() => import('../features/product-lookup/components/ScannedProductOverlay')));
+const LinkImport = lazy(() => lazyWithTexts(() => import('../features/product-lookup/components/LinkImport')));
 
 /** A scan shows the product it names (features/product-lookup), saved with the wishlist's mutation. */
 function ScannedProduct(props: ScanLookupProps) {

@@ -5,7 +5,9 @@ import { AvatarMenu } from '../components/AvatarMenu';
 import { inLanguage } from '../test/i18n';
 import { errorMessage } from './apiError';
 import { formatDate, formatNumber, formatPrice, parsePrice } from './format';
-import { around, currentLanguage, detectLanguage, i18next, LANGUAGE_KEY, LANGUAGES, NAMESPACES, namespaceOf } from './i18n';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { around, currentLanguage, detectLanguage, FIRST_SCREEN, i18next, LANGUAGE_KEY, LANGUAGES, NAMESPACES, namespaceOf } from './i18n';
 import de from '../locales/de.json';
 import en from '../locales/en.json';
 
@@ -34,6 +36,36 @@ describe('i18n', () => {
     expect(currentLanguage()).toBe('en');
     expect(i18next.hasResourceBundle('en', 'common')).toBe(true);
     expect(i18next.t('avatar.logOut')).toBe('Log Out');
+  });
+
+  it('bundles the English of every namespace the first screen uses, and only those', () => {
+    // The modules main.tsx imports statically (what the first screen downloads; a dynamic
+    // import() is not followed), and the namespaces they translate with.
+    const src = join(process.cwd(), 'src');
+    const seen = new Set<string>();
+    const used = new Map<string, string>();
+    const resolveImport = (from: string, spec: string) =>
+      [spec, `${spec}.ts`, `${spec}.tsx`, `${spec}/index.ts`, `${spec}/index.tsx`]
+        .map((c) => resolve(dirname(from), c))
+        .find((c) => /\.tsx?$/.test(c) && existsSync(c));
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?'(\.{1,2}\/[^']+)'/g)) {
+        const next = resolveImport(file, m[1]);
+        if (next) walk(next);
+      }
+      for (const m of code.matchAll(/useTranslation\(\s*'([a-z-]+)'|\bns:\s*'([a-z-]+)'|\bt\(\s*'([a-z-]+):/g)) {
+        used.set(m[1] ?? m[2] ?? m[3], relative(src, file));
+      }
+    };
+    walk(join(src, 'main.tsx'));
+    expect(seen.size).toBeGreaterThan(20);
+    expect([...used.keys()].sort(), `used by ${JSON.stringify(Object.fromEntries(used))}`).toEqual([...FIRST_SCREEN].sort());
+    // The rest is fetched: a feature only a later screen uses is not among them.
+    expect(FIRST_SCREEN).not.toContain('families');
+    expect(NAMESPACES).toContain('families');
   });
 
   it('loads German only when it is chosen', async () => {

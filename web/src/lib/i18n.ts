@@ -9,7 +9,9 @@ import { safeGet, safeSet } from './storage';
  *   src/features/<feature>/locales/{en,de,fr,es}.json, used with useTranslation('<feature>');
  * - shared UI (components/, app/) uses the namespace 'common' in src/locales/{en,de,fr,es}.json;
  *   the texts for the API's error codes are in 'common' under "errors.<code>".
- * English is bundled with the first screen; the other languages are fetched when chosen.
+ * The first screen's namespaces (FIRST_SCREEN) are bundled in English; every other catalog,
+ * English included, is fetched when needed: a language when chosen, a namespace before the first
+ * screen that uses it (lazyWithTexts, which every route loaded on demand goes through).
  * A namespace is discovered from its file's path: adding a catalog file needs no change here.
  */
 export const LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
@@ -28,12 +30,22 @@ export const DEFAULT_NS = 'common';
 
 type Catalog = Record<string, unknown>;
 
-const english = import.meta.glob<Catalog>(['../features/*/locales/en.json', '../locales/en.json'], {
-  eager: true,
-  import: 'default',
-});
+/**
+ * The namespaces home and the shell around every screen use (header, menu, navigation, the
+ * sign-in guard, the push prompt, recent wishes): bundled in English with the first screen, so
+ * it paints in one go. Every other English catalog is downloaded with the first screen that
+ * needs it. A component of the first screen that uses another namespace suspends until its
+ * catalog is there (never shows a key); i18n.test.tsx keeps this list in step with the code.
+ */
+export const FIRST_SCREEN = ['common', 'home', 'auth', 'push', 'wishlist'] as const;
+
+// import.meta.glob takes literal patterns only: these are FIRST_SCREEN's English files.
+const english = import.meta.glob<Catalog>(
+  ['../locales/en.json', '../features/{home,auth,push,wishlist}/locales/en.json'],
+  { eager: true, import: 'default' },
+);
 const onDemand = import.meta.glob<Catalog>(
-  ['../features/*/locales/*.json', '../locales/*.json', '!../features/*/locales/en.json', '!../locales/en.json'],
+  ['../features/*/locales/*.json', '../locales/*.json', '!../locales/en.json', '!../features/{home,auth,push,wishlist}/locales/en.json'],
   { import: 'default' },
 );
 
@@ -49,11 +61,13 @@ function languageOf(path: string): string {
 const bundled: Record<string, Catalog> = {};
 for (const [path, catalog] of Object.entries(english)) bundled[namespaceOf(path)] = catalog;
 
-/** Every namespace that has an English catalog. */
-export const NAMESPACES = Object.keys(bundled).sort();
-
 const loaders = new Map<string, () => Promise<Catalog>>();
 for (const [path, load] of Object.entries(onDemand)) loaders.set(`${languageOf(path)}/${namespaceOf(path)}`, load);
+
+/** Every namespace that has an English catalog. */
+export const NAMESPACES = [
+  ...new Set([...Object.keys(bundled), ...[...loaders.keys()].filter((k) => k.startsWith('en/')).map((k) => k.slice(3))]),
+].sort();
 
 /**
  * The language to start in: the one chosen in the avatar menu, else the first of the browser's
@@ -74,13 +88,15 @@ function options(lng: string): InitOptions {
     lng,
     resources: { en: bundled },
     partialBundledLanguages: true,
-    ns: NAMESPACES,
+    ns: [...FIRST_SCREEN],
     defaultNS: DEFAULT_NS,
     fallbackLng: 'en',
     supportedLngs: [...LANGUAGES],
     load: 'languageOnly',
     interpolation: { escapeValue: false }, // React escapes
-    react: { useSuspense: false },
+    // A component whose namespace is not loaded yet waits in the nearest Suspense boundary
+    // rather than showing keys (the screens loaded on demand have theirs loaded beforehand).
+    react: { useSuspense: true },
   };
 }
 
@@ -111,6 +127,20 @@ export function startI18n(lng?: string): Promise<unknown> {
     }
   }
   return started;
+}
+
+/** Loads every namespace's catalogs in the language shown (and English, its fallback). */
+export function loadAllTexts(): Promise<void> {
+  return i18next.loadNamespaces(NAMESPACES);
+}
+
+/**
+ * A module loaded on demand (a route's screen, a lazy component) together with every catalog,
+ * so what it renders has its texts at once.
+ */
+export async function lazyWithTexts<M>(load: () => Promise<M>): Promise<M> {
+  const [module] = await Promise.all([load(), loadAllTexts()]);
+  return module;
 }
 
 /** The supported language in use ('en' until something else was resolved). */

@@ -1,4 +1,4 @@
-import { i18next, startI18n, type Language } from '../lib/i18n';
+import { i18next, loadAllTexts, startI18n, type Language } from '../lib/i18n';
 
 /**
  * Tests render in English: the setup starts i18next with `lng: 'en'` (no detector, so the test
@@ -7,6 +7,8 @@ import { i18next, startI18n, type Language } from '../lib/i18n';
 export async function renderInEnglish(): Promise<void> {
   await startI18n('en');
   if (i18next.language !== 'en') await i18next.changeLanguage('en');
+  // A test renders any feature on its own, as if reached through its route (which loads them).
+  await loadAllTexts();
 }
 
 /** Switches the rendered language for one test; its catalogs are loaded on demand, as in the app. */

@@ -213,7 +213,7 @@ func (r *Repository) Family(ctx context.Context, familyID, uid string) (View, er
 
 // CreateInvite saves an invitation an admin made; with an email, family.invited asks
 // notification to send it.
-func (r *Repository) CreateInvite(ctx context.Context, familyID string, by caller.Caller, inv domain.Invite, email string) error {
+func (r *Repository) CreateInvite(ctx context.Context, familyID string, by caller.Caller, inv domain.Invite, email, language string) error {
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		name, err := lockAsAdmin(ctx, tx, familyID, by.UID)
 		if err != nil {
@@ -233,6 +233,7 @@ func (r *Repository) CreateInvite(ctx context.Context, familyID string, by calle
 		}
 		return enqueue(ctx, tx, events.TypeFamilyInvited, by.UID, events.FamilyInvitedData{
 			FamilyID: familyID, FamilyName: name, InvitedBy: by.Name, Email: email, URL: inv.URL, ExpiresAt: inv.ExpiresAt,
+			Language: language,
 		})
 	})
 	if err != nil {

@@ -193,18 +193,28 @@ func familyOf(v adapters.View) Family {
 }
 
 // Invite makes an invitation link (admins only); with an email it is also sent by email.
-func (f *Families) Invite(ctx context.Context, familyID string, by caller.Caller, email string) (domain.Invite, error) {
+//
+// language is the inviter's app language, for the email (checked); when it is empty, the first
+// of acceptLanguage (the request's Accept-Language header, the browser's languages) is taken.
+func (f *Families) Invite(ctx context.Context, familyID string, by caller.Caller, email, language, acceptLanguage string) (domain.Invite, error) {
 	if email != "" {
 		var err error
 		if email, err = domain.CleanEmail(email); err != nil {
 			return domain.Invite{}, err
 		}
 	}
+	language, err := domain.CleanLanguage(language)
+	if err != nil {
+		return domain.Invite{}, err
+	}
+	if language == "" {
+		language = domain.PreferredLanguage(acceptLanguage)
+	}
 	inv, err := domain.NewInvite(f.random, f.now())
 	if err != nil {
 		return domain.Invite{}, err
 	}
-	return inv, f.repo.CreateInvite(ctx, familyID, by, inv, email)
+	return inv, f.repo.CreateInvite(ctx, familyID, by, inv, email, language)
 }
 
 // InviteInfo answers the accept page.

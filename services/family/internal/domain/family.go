@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/mail"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -82,6 +83,32 @@ func CleanEmail(email string) (string, error) {
 		return "", &FieldError{"email", "Please enter a valid email address."}
 	}
 	return addr.Address, nil
+}
+
+// languageTag is a BCP 47 language tag as browsers write them: "de", "fr-CA", "zh-Hant-TW".
+var languageTag = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$`)
+
+// CleanLanguage checks an invitation's optional language, the inviter's app language in which
+// the invitation email is written ("de", "fr-CA"); notification picks the nearest of its
+// languages. Empty is none.
+func CleanLanguage(tag string) (string, error) {
+	tag = strings.TrimSpace(tag)
+	if tag != "" && !languageTag.MatchString(tag) {
+		return "", &FieldError{"language", "The language must be a language tag such as de or fr-CA."}
+	}
+	return tag, nil
+}
+
+// PreferredLanguage is the first language of an Accept-Language header ("fr-CA,fr;q=0.9" is
+// fr-CA), or "" when it names none.
+func PreferredLanguage(acceptLanguage string) string {
+	first, _, _ := strings.Cut(acceptLanguage, ",")
+	first, _, _ = strings.Cut(first, ";")
+	tag, err := CleanLanguage(first)
+	if err != nil {
+		return ""
+	}
+	return tag
 }
 
 // CleanBudget checks a draw's optional budget, free text such as "€30" or "about $25".

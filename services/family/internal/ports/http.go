@@ -72,11 +72,13 @@ func (h handlers) get(c *gin.Context) {
 func (h handlers) invite(c *gin.Context) {
 	var body struct {
 		Email string `json:"email"`
+		// The inviter's app language, for the invitation email; else their browser's.
+		Language string `json:"language"`
 	}
 	if c.Request.ContentLength != 0 && !httpserver.DecodeJSON(c, &body, smallBody) {
 		return
 	}
-	inv, err := h.f.Invite(c.Request.Context(), c.Param("id"), caller(c), body.Email)
+	inv, err := h.f.Invite(c.Request.Context(), c.Param("id"), caller(c), body.Email, body.Language, c.GetHeader("Accept-Language"))
 	respond(c, http.StatusCreated, inv, err, "Failed to invite")
 }
 

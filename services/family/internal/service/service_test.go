@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -439,6 +440,43 @@ func TestEventsMatchTheirSchemas(t *testing.T) {
 	_ = json.Unmarshal(all[2].Data, &joined)
 	if !slices.Equal(joined.Admins, []string{"ann"}) || all[2].UserID != "cleo" {
 		t.Fatalf("family.member.joined %s", all[2].Data)
+	}
+}
+
+// An invitation by email carries the inviter's app language for the email to be written in:
+// the body's language, else the first of the browser's Accept-Language, else none (notification
+// then takes the inviter's settings'). A language that is no tag is refused in the spec's words.
+func TestAnInvitationCarriesTheInvitersLanguage(t *testing.T) {
+	e := start(t)
+	c := e.create("ann", "Smiths")
+	invites := "/api/families/" + c.ID + "/invites"
+	e.must(http.StatusCreated, "POST", invites, "ann", map[string]string{"email": "ben@example.com", "language": "de"}, nil)
+	client := testenv.NewClient(t, e.base)
+	testenv.AsUser(t, client, "family", auth.User{UID: "ann", Name: "Ann"})
+	if r := client.Send("POST", invites, map[string]string{"email": "cleo@example.com"}, "Accept-Language", "fr-CA,fr;q=0.9,en;q=0.5"); r.Status != http.StatusCreated {
+		t.Fatalf("invite with Accept-Language: %d %s", r.Status, r.Body)
+	}
+	if r := client.Send("POST", invites, map[string]string{"email": "dora@example.com", "language": "es"}, "Accept-Language", "de"); r.Status != http.StatusCreated {
+		t.Fatalf("invite with both: %d %s", r.Status, r.Body)
+	}
+	e.must(http.StatusCreated, "POST", invites, "ann", map[string]string{"email": "eve@example.com"}, nil)
+	msg := e.refused(http.StatusBadRequest, "validation_failed", "POST", invites, "ann", map[string]string{"email": "fay@example.com", "language": "<German>"})
+	if msg != "The language must be a language tag such as de or fr-CA." {
+		t.Fatalf("message %q", msg)
+	}
+
+	got := map[string]string{}
+	for _, env := range familyEvents(t, e, events.TypeFamilyInvited) {
+		conformsToSchema(t, env)
+		var d events.FamilyInvitedData
+		if err := json.Unmarshal(env.Data, &d); err != nil {
+			t.Fatal(err)
+		}
+		got[d.Email] = d.Language
+	}
+	want := map[string]string{"ben@example.com": "de", "cleo@example.com": "fr-CA", "dora@example.com": "es", "eve@example.com": ""}
+	if !maps.Equal(got, want) {
+		t.Fatalf("invitations' languages %v, want %v", got, want)
 	}
 }
 

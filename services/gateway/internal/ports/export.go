@@ -99,6 +99,8 @@ func exportAccount(up Upstreams, identity *auth.IdentitySigner) gin.HandlerFunc 
 		}
 		for _, part := range []struct{ name, base, audience, path string }{
 			{"claims.json", up.Wishlist, "wishlist", "/api/claims"},
+			{"budgets.json", up.Wishlist, "wishlist", "/api/budgets"},
+			{"gifts-given.json", up.Wishlist, "wishlist", "/api/gifts/given"},
 			{"families.json", up.Family, "family", "/api/families"},
 			{"notices.json", up.Notification, "notification", "/api/notifications"},
 			{"notification-settings.json", up.Notification, "notification", "/api/notifications/preferences"},

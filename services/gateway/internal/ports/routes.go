@@ -178,6 +178,16 @@ func listRoutes(r *gin.Engine, signedIn, anyone []gin.HandlerFunc,
 	r.POST("/api/shared/:token/suggestions", with(signedIn, small, once, wishlist)...)
 	r.PATCH("/api/shared/:token/suggestions/:itemId", with(signedIn, small, wishlist)...)
 	r.DELETE("/api/shared/:token/suggestions/:itemId", with(signedIn, small, wishlist)...)
+	// Giving together, budgets and thanks (docs/family.md).
+	r.POST("/api/shared/:token/items/:itemId/group-gift", with(signedIn, small, once, wishlist)...)
+	r.DELETE("/api/shared/:token/items/:itemId/group-gift", with(signedIn, small, wishlist)...)
+	r.PUT("/api/shared/:token/items/:itemId/pledge", with(signedIn, small, wishlist)...)
+	r.DELETE("/api/shared/:token/items/:itemId/pledge", with(signedIn, small, wishlist)...)
+	r.GET("/api/budgets", with(signedIn, wishlist)...)
+	r.PUT("/api/budgets/:key", with(signedIn, small, wishlist)...)
+	r.DELETE("/api/budgets/:key", with(signedIn, small, wishlist)...)
+	r.POST("/api/wishlist/:id/thanks", with(signedIn, small, once, wishlist)...)
+	r.GET("/api/gifts/given", with(signedIn, wishlist)...)
 	// The account: the wishlist keeps the deletion records.
 	r.GET("/api/account", with(signedIn, wishlist)...)
 	r.DELETE("/api/account", with(signedIn, small, wishlist)...)

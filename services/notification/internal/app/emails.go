@@ -29,18 +29,24 @@ type Suppressions interface {
 	AddressToken(ctx context.Context, address string) (string, error)
 }
 
+// Languages know the language of a user's emails (their notification settings').
+type Languages interface {
+	Language(ctx context.Context, userID string) (string, error)
+}
+
 // Emailer sends the emails events ask for: invitations (family.invited).
 type Emailer struct {
 	mailer     Mailer
 	sent       SentEmails
 	suppressed Suppressions
+	languages  Languages
 	publicURL  string
 	logger     *slog.Logger
 }
 
 // NewEmailer builds the handler; publicURL is the web app's origin, for absolute links.
-func NewEmailer(mailer Mailer, sent SentEmails, suppressed Suppressions, publicURL string, logger *slog.Logger) *Emailer {
-	return &Emailer{mailer: mailer, sent: sent, suppressed: suppressed, publicURL: strings.TrimRight(publicURL, "/"),
+func NewEmailer(mailer Mailer, sent SentEmails, suppressed Suppressions, languages Languages, publicURL string, logger *slog.Logger) *Emailer {
+	return &Emailer{mailer: mailer, sent: sent, suppressed: suppressed, languages: languages, publicURL: strings.TrimRight(publicURL, "/"),
 		logger: logger.With("component", "emailer")}
 }
 
@@ -76,8 +82,16 @@ func (e *Emailer) Handle(ctx context.Context, env events.Envelope) error {
 	if err != nil {
 		return err
 	}
+	// The invitation speaks the inviter's language: the app's when they invited (the event's),
+	// else the one of their notification settings (the invitee has no account yet).
+	lang := d.Language
+	if lang == "" {
+		if lang, err = e.languages.Language(ctx, env.UserID); err != nil {
+			return err
+		}
+	}
 	email, err := domain.InvitationEmail(domain.Invitation{To: d.Email, FamilyName: d.FamilyName, InvitedBy: d.InvitedBy,
-		Link: e.publicURL + d.URL, ExpiresAt: d.ExpiresAt}, e.publicURL+"/api/unsubscribe/"+token)
+		Link: e.publicURL + d.URL, ExpiresAt: d.ExpiresAt, Language: lang}, e.publicURL+"/api/unsubscribe/"+token)
 	if err != nil {
 		return fmt.Errorf("%w: %w", events.ErrPoison, err)
 	}

@@ -32,7 +32,31 @@ const (
 	// EventSecretSantaMessage tells one side of a Secret Santa conversation that the other
 	// wrote; to a giftee, the writer is only ever "your Secret Santa".
 	EventSecretSantaMessage = "secret-santa-message"
+	// EventThankYou tells a giver that the recipient of a revealed gift thanked them.
+	EventThankYou = "thank-you"
+	// EventGroupGiftComplete tells everyone who pledged to a group gift that the pledges
+	// reached its target. The list's recipient never gets it.
+	EventGroupGiftComplete = "group-gift-complete"
 )
+
+// ThankYouData is the data of thank-you: the item, who thanked, and their message (theirs to
+// write to their givers; only revealed gifts are ever thanked).
+type ThankYouData struct {
+	ItemID        string `json:"itemId"`
+	ItemName      string `json:"itemName"`
+	RecipientName string `json:"recipientName"`
+	Message       string `json:"message"`
+}
+
+// GroupGiftCompleteData is the data of group-gift-complete: which item, on which list, for
+// whom. Nothing of the amounts nor of the other pledgers: the shared list shows those.
+type GroupGiftCompleteData struct {
+	ItemID    string `json:"itemId"`
+	ItemName  string `json:"itemName"`
+	ListID    string `json:"listId"`
+	ListName  string `json:"listName"`
+	OwnerName string `json:"ownerName"`
+}
 
 // The secret-santa-message notice's texts, by the conversation from the receiver's side.
 const (
@@ -155,6 +179,34 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 			return nil, err
 		}
 		return []Notice{{EventID: env.ID, UserID: env.UserID, OccurredAt: env.OccurredAt, Event: EventSecretSantaMessage, Data: data}}, nil
+	case events.TypeItemThanked:
+		var d events.ThanksData
+		if err := json.Unmarshal(env.Data, &d); err != nil || d.ItemID == "" || d.Message == "" || len(d.Givers) == 0 {
+			return nil, fmt.Errorf("%w: item.thanked needs an itemId, a message and givers", ErrMalformed)
+		}
+		// Named fields only; each giver gets it, and nobody else (the one who thanked only when
+		// they are a giver too).
+		data, err := json.Marshal(ThankYouData{ItemID: d.ItemID, ItemName: d.ItemName, RecipientName: d.RecipientName, Message: d.Message})
+		if err != nil {
+			return nil, err
+		}
+		return perUser(env, d.Givers, "", EventThankYou, data), nil
+	case events.TypeItemPledged:
+		var d events.PledgeData
+		if err := json.Unmarshal(env.Data, &d); err != nil || d.ItemID == "" {
+			return nil, fmt.Errorf("%w: item.pledged needs an itemId", ErrMalformed)
+		}
+		// Every other pledge reaches the givers as list.changed; only the one that completed the
+		// group gift tells its pledgers, and only them: the recipient is never among them.
+		if !d.CompletedNow {
+			return nil, nil
+		}
+		data, err := json.Marshal(GroupGiftCompleteData{ItemID: d.ItemID, ItemName: d.ItemName, ListID: d.ListID, ListName: d.ListName,
+			OwnerName: d.OwnerName})
+		if err != nil {
+			return nil, err
+		}
+		return perUser(env, d.Pledgers, "", EventGroupGiftComplete, data), nil
 	case events.TypeFamilyMemberJoined:
 		var d events.MemberJoinedData
 		if err := json.Unmarshal(env.Data, &d); err != nil || d.FamilyID == "" || d.UID == "" {
@@ -205,14 +257,16 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 }
 
 // perUser makes one notice per user (but skip), each with an id derived from the event's and
-// the user, so a redelivery stores nothing twice.
+// the user, so a redelivery stores nothing twice; a user named twice gets one.
 func perUser(env events.Envelope, users []string, skip, event string, data json.RawMessage) []Notice {
 	base := uuid.MustParse(env.ID)
 	var out []Notice
+	seen := map[string]bool{}
 	for _, u := range users {
-		if u == "" || u == skip {
+		if u == "" || u == skip || seen[u] {
 			continue
 		}
+		seen[u] = true
 		out = append(out, Notice{EventID: uuid.NewSHA1(base, []byte(u)).String(), UserID: u,
 			OccurredAt: env.OccurredAt, Event: event, Data: data})
 	}

@@ -14,6 +14,10 @@ import (
 // in web/src; these are the server's). {name} placeholders are filled per notice.
 var texts = map[string]map[string]string{
 	"en": {
+		"subject." + KindThankYou:                       "{recipient} thanked you for {item}",
+		"line." + KindThankYou:                          "{recipient} thanked you for {item}: “{message}”",
+		"subject." + KindGroupGiftComplete:              "A group gift is complete",
+		"line." + KindGroupGiftComplete:                 "{item} for {owner}: the pledges reached the target.",
 		"subject." + KindSecretSantaMessage + ".santa":  "Your Secret Santa sent you a message",
 		"subject." + KindSecretSantaMessage + ".giftee": "Your giftee sent you a message",
 		"line." + KindSecretSantaMessage + ".santa":     "Your Secret Santa in {family} sent you a message.",
@@ -33,6 +37,10 @@ var texts = map[string]map[string]string{
 		"unsubscribe":                                   "Stop these emails",
 	},
 	"de": {
+		"subject." + KindThankYou:                       "{recipient} bedankt sich für {item}",
+		"line." + KindThankYou:                          "{recipient} bedankt sich für {item}: „{message}“",
+		"subject." + KindGroupGiftComplete:              "Ein gemeinsames Geschenk ist komplett",
+		"line." + KindGroupGiftComplete:                 "{item} für {owner}: Die Zusagen haben das Ziel erreicht.",
 		"subject." + KindSecretSantaMessage + ".santa":  "Dein Wichtel hat dir geschrieben",
 		"subject." + KindSecretSantaMessage + ".giftee": "Dein Wichtelkind hat dir geschrieben",
 		"line." + KindSecretSantaMessage + ".santa":     "Dein Wichtel in {family} hat dir geschrieben.",
@@ -52,6 +60,10 @@ var texts = map[string]map[string]string{
 		"unsubscribe":                                   "Diese E-Mails abbestellen",
 	},
 	"fr": {
+		"subject." + KindThankYou:                       "{recipient} vous remercie pour {item}",
+		"line." + KindThankYou:                          "{recipient} vous remercie pour {item} : « {message} »",
+		"subject." + KindGroupGiftComplete:              "Un cadeau commun est complet",
+		"line." + KindGroupGiftComplete:                 "{item} pour {owner} : les participations ont atteint l'objectif.",
 		"subject." + KindSecretSantaMessage + ".santa":  "Votre Père Noël secret vous a écrit",
 		"subject." + KindSecretSantaMessage + ".giftee": "La personne que vous gâtez vous a écrit",
 		"line." + KindSecretSantaMessage + ".santa":     "Votre Père Noël secret de {family} vous a écrit.",
@@ -71,6 +83,10 @@ var texts = map[string]map[string]string{
 		"unsubscribe":                                   "Ne plus recevoir ces e-mails",
 	},
 	"es": {
+		"subject." + KindThankYou:                       "{recipient} te da las gracias por {item}",
+		"line." + KindThankYou:                          "{recipient} te da las gracias por {item}: «{message}»",
+		"subject." + KindGroupGiftComplete:              "Un regalo conjunto está completo",
+		"line." + KindGroupGiftComplete:                 "{item} para {owner}: las aportaciones han alcanzado el objetivo.",
 		"subject." + KindSecretSantaMessage + ".santa":  "Tu amigo invisible te ha escrito",
 		"subject." + KindSecretSantaMessage + ".giftee": "Tu destinatario te ha escrito",
 		"line." + KindSecretSantaMessage + ".santa":     "Tu amigo invisible de {family} te ha escrito.",
@@ -131,7 +147,7 @@ func (m NoticeMail) lines() []mailLine {
 			continue
 		}
 		var d struct {
-			FamilyID, FamilyName, DisplayName, ListID, ItemName, OwnerName, Message, With string
+			FamilyID, FamilyName, DisplayName, ListID, ItemName, OwnerName, Message, With, RecipientName string
 		}
 		_ = json.Unmarshal(n.Data, &d)
 		family := d.FamilyName
@@ -167,6 +183,11 @@ func (m NoticeMail) lines() []mailLine {
 			out = append(out, mailLine{line, m.PublicURL + "/claims"})
 		case KindMemberJoined:
 			out = append(out, mailLine{text(m.Language, "line."+kind, "{name}", d.DisplayName, "{family}", family), m.PublicURL + "/family"})
+		case KindThankYou:
+			out = append(out, mailLine{text(m.Language, "line."+kind, "{recipient}", d.RecipientName, "{item}", d.ItemName, "{message}", d.Message),
+				m.PublicURL + "/gifts/given"})
+		case KindGroupGiftComplete:
+			out = append(out, mailLine{text(m.Language, "line."+kind, "{item}", d.ItemName, "{owner}", d.OwnerName), m.PublicURL + "/claims"})
 		}
 	}
 	return out
@@ -219,7 +240,9 @@ func NoticeEmail(m NoticeMail) (e Email, ok bool, err error) {
 	if m.Digest || len(m.Notices) != 1 {
 		view.Intro = text(m.Language, "intro.digest")
 	} else if kind, _ := KindOf(m.Notices[0]); texts["en"]["subject."+kind] != "" {
-		subject = text(m.Language, "subject."+kind)
+		var d struct{ RecipientName, ItemName string }
+		_ = json.Unmarshal(m.Notices[0].Data, &d)
+		subject = text(m.Language, "subject."+kind, "{recipient}", d.RecipientName, "{item}", d.ItemName)
 	} else if key := "subject." + kind + "." + withOf(m.Notices[0]); texts["en"][key] != "" {
 		subject = text(m.Language, key)
 	} else if title, _ := reminderMailText(m.Notices[0], m.Language); title != "" {

@@ -23,6 +23,10 @@ const (
 	KindMemberJoined       = "family.member_joined"
 	KindClaimRemoved       = "claim.removed"
 	KindListChanged        = "list.changed"
+	// KindThankYou: the recipient of a revealed gift thanked the user for it.
+	KindThankYou = "gift.thank_you"
+	// KindGroupGiftComplete: a group gift the user pledged to reached its target.
+	KindGroupGiftComplete = "groupgift.complete"
 	// The reminders (pkg/reminders' scans in wishlist and family); KindOf maps their notices here.
 	KindReminderDrawSoon     = "reminder.draw_soon"
 	KindReminderShopping     = "reminder.shopping"
@@ -49,6 +53,8 @@ var Kinds = []Kind{
 	{Name: KindReminderExchangeSoon, Push: true, Email: true},
 	{Name: KindListChanged, Push: true, Email: true, Digest: true},
 	{Name: KindClaimRemoved, Push: true, Email: true, Digest: true},
+	{Name: KindGroupGiftComplete, Push: true, Email: false, Digest: true},
+	{Name: KindThankYou, Push: true, Email: true, Digest: true},
 	{Name: KindMemberJoined, Push: true, Email: false, Digest: true},
 }
 
@@ -77,6 +83,10 @@ func KindOf(n Notice) (string, bool) {
 		return KindSecretSantaDrawn, true
 	case EventSecretSantaMessage:
 		return KindSecretSantaMessage, true
+	case EventThankYou:
+		return KindThankYou, true
+	case EventGroupGiftComplete:
+		return KindGroupGiftComplete, true
 	case EventFamilyMemberJoined:
 		return KindMemberJoined, true
 	case EventClaimRemoved:

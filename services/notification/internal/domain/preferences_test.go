@@ -10,7 +10,7 @@ import (
 // "reminder-draw-soon", their kinds "reminder.draw_soon").
 func TestEveryPushedNoticeHasAKindTheUserControls(t *testing.T) {
 	for _, event := range []string{EventSecretSanta, EventFamilyMemberJoined, EventClaimRemoved, EventSharedListChanged,
-		EventReminderDrawSoon, EventReminderShopping, EventReminderListEmpty} {
+		EventReminderDrawSoon, EventReminderShopping, EventReminderListEmpty, EventSecretSantaMessage, EventThankYou, EventGroupGiftComplete} {
 		kind, ok := KindOf(Notice{Event: event})
 		if !ok || !slices.Contains(KindNames(), kind) {
 			t.Errorf("notice %q: kind %q, %v; want one of %v", event, kind, ok, KindNames())

@@ -115,9 +115,13 @@ func localizedPush(n Notice, lang string, en PushMessage) (title, body string) {
 	if !ok {
 		return en.Title, en.Body
 	}
-	var d struct{ FamilyName, DisplayName, ItemName, OwnerName, With string }
+	var d struct{ FamilyName, DisplayName, ItemName, OwnerName, With, RecipientName, Message string }
 	_ = json.Unmarshal(n.Data, &d)
 	switch kind {
+	case KindThankYou:
+		return thankYouPush(lang, d.RecipientName, d.ItemName, d.Message)
+	case KindGroupGiftComplete:
+		return text(lang, "subject."+kind), text(lang, "line."+kind, "{item}", d.ItemName, "{owner}", d.OwnerName)
 	case KindSecretSantaDrawn:
 		return text(lang, "subject."+kind), d.FamilyName
 	case KindSecretSantaMessage:
@@ -155,6 +159,22 @@ func pushOf(n Notice, lang string) (Push, bool) {
 		return Push{Message: PushMessage{Title: d.Message, Body: d.FamilyName, URL: santaPath(d.FamilyID) + "?messages=" + d.With,
 			Tag: "secret-santa-message-" + d.FamilyID + "-" + d.With, Kind: n.Event}, TTL: 3 * 24 * time.Hour, Urgency: "normal",
 			Topic: topic("sm", d.FamilyID+d.With)}, true
+	case EventThankYou:
+		var d ThankYouData
+		if json.Unmarshal(n.Data, &d) != nil || d.ItemID == "" {
+			return Push{}, false
+		}
+		title, body := thankYouPush("en", d.RecipientName, d.ItemName, d.Message)
+		return Push{Message: PushMessage{Title: title, Body: body, URL: "/gifts/given", Tag: "thank-you-" + d.ItemID, Kind: n.Event},
+			TTL: 7 * 24 * time.Hour, Urgency: "normal", Topic: topic("ty", d.ItemID)}, true
+	case EventGroupGiftComplete:
+		var d GroupGiftCompleteData
+		if json.Unmarshal(n.Data, &d) != nil || d.ItemID == "" {
+			return Push{}, false
+		}
+		return Push{Message: PushMessage{Title: text("en", "subject."+KindGroupGiftComplete),
+			Body: text("en", "line."+KindGroupGiftComplete, "{item}", d.ItemName, "{owner}", d.OwnerName), URL: "/claims",
+			Tag: "group-gift-complete-" + d.ItemID, Kind: n.Event}, TTL: 7 * 24 * time.Hour, Urgency: "normal", Topic: topic("gc", d.ItemID)}, true
 	case EventFamilyMemberJoined:
 		var d MemberJoinedData
 		if json.Unmarshal(n.Data, &d) != nil {
@@ -179,6 +199,19 @@ func pushOf(n Notice, lang string) (Push, bool) {
 			Tag: "list-" + d.ListID, Kind: n.Event}, TTL: 24 * time.Hour, Urgency: "low", Topic: topic("lc", d.ListID)}, true
 	}
 	return Push{}, false
+}
+
+// maxPushMessage is how much of a thank-you message a push carries (a push's payload is at
+// most 4 KB, and a lock screen shows a few lines); the app shows all of it.
+const maxPushMessage = 240
+
+// thankYouPush is a thank-you's title ("Grandpa thanked you for Red scarf") and body (the
+// message, shortened to what a push carries) in lang.
+func thankYouPush(lang, recipient, item, message string) (title, body string) {
+	if r := []rune(message); len(r) > maxPushMessage {
+		message = strings.TrimSpace(string(r[:maxPushMessage-1])) + "…"
+	}
+	return text(lang, "subject."+KindThankYou, "{recipient}", recipient, "{item}", item), message
 }
 
 // topic is a Topic header value (at most 32 URL-safe base64 characters): a kind and a hash of

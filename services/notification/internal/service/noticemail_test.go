@@ -466,7 +466,7 @@ func TestPreferenceRoutes(t *testing.T) {
 		}
 	}
 	c.Do("GET", "/api/notifications/preferences", nil).Decode(t, &s)
-	if s.Language != "en" || len(s.Preferences) != 18 {
+	if s.Language != "en" || len(s.Preferences) != 22 {
 		t.Fatalf("defaults: %+v", s)
 	}
 	find := func(kind, channel string) (bool, bool) {

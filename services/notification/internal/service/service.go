@@ -173,7 +173,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		}
 		if err := w.Consumer(events.Consume(ctx, w.JS, events.ConsumerConfig{Durable: EmailConsumerName,
 			Subjects: []string{events.TypeFamilyInvited}, BackOff: cfg.EmailBackOff},
-			app.NewEmailer(mailer, notices, prefs, cfg.PublicURL, logger).Handle, logger, w.Metrics)); err != nil {
+			app.NewEmailer(mailer, notices, prefs, prefs, cfg.PublicURL, logger).Handle, logger, w.Metrics)); err != nil {
 			return nil, err
 		}
 		if cfg.FirebaseProjectID != "" {

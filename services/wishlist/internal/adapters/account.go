@@ -54,7 +54,17 @@ func (r *Repository) EraseUser(ctx context.Context, uid string) error {
 		if err := keepListsWithoutUser(ctx, tx, uid); err != nil {
 			return err
 		}
+		// The givers of the user's items keep their revealed gifts in "What I gave".
+		if err := archiveGifts(ctx, tx, "(i.user_id = $1 OR l.user_id = $1)", uid); err != nil {
+			return err
+		}
 		steps := []string{
+			// Their pledges go; a group gift they started stays for the others, without their name.
+			`DELETE FROM pledges WHERE user_id = $1`,
+			`UPDATE group_gifts SET organizer_uid = '', organizer_name = '' WHERE organizer_uid = $1`,
+			// Their own history of gifts given and their private budgets.
+			`DELETE FROM gifts_given WHERE user_id = $1`,
+			`DELETE FROM budgets WHERE user_id = $1 OR recipient_key = 'u:' || $1`,
 			// The units the user held go back to the items' owners' lists (what is claimed is
 			// the sum of the claims), and their names leave the gift histories.
 			`DELETE FROM claims WHERE user_id = $1`,

@@ -59,7 +59,67 @@ func BenchmarkListAnswers(b *testing.B) {
 	plain, _ := fill("tim", 0)
 	sink := func(json.RawMessage) {}
 
-	oldMember := newProjection(concat(itemFields, seasonClaimed))
+	// Before group gifts: what is claimed was the claims alone, and a giver's item had no
+	// groupGift or priceAmount.
+	claimsOnly := []column{
+		{sql: "(SELECT COALESCE(sum(c.quantity), 0) FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())::int4",
+			key: "claimed", write: writeInt4},
+		seasonClaimed[1],
+	}
+	oldMember := newProjection(concat(itemFields, claimsOnly))
+	beforeGiving := newProjection(concat(itemFields, claimsOnly, suggestionColumns))
+	shared := func(p projection, token string) error {
+		l, err := findShared(ctx, r.pool, token)
+		if err == nil {
+			_, err = r.pool.Exec(ctx, `INSERT INTO list_viewers (list_id, user_id, seen_at) VALUES ($1, $2, now())
+				ON CONFLICT (list_id, user_id) DO UPDATE SET seen_at = now()`, l.ID, "aunt")
+		}
+		var head []byte
+		if err == nil {
+			head, err = json.Marshal(map[string]any{"viewer": "member", "list": map[string]string{"id": l.ID, "name": l.Name, "ownerName": l.OwnerName}})
+		}
+		if err == nil {
+			err = r.writeRows(ctx, p, head, []byte("}"), sink, "SELECT "+p.sql+" FROM items WHERE items.list_id = $1"+sharedOrder, l.ID, "aunt")
+		}
+		return err
+	}
+	// Group gifts (make bench-lists): the giver's shared view of a 50-item list where 10 items
+	// have a group gift with 5 pledges each, against the same list's view before group gifts.
+	_, giving := fill("ted", 0)
+	var ids []string
+	if err := pool.QueryRow(ctx, "SELECT array_agg(items.id::text) FROM items JOIN lists l ON l.id = items.list_id WHERE l.share_token = $1",
+		giving).Scan(&ids); err != nil {
+		b.Fatal(err)
+	}
+	for _, id := range ids[:10] {
+		start := domain.GroupGiftRequest{Target: json.RawMessage(`"500.00"`), Amount: json.RawMessage(`"10.00"`)}
+		if _, err := r.StartGroupGift(ctx, giving, id, caller.Caller{UID: "p0", Name: "P0"}, func(price *string, free int) (domain.GroupGiftPlan, error) {
+			return domain.PlanGroupGift(start, price, free)
+		}); err != nil {
+			b.Fatal(err)
+		}
+		for p := 1; p < 5; p++ {
+			if _, err := r.Pledge(ctx, giving, id, caller.Caller{UID: fmt.Sprintf("p%d", p), Name: "Pledger"}, func(cur string) (int64, error) {
+				return domain.ParseAmount(json.RawMessage(`"12.34"`), cur, "amount")
+			}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("group gifts shared view/today", func(b *testing.B) {
+		for b.Loop() {
+			if err := shared(beforeGiving, giving); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("group gifts shared view/now", func(b *testing.B) {
+		for b.Loop() {
+			if err := r.SharedJSON(ctx, giving, "aunt", sink); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("giver shared view/today", func(b *testing.B) {
 		for b.Loop() {
 			l, err := findShared(ctx, r.pool, token)

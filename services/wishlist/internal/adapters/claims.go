@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -78,8 +79,11 @@ func claimOf(ctx context.Context, tx pgx.Tx, itemID, uid string) (currentClaim, 
 }
 
 type lockedItem struct {
-	Name              string
-	Quantity, Claimed int // Claimed: this season's units, by anyone
+	ID, Name          string
+	Price             *string
+	Quantity, Claimed int // Claimed: this season's units, by anyone (a complete group gift's too)
+	// Claims is what the claims alone hold (without a group gift's units).
+	Claims int
 }
 
 // lockSharedItem finds the shared list and locks the item's row. The owner is refused
@@ -92,19 +96,23 @@ func lockSharedItem(ctx context.Context, tx pgx.Tx, token, itemID, uid string) (
 	if err := domain.CheckClaimer(l.RecipientUID, uid); err != nil {
 		return l, lockedItem{}, err
 	}
-	var item lockedItem
-	err = tx.QueryRow(ctx, "SELECT name, quantity FROM items WHERE id = $1 AND list_id = $2 FOR UPDATE", itemID, l.ID).
-		Scan(&item.Name, &item.Quantity)
+	item := lockedItem{ID: itemID}
+	err = tx.QueryRow(ctx, "SELECT name, price, quantity FROM items WHERE id = $1 AND list_id = $2 FOR UPDATE", itemID, l.ID).
+		Scan(&item.Name, &item.Price, &item.Quantity)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return l, item, domain.ErrNotFound
 	}
 	if err != nil {
 		return l, item, fmt.Errorf("lock item: %w", err)
 	}
-	err = tx.QueryRow(ctx, "SELECT COALESCE(sum(quantity), 0) FROM claims WHERE item_id = $1 AND reveal_at > now()", itemID).Scan(&item.Claimed)
+	var groupUnits int
+	err = tx.QueryRow(ctx, `SELECT COALESCE((SELECT sum(quantity) FROM claims WHERE item_id = $1 AND reveal_at > now()), 0),
+		COALESCE((SELECT sum(units) FROM group_gifts WHERE item_id = $1 AND reveal_at > now() AND completed_at IS NOT NULL), 0)`,
+		itemID).Scan(&item.Claims, &groupUnits)
 	if err != nil {
 		return l, item, fmt.Errorf("count claims: %w", err)
 	}
+	item.Claimed = item.Claims + groupUnits
 	return l, item, nil
 }
 
@@ -136,28 +144,67 @@ func (r *Repository) Release(ctx context.Context, token, itemID, uid string) err
 	return nil
 }
 
-// ClaimView is one entry of the claimer's gift shopping list.
+// ClaimView is one entry of the claimer's gift shopping list: a claim, a pledge to a group gift,
+// or both on one item.
 type ClaimView struct {
-	Quantity  int  `json:"quantity"`
+	Quantity  int  `json:"quantity"` // 0 for an entry that is a pledge alone
 	Purchased bool `json:"purchased"`
 	List      struct {
 		Name      string  `json:"name"`
 		OwnerName string  `json:"ownerName"`
 		Token     *string `json:"token"` // null once the link the claim was made through stops working
 	} `json:"list"`
-	Item domain.Item `json:"item"`
+	Item      domain.Item            `json:"item"`
+	Recipient domain.BudgetRecipient `json:"recipient"`
+	Amount    *domain.Amount         `json:"amount"` // the price read as an amount, times the units claimed
+	Pledge    *PledgeOnTheList       `json:"pledge"`
+
+	itemID string
+	money  *domain.Money // Amount, exact
 }
 
-// ClaimsJSON answers the claimer's gift shopping list of this season, grouped by person. Each
-// entry names the list the claim was made through and gives its link only while that same
-// link works: an item the owner moved elsewhere never hands over another list's name or link.
+// PledgeOnTheList is the giver's pledge as their shopping list shows it.
+type PledgeOnTheList struct {
+	Amount    string `json:"amount"`
+	Currency  string `json:"currency"`
+	GroupGift struct {
+		Target   string `json:"target"`
+		Pledged  string `json:"pledged"`
+		Complete bool   `json:"complete"`
+	} `json:"groupGift"`
+
+	minor int64
+}
+
+// recipientKeyOf is the SQL for the budget key of whom the list l is for.
+const recipientKeyOf = "(CASE l.recipient_kind WHEN 'self' THEN 'u:' || l.user_id WHEN 'member' THEN 'u:' || l.recipient_uid ELSE 'l:' || l.id::text END)"
+
+// ClaimsJSON answers the claimer's gift shopping list of this season, grouped by person.
 func (r *Repository) ClaimsJSON(ctx context.Context, userID string) (json.RawMessage, error) {
+	list, err := r.shoppingList(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(list)
+}
+
+// shoppingList reads the giver's claims and pledges of this season. Each entry names the list
+// the claim was made through and gives its link only while that same link works: an item the
+// owner moved elsewhere never hands over another list's name or link.
+func (r *Repository) shoppingList(ctx context.Context, userID string) ([]ClaimView, error) {
 	rows, err := r.pool.Query(ctx, `SELECT c.quantity, c.purchased, COALESCE(via.name, c.list_name),
-		CASE WHEN l.recipient_kind = 'self' THEN l.owner_name ELSE l.recipient_name END,
-		c.via_token, via.share_token, c.list_id::text, `+itemColumns+`
+		`+recipientNameOf+`, c.via_token, via.share_token, c.list_id::text, `+recipientKeyOf+`, `+itemColumns+`
 		FROM claims c JOIN items ON items.id = c.item_id JOIN lists l ON l.id = items.list_id
 		LEFT JOIN lists via ON via.id = c.list_id
-		WHERE c.user_id = $1 AND c.reveal_at > now() ORDER BY l.owner_name, c.list_id, c.created_at`, userID)
+		WHERE c.user_id = $1 AND c.reveal_at > now()
+		UNION ALL
+		SELECT 0, false, COALESCE(via.name, g.list_name), `+recipientNameOf+`, g.via_token, via.share_token, g.list_id::text,
+			`+recipientKeyOf+`, `+itemColumns+`
+		FROM pledges p JOIN group_gifts g ON g.id = p.group_gift_id JOIN items ON items.id = g.item_id JOIN lists l ON l.id = items.list_id
+		LEFT JOIN lists via ON via.id = g.list_id
+		WHERE p.user_id = $1 AND g.reveal_at > now()
+		  AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.item_id = g.item_id AND c.user_id = $1 AND c.reveal_at > now())
+		ORDER BY 4, 7`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("read claims: %w", err)
 	}
@@ -166,21 +213,39 @@ func (r *Repository) ClaimsJSON(ctx context.Context, userID string) (json.RawMes
 		var claimedOn string
 		var viaToken, current *string
 		it := &v.Item
-		err := row.Scan(append([]any{&v.Quantity, &v.Purchased, &v.List.Name, &v.List.OwnerName, &viaToken, &current, &claimedOn},
-			itemTargets(it)...)...)
+		err := row.Scan(append([]any{&v.Quantity, &v.Purchased, &v.List.Name, &v.List.OwnerName, &viaToken, &current, &claimedOn,
+			&v.Recipient.Key}, itemTargets(it)...)...)
 		if err != nil {
 			return v, err
 		}
+		v.Recipient.DisplayName = v.List.OwnerName
 		v.List.Token = domain.ClaimLink(viaToken, current)
 		it.CreatedAt = it.CreatedAt.UTC()
+		v.itemID = it.ID
 		// The list the claim was made on: the item's own list may be one the claimer was never shown.
 		it.ListID = claimedOn
 		normalizeFeatures(it)
+		if it.Price != nil && v.Quantity > 0 {
+			if minor, cur, ok := domain.ReadPrice(*it.Price); ok && cur != "" {
+				m := domain.Money{Minor: minor * int64(v.Quantity), Currency: cur}
+				a := m.Show()
+				v.money, v.Amount = &m, &a
+			}
+		}
 		return v, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read claims: %w", err)
 	}
+	if err := r.attachPledges(ctx, userID, list); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].Recipient.DisplayName != list[j].Recipient.DisplayName {
+			return list[i].Recipient.DisplayName < list[j].Recipient.DisplayName
+		}
+		return list[i].Recipient.Key < list[j].Recipient.Key
+	})
 	if list == nil {
 		list = []ClaimView{}
 	}
@@ -189,7 +254,38 @@ func (r *Repository) ClaimsJSON(ctx context.Context, userID string) (json.RawMes
 		v := &list[i]
 		v.Item.ImageURL = photos.SignPtr(domain.ClaimPhoto(v.Item.ImageURL, v.List.Token))
 	}
-	return json.Marshal(list)
+	return list, nil
+}
+
+// attachPledges puts the giver's pledges of this season on their shopping list's entries.
+func (r *Repository) attachPledges(ctx context.Context, userID string, list []ClaimView) error {
+	rows, err := r.pool.Query(ctx, `SELECT g.item_id::text, p.amount_minor, g.currency, g.target_minor,
+			(SELECT sum(o.amount_minor) FROM pledges o WHERE o.group_gift_id = g.id)::bigint, g.completed_at IS NOT NULL
+		FROM pledges p JOIN group_gifts g ON g.id = p.group_gift_id WHERE p.user_id = $1 AND g.reveal_at > now()`, userID)
+	if err != nil {
+		return fmt.Errorf("read pledges: %w", err)
+	}
+	defer rows.Close()
+	byItem := map[string]*ClaimView{}
+	for i := range list {
+		byItem[list[i].itemID] = &list[i]
+	}
+	for rows.Next() {
+		var itemID, cur string
+		var mine, target, pledged int64
+		var complete bool
+		if err := rows.Scan(&itemID, &mine, &cur, &target, &pledged, &complete); err != nil {
+			return fmt.Errorf("read pledges: %w", err)
+		}
+		v := byItem[itemID]
+		if v == nil {
+			continue
+		}
+		p := &PledgeOnTheList{Amount: domain.FormatMinor(mine, cur), Currency: cur, minor: mine}
+		p.GroupGift.Target, p.GroupGift.Pledged, p.GroupGift.Complete = domain.FormatMinor(target, cur), domain.FormatMinor(pledged, cur), complete
+		v.Pledge = p
+	}
+	return rows.Err()
 }
 
 // seasonClaim is a claim of this season as its claimer knows it: on the list it was made through.
@@ -248,8 +344,12 @@ func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
 }
 
 // claimsEnded tells each claimer of this season of the items that their claim ended because
-// the owner removed the item. Call it before deleting the items (their claims go with them).
+// the owner removed the item, and keeps the revealed gifts in their givers' histories. Call it
+// before deleting the items (their claims and group gifts go with them).
 func claimsEnded(ctx context.Context, tx pgx.Tx, where string, args ...any) error {
+	if err := archiveGifts(ctx, tx, where, args...); err != nil {
+		return err
+	}
 	claims, err := seasonClaims(ctx, tx, where, args...)
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
+	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
 
 // The list is the hottest read (every wishlist screen asks for it), and profiles under
@@ -32,25 +33,36 @@ var (
 	// itemProjection: the item alone (recent items, anonymous visitors, the item reads).
 	itemProjection = newProjection(itemFields)
 	// ownerProjection: the owner's lists, with the revealed claims only (the gift history).
-	ownerProjection = newProjection(append(append([]column{}, itemFields...), column{sql: `(SELECT COALESCE(jsonb_agg(jsonb_build_object('displayName', c.display_name, 'quantity', c.quantity,
-			'purchased', c.purchased, 'revealedAt', c.reveal_at) ORDER BY c.reveal_at DESC, c.created_at, c.user_id), '[]'::jsonb)
-			FROM claims c WHERE c.item_id = items.id AND c.reveal_at <= now())`,
-		key: "claims", write: writeJSONB}))
+	ownerProjection = newProjection(append(append([]column{}, itemFields...), column{sql: revealedGifts, key: "claims", write: writeJSONB}))
 	// memberProjection: a signed-in giver who does not keep the list, who sees this season's
 	// claims and the suggestions; $2 of its query is the uid.
-	memberProjection = newProjection(concat(itemFields, seasonClaimed, suggestionColumns))
+	memberProjection = newProjection(concat(itemFields, seasonClaimed, suggestionColumns, givingColumns))
 	// managerProjection: a manager of a list for someone else, who also sees who is giving
 	// what; $2 of its query is the uid.
 	managerProjection = newProjection(concat(itemFields, seasonClaimed, []column{{sql: `(SELECT COALESCE(jsonb_agg(jsonb_build_object(
 			'displayName', c.display_name, 'quantity', c.quantity, 'purchased', c.purchased, 'revealedAt', c.reveal_at)
 			ORDER BY c.created_at, c.user_id), '[]'::jsonb)
-			FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())`, key: "claims", write: writeJSONB}}, suggestionColumns))
+			FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())`, key: "claims", write: writeJSONB}}, suggestionColumns, givingColumns))
 )
+
+// revealedGifts are an item's revealed gifts, its owner's gift history: the revealed claims, and
+// the pledges of its revealed complete group gifts (quantity 0, with their amount), each with
+// when it was thanked.
+const revealedGifts = `(SELECT COALESCE(jsonb_agg(x.j ORDER BY x.at DESC, x.created, x.uid), '[]'::jsonb) FROM (
+		SELECT jsonb_build_object('displayName', c.display_name, 'quantity', c.quantity, 'purchased', c.purchased,
+			'revealedAt', c.reveal_at, 'thankedAt', c.thanks_at) AS j, c.reveal_at AS at, c.created_at AS created, c.user_id AS uid
+		FROM claims c WHERE c.item_id = items.id AND c.reveal_at <= now()
+		UNION ALL
+		SELECT jsonb_build_object('displayName', p.display_name, 'quantity', 0, 'amount', money_text(p.amount_minor, g.digits),
+			'currency', g.currency, 'purchased', false, 'revealedAt', g.reveal_at, 'thankedAt', p.thanks_at), g.reveal_at, p.created_at, p.user_id
+		FROM group_gifts g JOIN pledges p ON p.group_gift_id = g.id
+		WHERE g.item_id = items.id AND g.reveal_at <= now() AND g.completed_at IS NOT NULL) x)`
 
 // seasonClaimed are a giver's claim summaries: units claimed this season by anyone, and by
 // the giver ($2).
 var seasonClaimed = []column{
-	{sql: "(SELECT COALESCE(sum(c.quantity), 0) FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())::int4",
+	{sql: `((SELECT COALESCE(sum(c.quantity), 0) FROM claims c WHERE c.item_id = items.id AND c.reveal_at > now())
+		+ COALESCE((SELECT g.units FROM group_gifts g WHERE g.item_id = items.id AND g.reveal_at > now() AND g.completed_at IS NOT NULL), 0))::int4`,
 		key: "claimed", write: writeInt4},
 	{sql: "COALESCE((SELECT c.quantity FROM claims c WHERE c.item_id = items.id AND c.user_id = $2 AND c.reveal_at > now()), 0)::int4",
 		key: "mine", write: writeInt4},
@@ -63,6 +75,39 @@ var suggestionColumns = []column{
 	{sql: `CASE WHEN items.suggested_by IS NULL THEN NULL
 		ELSE jsonb_build_object('displayName', items.suggested_by_name, 'mine', items.suggested_by = $2) END`,
 		key: "suggestedBy", write: writeNullableJSONB},
+}
+
+// givingColumns are a giver's: the item's group gift of this season ($2 the giver), and its price
+// read as an amount (for a group gift's default target). Never part of a recipient's projection.
+var givingColumns = []column{
+	{sql: "(SELECT " + groupGiftSQL + " FROM " + groupGiftPledges + " WHERE g.item_id = items.id AND g.reveal_at > now())",
+		key: "groupGift", write: writeNullableJSONB},
+	{sql: "items.price", key: "priceAmount", write: writePriceAmount},
+}
+
+// writePriceAmount writes the price text read as {amount, currency} (currency null when the
+// text names none), or null when it holds no amount.
+func writePriceAmount(buf, v []byte) ([]byte, error) {
+	if v == nil {
+		return append(buf, "null"...), nil
+	}
+	minor, cur, ok := domain.ReadPrice(string(v))
+	if !ok {
+		return append(buf, "null"...), nil
+	}
+	shown := cur
+	if shown == "" {
+		shown = "EUR" // two decimals, as ReadPrice read it; the currency itself is unknown
+	}
+	buf = append(buf, `{"amount":`...)
+	buf = appendString(buf, []byte(domain.FormatMinor(minor, shown)))
+	buf = append(buf, `,"currency":`...)
+	if cur == "" {
+		buf = append(buf, "null"...)
+	} else {
+		buf = appendString(buf, []byte(cur))
+	}
+	return append(buf, '}'), nil
 }
 
 func concat(parts ...[]column) []column {

@@ -18,6 +18,11 @@ const (
 	ShoppingLead = 7 * 24 * time.Hour
 	// EmptyListMonths: an owner hears their shared list is empty a month before its reveal date.
 	EmptyListMonths = 1
+	// DefaultEmptyListQuiet is how long a shared list must have stayed empty before its
+	// owner hears of it (REMINDER_EMPTY_LIST_QUIET): three days since it was shared or since
+	// its last item went, so that sharing a list one means to fill, or clearing it out to
+	// start again, is not answered by "your list is empty".
+	DefaultEmptyListQuiet = 72 * time.Hour
 )
 
 // occasionFormat writes a reveal date as a reminder's occasion: the claim's or list's
@@ -56,17 +61,28 @@ func (r *Repository) ShoppingDue(ctx context.Context, now time.Time) ([]reminder
 
 // EmptyListsDue is the scan of reminder.list_empty: lists shared by a link or with a family,
 // with no items (a suggestion is no wish of the list's recipient's, and must not keep the
-// reminder away: that would tell them one exists), whose reveal date in force is at most a month away. It counts items, never
-// claims.
-func (r *Repository) EmptyListsDue(ctx context.Context, now time.Time) ([]reminders.Due, error) {
+// reminder away: that would tell them one exists), whose reveal date in force is at most a
+// month away, and that have stayed so for at least quiet: they became shared, and lost their
+// last item, at least quiet before now (list_quiet, kept by triggers of migration 0009; a
+// list without a row has been quiet since it was made). It counts items, never claims, and
+// a suggestion's coming or going moves nothing.
+func (r *Repository) EmptyListsDue(quiet time.Duration) reminders.Scan {
+	return func(ctx context.Context, now time.Time) ([]reminders.Due, error) {
+		return r.emptyListsDue(ctx, now, quiet)
+	}
+}
+
+func (r *Repository) emptyListsDue(ctx context.Context, now time.Time, quiet time.Duration) ([]reminders.Due, error) {
 	rows, err := r.pool.Query(ctx, `SELECT l.id, l.user_id, l.name, l.reveal, to_char(l.reveal AT TIME ZONE 'UTC', `+occasionFormat+`)
 		FROM (SELECT id, user_id, name, reveal_in_force_at(reveal_at, $1) AS reveal FROM lists
 		      WHERE (share_token IS NOT NULL OR cardinality(family_ids) > 0)
-		        AND NOT EXISTS (SELECT 1 FROM items i WHERE i.list_id = lists.id AND i.suggested_by IS NULL)) l
+		        AND NOT EXISTS (SELECT 1 FROM items i WHERE i.list_id = lists.id AND i.suggested_by IS NULL)
+		        AND coalesce((SELECT q.since FROM list_quiet q WHERE q.list_id = lists.id), lists.created_at)
+		            <= $1 - make_interval(secs => $4)) l
 		WHERE l.reveal <= $1 + make_interval(months => $2)
 		  AND NOT EXISTS (SELECT 1 FROM sent_reminders s WHERE s.kind = $3 AND s.subject = l.id::text
 		      AND s.occasion = to_char(l.reveal AT TIME ZONE 'UTC', `+occasionFormat+`))
-		ORDER BY l.reveal, l.id`, now, EmptyListMonths, events.TypeReminderListEmpty)
+		ORDER BY l.reveal, l.id`, now, EmptyListMonths, events.TypeReminderListEmpty, quiet.Seconds())
 	if err != nil {
 		return nil, fmt.Errorf("scan empty-list reminders: %w", err)
 	}

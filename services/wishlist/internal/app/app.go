@@ -26,6 +26,11 @@ type (
 	Share        = domain.Share
 	ClaimRequest = domain.ClaimRequest
 	ClaimResult  = domain.ClaimResult
+
+	GroupGiftRequest = domain.GroupGiftRequest
+	PledgeRequest    = domain.PledgeRequest
+	BudgetRequest    = domain.BudgetRequest
+	ThanksRequest    = domain.ThanksRequest
 )
 
 // Store is where lists, items and claims live (PostgreSQL in production and in tests). Every
@@ -79,6 +84,18 @@ type Store interface {
 	Suggest(ctx context.Context, token string, by caller.Caller, item domain.Item) (domain.Item, error)
 	EditSuggestion(ctx context.Context, token, itemID string, by caller.Caller, edit func(domain.Item) (domain.Item, error)) (domain.Item, error)
 	DeleteSuggestion(ctx context.Context, token, itemID string, by caller.Caller) error
+
+	// Giving together (docs/family.md): each under the item's row lock, as claims are.
+	StartGroupGift(ctx context.Context, token, itemID string, by caller.Caller,
+		plan func(price *string, free int) (domain.GroupGiftPlan, error)) (domain.GroupGift, error)
+	Pledge(ctx context.Context, token, itemID string, by caller.Caller, parse func(currency string) (int64, error)) (domain.GroupGift, error)
+	Withdraw(ctx context.Context, token, itemID, uid string) error
+	CancelGroupGift(ctx context.Context, token, itemID, uid string) error
+	Budgets(ctx context.Context, uid string) ([]domain.BudgetView, error)
+	SetBudget(ctx context.Context, uid string, b domain.Budget) error
+	DeleteBudget(ctx context.Context, uid, key string) error
+	Thank(ctx context.Context, by caller.Caller, itemID, message string) (domain.Thanks, error)
+	GiftsGivenJSON(ctx context.Context, uid string) (json.RawMessage, error)
 }
 
 // ImageStore keeps inline images out of the database.
@@ -497,4 +514,102 @@ func (w *Wishlist) MemberLeft(ctx context.Context, familyID, uid string, familyD
 		return ErrBadEvent
 	}
 	return w.store.MemberLeft(ctx, familyID, uid, familyDeleted, at.UTC().Truncate(time.Microsecond))
+}
+
+// sharedItem checks a shared item's token and id before the store is asked.
+func sharedItem(token, itemID string) error {
+	if !validToken(token) {
+		return domain.ErrShareNotFound
+	}
+	if !domain.IsUUID(itemID) {
+		return domain.ErrNotFound
+	}
+	return nil
+}
+
+// StartGroupGift starts a group gift on an item of a shared list.
+func (w *Wishlist) StartGroupGift(ctx context.Context, token, itemID string, by caller.Caller, req domain.GroupGiftRequest) (domain.GroupGift, error) {
+	if err := sharedItem(token, itemID); err != nil {
+		return domain.GroupGift{}, err
+	}
+	return w.store.StartGroupGift(ctx, token, itemID, by, func(price *string, free int) (domain.GroupGiftPlan, error) {
+		return domain.PlanGroupGift(req, price, free)
+	})
+}
+
+// Pledge sets the caller's pledge to an item's group gift.
+func (w *Wishlist) Pledge(ctx context.Context, token, itemID string, by caller.Caller, req domain.PledgeRequest) (domain.GroupGift, error) {
+	if err := sharedItem(token, itemID); err != nil {
+		return domain.GroupGift{}, err
+	}
+	return w.store.Pledge(ctx, token, itemID, by, func(currency string) (int64, error) {
+		return domain.ParseAmount(req.Amount, currency, "amount")
+	})
+}
+
+// Withdraw drops the caller's pledge.
+func (w *Wishlist) Withdraw(ctx context.Context, token, itemID, uid string) error {
+	if err := sharedItem(token, itemID); err != nil {
+		return err
+	}
+	return w.store.Withdraw(ctx, token, itemID, uid)
+}
+
+// CancelGroupGift ends a group gift its organizer alone has pledged to.
+func (w *Wishlist) CancelGroupGift(ctx context.Context, token, itemID, uid string) error {
+	if err := sharedItem(token, itemID); err != nil {
+		return err
+	}
+	return w.store.CancelGroupGift(ctx, token, itemID, uid)
+}
+
+// Budgets answers the giver's budgets and what they give each person.
+func (w *Wishlist) Budgets(ctx context.Context, uid string) ([]domain.BudgetView, error) {
+	return w.store.Budgets(ctx, uid)
+}
+
+// SetBudget keeps the giver's budget for the person key names and answers that person's entry.
+func (w *Wishlist) SetBudget(ctx context.Context, uid, key string, req domain.BudgetRequest) (domain.BudgetView, error) {
+	b, err := req.Validate(key)
+	if err != nil {
+		return domain.BudgetView{}, err
+	}
+	if err := w.store.SetBudget(ctx, uid, b); err != nil {
+		return domain.BudgetView{}, err
+	}
+	all, err := w.store.Budgets(ctx, uid)
+	if err != nil {
+		return domain.BudgetView{}, err
+	}
+	for _, v := range all {
+		if v.Recipient.Key == key {
+			return v, nil
+		}
+	}
+	return domain.BudgetView{}, domain.ErrNotFound
+}
+
+// DeleteBudget forgets the giver's budget for one person.
+func (w *Wishlist) DeleteBudget(ctx context.Context, uid, key string) error {
+	if !domain.ValidBudgetKey(key) {
+		return domain.ErrNotFound
+	}
+	return w.store.DeleteBudget(ctx, uid, key)
+}
+
+// Thank thanks the givers of an item's revealed gifts.
+func (w *Wishlist) Thank(ctx context.Context, by caller.Caller, itemID string, req domain.ThanksRequest) (domain.Thanks, error) {
+	if !domain.IsUUID(itemID) {
+		return domain.Thanks{}, domain.ErrNotFound
+	}
+	msg, err := req.Validate()
+	if err != nil {
+		return domain.Thanks{}, err
+	}
+	return w.store.Thank(ctx, by, itemID, msg)
+}
+
+// GiftsGiven answers "What I gave".
+func (w *Wishlist) GiftsGiven(ctx context.Context, uid string) (json.RawMessage, error) {
+	return w.store.GiftsGivenJSON(ctx, uid)
 }

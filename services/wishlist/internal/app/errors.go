@@ -38,6 +38,13 @@ var sentinels = []apperror.Sentinel{
 	{Err: domain.ErrSelfListManagers, Kind: apperror.KindConflict, Code: "own_list"},
 	{Err: domain.ErrManagersOnly, Kind: apperror.KindForbidden, Code: "managers_only"},
 	{Err: domain.ErrTooManySuggestions, Kind: apperror.KindConflict, Code: "too_many_suggestions"},
+	{Err: domain.ErrGroupGiftExists, Kind: apperror.KindConflict, Code: "group_gift_exists"},
+	{Err: domain.ErrGroupGiftNotFound, Kind: apperror.KindNotFound, Code: "group_gift_not_found"},
+	{Err: domain.ErrGroupGiftHasPledges, Kind: apperror.KindConflict, Code: "group_gift_has_pledges"},
+	{Err: domain.ErrNotOrganizer, Kind: apperror.KindForbidden, Code: "not_organizer"},
+	{Err: domain.ErrNothingRevealed, Kind: apperror.KindConflict, Code: "nothing_revealed"},
+	{Err: domain.ErrAlreadyThanked, Kind: apperror.KindConflict, Code: "already_thanked"},
+	{Err: domain.ErrRecipientThanks, Kind: apperror.KindForbidden, Code: "recipient_thanks"},
 	// Not logged as a failure: no media service is configured, which the operator chose.
 	{Err: ErrImagesUnavailable, Kind: apperror.KindUnavailable, Code: "media_unavailable",
 		Message: ErrImagesUnavailable.Error() + ". Please try again shortly"},

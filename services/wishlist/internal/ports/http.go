@@ -59,6 +59,15 @@ func Routes(r gin.IRouter, w *app.Wishlist, photos *mediaurl.Signer) {
 	api.POST("/shared/:token/suggestions", h.suggest)
 	api.PATCH("/shared/:token/suggestions/:itemId", h.editSuggestion)
 	api.DELETE("/shared/:token/suggestions/:itemId", h.deleteSuggestion)
+	api.POST("/shared/:token/items/:itemId/group-gift", h.startGroupGift)
+	api.DELETE("/shared/:token/items/:itemId/group-gift", h.cancelGroupGift)
+	api.PUT("/shared/:token/items/:itemId/pledge", h.pledge)
+	api.DELETE("/shared/:token/items/:itemId/pledge", h.withdraw)
+	api.GET("/budgets", h.budgets)
+	api.PUT("/budgets/:key", h.setBudget)
+	api.DELETE("/budgets/:key", h.deleteBudget)
+	api.POST("/wishlist/:id/thanks", h.thank)
+	api.GET("/gifts/given", h.giftsGiven)
 	// A shared list opens for visitors too.
 	r.GET("/api/shared/:token", auth.Caller(false), revalidate, h.shared)
 }
@@ -348,6 +357,100 @@ func (h handlers) deleteSuggestion(c *gin.Context) {
 		return
 	}
 	c.Status(http.StatusNoContent)
+}
+
+func (h handlers) startGroupGift(c *gin.Context) {
+	var req app.GroupGiftRequest
+	if !httpserver.DecodeJSON(c, &req, smallBody) {
+		return
+	}
+	g, err := h.w.StartGroupGift(c.Request.Context(), c.Param("token"), c.Param("itemId"), caller(c), req)
+	if err != nil {
+		writeError(c, err, "Failed to start the group gift")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusCreated, gin.H{"groupGift": g})
+}
+
+func (h handlers) cancelGroupGift(c *gin.Context) {
+	if err := h.w.CancelGroupGift(c.Request.Context(), c.Param("token"), c.Param("itemId"), uid(c)); err != nil {
+		writeError(c, err, "Failed to cancel the group gift")
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h handlers) pledge(c *gin.Context) {
+	var req app.PledgeRequest
+	if !httpserver.DecodeJSON(c, &req, smallBody) {
+		return
+	}
+	g, err := h.w.Pledge(c.Request.Context(), c.Param("token"), c.Param("itemId"), caller(c), req)
+	if err != nil {
+		writeError(c, err, "Failed to pledge")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusOK, gin.H{"groupGift": g})
+}
+
+func (h handlers) withdraw(c *gin.Context) {
+	if err := h.w.Withdraw(c.Request.Context(), c.Param("token"), c.Param("itemId"), uid(c)); err != nil {
+		writeError(c, err, "Failed to withdraw the pledge")
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h handlers) budgets(c *gin.Context) {
+	b, err := h.w.Budgets(c.Request.Context(), uid(c))
+	if err != nil {
+		writeError(c, err, "Failed to load your budgets")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusOK, b)
+}
+
+func (h handlers) setBudget(c *gin.Context) {
+	var req app.BudgetRequest
+	if !httpserver.DecodeJSON(c, &req, smallBody) {
+		return
+	}
+	b, err := h.w.SetBudget(c.Request.Context(), uid(c), c.Param("key"), req)
+	if err != nil {
+		writeError(c, err, "Failed to save the budget")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusOK, b)
+}
+
+func (h handlers) deleteBudget(c *gin.Context) {
+	if err := h.w.DeleteBudget(c.Request.Context(), uid(c), c.Param("key")); err != nil {
+		writeError(c, err, "Failed to remove the budget")
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h handlers) thank(c *gin.Context) {
+	var req app.ThanksRequest
+	if !httpserver.DecodeJSON(c, &req, smallBody) {
+		return
+	}
+	t, err := h.w.Thank(c.Request.Context(), caller(c), c.Param("id"), req)
+	if err != nil {
+		writeError(c, err, "Failed to say thank you")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusCreated, t)
+}
+
+func (h handlers) giftsGiven(c *gin.Context) {
+	body, err := h.w.GiftsGiven(c.Request.Context(), uid(c))
+	if err != nil {
+		writeError(c, err, "Failed to load the gifts you gave")
+		return
+	}
+	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
 }
 
 // writeError answers an app error. Field errors are the field's own words; the others say

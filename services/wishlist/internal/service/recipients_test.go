@@ -112,11 +112,15 @@ func teenStory(t *testing.T, w *wishlist, bus familyBus, tag string, busy bool) 
 		claim := func(who, tok, item string, q int) {
 			w.must(200, "PUT", "/api/shared/"+tok+"/items/"+item+"/claim", who, map[string]any{"quantity": q}, nil)
 		}
+		// Gran and the aunt start to club together for the bike; the claims then take its units.
+		w.must(201, "POST", "/api/shared/"+token+"/items/"+bike+"/group-gift", gran, map[string]any{"amount": "5.00"}, nil)
+		w.must(200, "PUT", "/api/shared/"+token+"/items/"+bike+"/pledge", aunt, map[string]any{"amount": "3.00"}, nil)
+		w.must(201, "POST", "/api/shared/"+samToken+"/items/"+samGame+"/group-gift", aunt, map[string]any{"amount": "10.00"}, nil)
+		w.must(200, "PUT", "/api/budgets/u:"+teen, gran, map[string]any{"amount": "40.00", "currency": "USD", "displayName": "Teen"}, nil)
 		claim(aunt, token, telescope, 1)
 		claim(aunt, token, bike, 1)
 		claim(dad, token, bike, 1) // a manager gives too
 		claim(gran, token, book, 1)
-		claim(gran, samToken, samGame, 1)
 	}
 	if after := snapshot(); !slices.Equal(before, after) {
 		t.Fatalf("the teenager's answers changed:\nbefore %s\n after %s", before, after)
@@ -139,6 +143,11 @@ func teenStory(t *testing.T, w *wishlist, bus familyBus, tag string, busy bool) 
 	say("GET", "/api/shared/"+token, nil)
 	say("GET", "/api/shared/"+samToken, nil)
 	say("GET", "/api/claims", nil)
+	say("GET", "/api/budgets", nil)
+	say("GET", "/api/gifts/given", nil)
+	say("POST", "/api/shared/"+token+"/items/"+bike+"/group-gift", map[string]any{})
+	say("PUT", "/api/shared/"+token+"/items/"+bike+"/pledge", map[string]any{"amount": "1.00"})
+	say("POST", "/api/wishlist/"+bike+"/thanks", map[string]any{"message": "Thanks!"})
 	say("PUT", "/api/shared/"+token+"/items/"+bike+"/claim", map[string]any{"quantity": 1})
 	say("POST", "/api/shared/"+token+"/suggestions", map[string]any{"name": "Drone"})
 	say("PATCH", "/api/wishlist/"+telescope, map[string]any{"notes": "x"})

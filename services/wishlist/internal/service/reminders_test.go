@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ func replica(t *testing.T, dbURL string, clock *testenv.Clock) (*reminders.Sched
 	t.Cleanup(pool.Close)
 	repo := adapters.NewRepository(pool, nil)
 	return reminders.New(pool, reminders.Options{Clock: clock.Now, Registry: prometheus.NewRegistry()},
-		repo.ShoppingDue, repo.EmptyListsDue), repo, pool
+		repo.ShoppingDue, repo.EmptyListsDue(adapters.DefaultEmptyListQuiet)), repo, pool
 }
 
 // reminderWorld is the seed of the reminder tests: reveal is 26 December 2026 (UTC).
@@ -40,6 +41,9 @@ func replica(t *testing.T, dbURL string, clock *testenv.Clock) (*reminders.Sched
 //   - carl also claimed a gift on ema's other list, not purchased: 2 gifts not purchased;
 //   - ema's "Ema's list" is shared with a family and has no items (only carl's suggestion);
 //   - nina's list is empty but shared with nobody.
+//
+// Every list was made (and shared) three months before the reveal date, long before any
+// reminder window opens.
 type reminderWorld struct {
 	reveal                   time.Time
 	oliveList, emaEmpty      string
@@ -55,8 +59,8 @@ func seedReminderWorld(t *testing.T, pool *pgxpool.Pool) reminderWorld {
 		if families == nil {
 			families = []string{}
 		}
-		if _, err := pool.Exec(ctx, `INSERT INTO lists (id, user_id, name, is_default, reveal_at, share_token, owner_name, family_ids)
-			VALUES ($1, $2, $3, false, $4, $5, $2, $6)`, id, owner, name, w.reveal, token, families); err != nil {
+		if _, err := pool.Exec(ctx, `INSERT INTO lists (id, user_id, name, is_default, reveal_at, share_token, owner_name, family_ids, created_at)
+			VALUES ($1, $2, $3, false, $4, $5, $2, $6, $4::timestamptz - interval '3 months')`, id, owner, name, w.reveal, token, families); err != nil {
 			t.Fatal(err)
 		}
 		return id
@@ -274,5 +278,127 @@ func TestAnOwnerWhoseItemsAreAllClaimedGetsNoReminderOfIt(t *testing.T) {
 				t.Fatalf("a reminder to %s names %q: %s", env.UserID, s, p)
 			}
 		}
+	}
+}
+
+// "Your list is empty" is not the answer to sharing an empty list, or to clearing one out: the
+// owner hears of it only once the list has stayed shared and empty for the quiet period (72
+// hours). Four lists of ava's, all made long ago, revealed in 20 days (inside the reminder's
+// month): one empty and shared now; one shared long ago whose only item is deleted now; one
+// whose only item is moved now to another list; and one shared and empty long ago, on which
+// carl's suggestion is withdrawn now, which must not delay its reminder (the delay would tell
+// ava a suggestion existed). The sharing, the deletion and the move go through the repository
+// as the routes do; the quiet period is read from the database's own record of them.
+func TestTheEmptyListReminderWaitsUntilTheListHasStayedEmpty(t *testing.T) {
+	ctx := context.Background()
+	pool, dbURL := testenv.Postgres(t)
+	if err := migrate.Apply(ctx, pool, "wishlist", adapters.Migrations(), quiet); err != nil {
+		t.Fatal(err)
+	}
+	reveal := time.Now().UTC().Truncate(time.Second).Add(20 * 24 * time.Hour)
+	list := func(name string, shared bool) string {
+		t.Helper()
+		id := uuid.NewString()
+		var token *string
+		if shared {
+			tok := "tok-" + uuid.NewString()
+			token = &tok
+		}
+		if _, err := pool.Exec(ctx, `INSERT INTO lists (id, user_id, name, is_default, reveal_at, share_token, owner_name, created_at)
+			VALUES ($1, 'ava', $2, false, $3, $4, 'Ava', $3::timestamptz - interval '3 months')`, id, name, reveal, token); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	item := func(owner, listID string, suggestedBy *string) string {
+		t.Helper()
+		id := uuid.NewString()
+		if _, err := pool.Exec(ctx, `INSERT INTO items (id, user_id, name, description, search_query, shopping_url, list_id, suggested_by)
+			VALUES ($1, $2, 'a gift', 'a gift', 'q', 'u', $3, $4)`, id, owner, listID, suggestedBy); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	sharedNow := list("Shared today", false)
+	cleared := list("Cleared today", true)
+	clearedItem := item("ava", cleared, nil)
+	movedFrom := list("Moved from today", true)
+	movedItem := item("ava", movedFrom, nil)
+	unshared := list("Not shared", false)
+	suggestedOn := list("Suggested on", true)
+	carl := "carl"
+	suggestion := item("carl", suggestedOn, &carl)
+
+	clock := testenv.NewClock(time.Now())
+	_, repo, _ := replica(t, dbURL, clock)
+	s := reminders.New(pool, reminders.Options{Clock: clock.Now, Registry: prometheus.NewRegistry()},
+		repo.EmptyListsDue(adapters.DefaultEmptyListQuiet))
+	// Before anything happens today, only the suggested-on list is shared and empty, and it has
+	// been so for months (its suggestion is no item of ava's): it is reminded of. Nothing else.
+	if n, err := s.RunOnce(ctx); err != nil || n != 1 {
+		t.Fatalf("before today's changes: %d reminders (%v), want 1 (the list with only a suggestion)", n, err)
+	}
+
+	before := time.Now()
+	if _, err := repo.SetShare(ctx, "ava", sharedNow, "tok-"+uuid.NewString(), "Ava"); err != nil {
+		t.Fatal(err)
+	}
+	if err := repo.Delete(ctx, "ava", clearedItem); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, "UPDATE items SET list_id = $1 WHERE id = $2", unshared, movedItem); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, "DELETE FROM items WHERE id = $1", suggestion); err != nil {
+		t.Fatal(err)
+	}
+	after := time.Now()
+	var recorded []string
+	rows, _ := pool.Query(ctx, "SELECT list_id::text FROM list_quiet WHERE since BETWEEN $1 AND $2 ORDER BY list_id", before, after)
+	recorded, _ = pgx.CollectRows(rows, pgx.RowTo[string])
+	if len(recorded) != 3 || !slices.Contains(recorded, sharedNow) || !slices.Contains(recorded, cleared) || !slices.Contains(recorded, movedFrom) {
+		t.Fatalf("lists whose quiet began today %v, want the shared, the cleared and the moved-from lists", recorded)
+	}
+
+	due := func(at time.Time) []string {
+		t.Helper()
+		clock.Set(at)
+		rows, err := pool.Query(ctx, "SELECT subject FROM sent_reminders ORDER BY sent_at")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sentBefore, _ := pgx.CollectRows(rows, pgx.RowTo[string])
+		if _, err := s.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		rows, err = pool.Query(ctx, "SELECT subject FROM sent_reminders")
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, _ := pgx.CollectRows(rows, pgx.RowTo[string])
+		var sent []string
+		for _, subject := range all {
+			if !slices.Contains(sentBefore, subject) {
+				sent = append(sent, subject)
+			}
+		}
+		return sent
+	}
+	// Right after, a day later, and a minute short of three days: nothing.
+	for _, at := range []time.Time{after.Add(time.Minute), after.Add(24 * time.Hour), before.Add(adapters.DefaultEmptyListQuiet - time.Minute)} {
+		if sent := due(at); len(sent) != 0 {
+			t.Fatalf("at %s, %d reminders went out (%v) for lists that were shared or cleared today", at, len(sent), sent)
+		}
+	}
+	// Three days on, each of the three, once.
+	sent := due(after.Add(adapters.DefaultEmptyListQuiet + time.Minute))
+	slices.Sort(sent)
+	want := []string{sharedNow, cleared, movedFrom}
+	slices.Sort(want)
+	if !slices.Equal(sent, want) {
+		t.Fatalf("three days on, reminders for %v, want %v", sent, want)
+	}
+	if sent := due(after.Add(adapters.DefaultEmptyListQuiet + time.Hour)); len(sent) != 0 {
+		t.Fatalf("reminded again: %v", sent)
 	}
 }

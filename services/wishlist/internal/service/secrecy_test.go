@@ -69,6 +69,11 @@ func ownerStory(t *testing.T, w *wishlist, owner string, familyClaims bool) []st
 		claim("aunt", "Board game", 1, false)
 		claim("uncle", "Snow globe", 1, true)
 		w.must(204, "DELETE", "/api/shared/"+token+"/items/"+ids["Snow globe"]+"/claim", "uncle", nil, nil)
+		// Aunt and uncle give the snow globe together, and each keeps a budget for the owner.
+		globe := "/api/shared/" + token + "/items/" + ids["Snow globe"]
+		w.must(201, "POST", globe+"/group-gift", "aunt", map[string]any{"amount": "4.00"}, nil)
+		w.must(200, "PUT", globe+"/pledge", "uncle", map[string]any{"amount": "6.00"}, nil)
+		w.must(200, "PUT", "/api/budgets/u:"+owner, "aunt", map[string]any{"amount": "50.00", "currency": "USD", "displayName": "Kid"}, nil)
 	}
 
 	say("GET", "/api/wishlist", nil, token)
@@ -79,6 +84,16 @@ func ownerStory(t *testing.T, w *wishlist, owner string, familyClaims bool) []st
 	say("PUT", "/api/shared/"+token+"/items/"+ids["Red bicycle"]+"/claim", map[string]any{"quantity": 1}, token)
 	say("DELETE", "/api/shared/"+token+"/items/"+ids["Red bicycle"]+"/claim", nil, token)
 	say("GET", "/api/claims", nil, token)
+	// Giving together, budgets and thanks, tried by the owner.
+	globe := "/api/shared/" + token + "/items/" + ids["Snow globe"]
+	say("POST", globe+"/group-gift", map[string]any{}, token)
+	say("PUT", globe+"/pledge", map[string]any{"amount": "1.00"}, token)
+	say("DELETE", globe+"/pledge", nil, token)
+	say("DELETE", globe+"/group-gift", nil, token)
+	say("PUT", globe+"/claim", map[string]any{"quantity": 1}, token)
+	say("POST", "/api/wishlist/"+ids["Snow globe"]+"/thanks", map[string]any{"message": "Thank you!"}, token)
+	say("GET", "/api/budgets", nil, token)
+	say("GET", "/api/gifts/given", nil, token)
 	// Editing: lowering a claimed quantity, renaming, then deleting a claimed item.
 	say("PATCH", "/api/wishlist/"+ids["Red bicycle"], map[string]any{"quantity": 1}, token)
 	say("PATCH", "/api/wishlist/"+ids["Red bicycle"], map[string]any{"quantity": 0}, token)

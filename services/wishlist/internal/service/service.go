@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/config"
@@ -30,16 +31,20 @@ type Config struct {
 	// Photos signs the photo addresses the answers carry (MEDIA_URL_SECRET, shared with media,
 	// which serves only signed addresses).
 	Photos *mediaurl.Signer
+	// EmptyListQuiet is how long a shared list stays empty before its owner is reminded
+	// (REMINDER_EMPTY_LIST_QUIET, 72h; zero reminds at once).
+	EmptyListQuiet time.Duration
 }
 
 // LoadConfig reads and checks the environment.
 func LoadConfig(env *config.Env) Config {
 	cfg := Config{
-		OutboxConfig: wiring.OutboxConfigFromEnv(env),
-		MediaURL:     env.String("MEDIA_URL", ""),
-		Server:       httpserver.OptionsFromEnv(env, "wishlist", "8081"),
-		Identity:     auth.IdentityVerifierFromEnv(env, "wishlist"),
-		Photos:       mediaurl.FromEnv(env),
+		OutboxConfig:   wiring.OutboxConfigFromEnv(env),
+		MediaURL:       env.String("MEDIA_URL", ""),
+		Server:         httpserver.OptionsFromEnv(env, "wishlist", "8081"),
+		Identity:       auth.IdentityVerifierFromEnv(env, "wishlist"),
+		Photos:         mediaurl.FromEnv(env),
+		EmptyListQuiet: env.Duration("REMINDER_EMPTY_LIST_QUIET", adapters.DefaultEmptyListQuiet),
 	}
 	if cfg.MediaURL != "" {
 		cfg.Signer = auth.IdentitySignerFromEnv(env, "wishlist")
@@ -78,6 +83,6 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if err := w.Consumers(ports.ConsumeAccountEvents(ctx, w.JS, accounts, cfg.ErasureBackOff, logger, w.Metrics)); err != nil {
 		return nil, err
 	}
-	w.RunOutbox(cfg.OutboxConfig, repo.ShoppingDue, repo.EmptyListsDue)
+	w.RunOutbox(cfg.OutboxConfig, repo.ShoppingDue, repo.EmptyListsDue(cfg.EmptyListQuiet))
 	return w.Server, nil
 }

@@ -1,4 +1,4 @@
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet } from 'react-router';
 import { BottomNav } from '../../components/BottomNav';
 import { Header } from '../../components/Header';
 import { useAuthActions } from '../../features/auth/useAuthActions';
@@ -12,11 +12,13 @@ import { ShellToast } from './ShellToast';
 import { Toaster } from './Toaster';
 import { useDailyBackground } from './useDailyBackground';
 import { usePageEvents } from './usePageEvents';
+import { useScrollRestoration } from './useScrollRestoration';
 import './shell.css';
 
 /** The app frame around every screen (SPEC 'Shared shell'); it wires the features together. */
 export function Shell() {
   usePageEvents();
+  useScrollRestoration();
   useDailyBackground();
   const wishlistCount = useWishlistCount();
   useLiveUpdates(wishlistCount);
@@ -45,7 +47,6 @@ export function Shell() {
       <PushPrompt />
       <ShellToast />
       <SantaOverlay />
-      <ScrollRestoration />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { api } from '../../app/api';
 import { apiRoute } from '../../lib/api/paths';
+import { currentLanguage } from '../../lib/i18n';
 import { uuid } from '../../lib/ids';
 import type {
   Conversation,
@@ -36,7 +37,8 @@ export const familiesApi = api.injectEndpoints({
     inviteToFamily: build.mutation<Invite, { familyId: string; email?: string }>({
       query: ({ familyId, email }) => ({
         ...apiRoute('POST', '/api/families/{id}/invites', { id: familyId }),
-        body: email ? { email } : {},
+        // The email is written in the language the inviter sees the app in.
+        body: email ? { email, language: currentLanguage() } : {},
       }),
       // A new link replaces the previous one; either way the list of open invitations changed.
       invalidatesTags: (_r, error, { familyId }) => (error ? [] : [invitesTag(familyId)]),

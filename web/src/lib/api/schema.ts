@@ -661,6 +661,137 @@ export interface paths {
         patch: operations["editSuggestion"];
         trace?: never;
     };
+    "/api/shared/{token}/items/{itemId}/group-gift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+                itemId: components["parameters"]["SharedItemID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a group gift on an item (a giver; never the list's recipient)
+         * @description Several givers club together for one gift (docs/family.md: giving together). `target` defaults to the item's price read as an amount times the units still free, in the price's currency; it is required when the price cannot be read. `amount` is the organizer's own first pledge. Amounts are exact decimal strings ("25.00"); no money moves through the product. The group gift belongs to this season: like a claim, it takes the list's reveal date and the recipient never learns of it. Commits `item.pledged` and `list.changed` for the givers.
+         */
+        post: operations["startGroupGift"];
+        /** Cancel a group gift (its organizer, while nobody else has pledged) */
+        delete: operations["cancelGroupGift"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared/{token}/items/{itemId}/pledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+                itemId: components["parameters"]["SharedItemID"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the caller's pledge to an item's group gift
+         * @description Replaces the caller's pledge. Decided under the item's row lock with the claims: two pledges that cross the target complete it once, and a pledge and a claim cannot both take the last unit. Once the pledges reach the target the group gift is complete and the item counts as taken; a new pledger then gets 409 not_enough_left (a pledger may still change theirs).
+         */
+        put: operations["pledge"];
+        post?: never;
+        /** Withdraw the caller's pledge (idempotent; may make the group gift incomplete again) */
+        delete: operations["withdrawPledge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's private budgets, and what they claim and pledge for each person
+         * @description Everyone the caller claims or pledges for this season and everyone they set a budget for. `totals` has one entry per currency (claims at their price read as an amount times their units, plus pledges): amounts in different currencies are never added up, as the product has no exchange rates. `unpriced` counts claims whose price could not be read. Only the caller ever sees their budgets.
+         */
+        get: operations["listBudgets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budgets/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `u:<uid>` for a person with an account, `l:<listId>` for a list kept for someone without one. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Keep the caller's budget for one person */
+        put: operations["setBudget"];
+        post?: never;
+        /** Forget the caller's budget for one person (idempotent) */
+        delete: operations["deleteBudget"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wishlist/{id}/thanks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Thank the givers of an item's revealed gifts (its recipient; a manager for someone without an account)
+         * @description Every giver of a revealed claim or of a pledge to a revealed, complete group gift not yet thanked gets a `thank-you` notice with the message and the recipient's name. Before any gift on the item is revealed the answer is 409 nothing_revealed, whether or not secret claims exist. Commits `item.thanked`.
+         */
+        post: operations["thankGivers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gifts/given": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What I gave, newest season first
+         * @description Every gift the caller claimed (or pledged to a complete group gift) whose reveal date has passed, with its thanks; kept when the list or the item is later deleted, and deleted with the caller's account.
+         */
+        get: operations["giftsGiven"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/claims": {
         parameters: {
             query?: never;
@@ -779,7 +910,7 @@ export interface paths {
         put?: never;
         /**
          * A new invitation link, valid 7 days (admins); with email it is also sent by email
-         * @description Without `email` the new link replaces the family's previous link, which stops working. With `email` the invitation is personal - only an account with that email can accept it - and the link stays as it was.
+         * @description Without `email` the new link replaces the family's previous link, which stops working. With `email` the invitation is personal - only an account with that email can accept it - and the link stays as it was. The email is written in `language` (the inviter's app language; without it the first of the request's Accept-Language, else the inviter's notification settings' language; en, de, fr or es, the nearest one, English when none is near), and names the family and the inviter.
          */
         post: operations["inviteToFamily"];
         delete?: never;
@@ -1292,10 +1423,10 @@ export interface components {
         /** @enum {string} */
         NotificationLanguage: "en" | "de" | "fr" | "es";
         /**
-         * @description The kinds of notices: secretsanta.drawn, secretsanta.message (a message in one of your Secret Santa conversations), the three reminders, list.changed (a shared list you opened changed), claim.removed (a gift you claimed was removed), family.member_joined (to a family's admins).
+         * @description The kinds of notices: secretsanta.drawn, secretsanta.message (a message in one of your Secret Santa conversations), the three reminders, list.changed (a shared list you opened changed), claim.removed (a gift you claimed was removed), groupgift.complete (a group gift you pledged to reached its target; email off by default), gift.thank_you (the recipient of a revealed gift thanked you), family.member_joined (to a family's admins).
          * @enum {string}
          */
-        NotificationKind: "secretsanta.drawn" | "secretsanta.message" | "reminder.draw_soon" | "reminder.shopping" | "reminder.list_empty" | "reminder.exchange_soon" | "list.changed" | "claim.removed" | "family.member_joined";
+        NotificationKind: "secretsanta.drawn" | "secretsanta.message" | "reminder.draw_soon" | "reminder.shopping" | "reminder.list_empty" | "reminder.exchange_soon" | "list.changed" | "claim.removed" | "groupgift.complete" | "gift.thank_you" | "family.member_joined";
         NotificationPreference: {
             kind: components["schemas"]["NotificationKind"];
             /** @enum {string} */
@@ -1443,6 +1574,10 @@ export interface components {
                 claimed?: number;
                 /** @description Units claimed by the caller; only for `viewer` member. */
                 mine?: number;
+                /** @description Givers only (`viewer` member); this season's group gift on the item, or null. */
+                groupGift?: components["schemas"]["GroupGift"] | null;
+                /** @description Givers only; the price read as an amount, or null. */
+                priceAmount?: components["schemas"]["PriceAmount"] | null;
             })[];
         };
         OwnerItem: components["schemas"]["Item"] & {
@@ -1465,6 +1600,14 @@ export interface components {
              * @description The claim's own reveal date (the season it belongs to).
              */
             revealedAt: string;
+            /**
+             * Format: date-time
+             * @description In the gift history, when the recipient thanked this giver.
+             */
+            thankedAt?: string | null;
+            /** @description In the gift history, a pledge to a group gift (quantity 0). */
+            amount?: string;
+            currency?: string;
         };
         ClaimRequest: {
             /** @default 1 */
@@ -1487,6 +1630,107 @@ export interface components {
                 token: string | null;
             };
             item: components["schemas"]["Item"];
+            recipient?: components["schemas"]["BudgetRecipient"];
+            /** @description The price read as an amount times the units claimed, or null. */
+            amount?: components["schemas"]["Money"] | null;
+            /** @description The caller's pledge to the item's group gift (an entry with quantity 0 is a pledge alone). */
+            pledge?: {
+                amount: string;
+                currency: string;
+                groupGift: {
+                    target: string;
+                    pledged: string;
+                    complete: boolean;
+                };
+            } | null;
+        };
+        Money: {
+            /** @description An exact decimal string with the currency's digits ("25.00"; JPY "2500"). */
+            amount: string;
+            currency: string;
+        };
+        /** @description The item's free-text price read as an amount; `currency` is null when the text names none. */
+        PriceAmount: {
+            amount: string;
+            currency: string | null;
+        };
+        GroupGift: {
+            organizer: {
+                displayName: string;
+            };
+            organizerIsMe: boolean;
+            target: string;
+            currency: string;
+            pledged: string;
+            remaining: string;
+            /** @description The pledges reached the target; the item counts as taken. */
+            complete: boolean;
+            pledges: {
+                displayName: string;
+                amount: string;
+                mine: boolean;
+            }[];
+        };
+        GroupGiftAnswer: {
+            groupGift: components["schemas"]["GroupGift"];
+        };
+        GroupGiftRequest: {
+            /** @description A decimal string; a JSON number is refused (422 fields.target). */
+            target?: string;
+            /** @description ISO 4217 code; defaults to the price's currency. */
+            currency?: string;
+            /** @description The organizer's own first pledge. */
+            amount?: string;
+        };
+        PledgeRequest: {
+            /** @description A positive decimal string with at most the currency's digits; zero, negative, text, too many decimals or a JSON number: 422 fields.amount. */
+            amount: string;
+        };
+        BudgetRecipient: {
+            key: string;
+            displayName: string;
+        };
+        BudgetEntry: {
+            recipient: components["schemas"]["BudgetRecipient"];
+            budget: components["schemas"]["Money"] | null;
+            totals: components["schemas"]["Money"][];
+            unpriced: number;
+        };
+        BudgetRequest: {
+            amount: string;
+            currency: string;
+            displayName: string;
+        };
+        ThanksRequest: {
+            message: string;
+        };
+        Thanks: {
+            message: string;
+            /** Format: date-time */
+            at: string;
+            /** @description How many givers were thanked now. */
+            thanked: number;
+        };
+        GiftGiven: {
+            /** @description The Christmas the gift's reveal date belongs to. */
+            season: number;
+            recipient: {
+                displayName: string;
+            };
+            item: {
+                name: string;
+                imageUrl: string | null;
+            };
+            quantity: number;
+            /** @description The caller's pledge, for a gift given together. */
+            together: components["schemas"]["Money"] | null;
+            /** Format: date-time */
+            revealedAt: string;
+            thanks: {
+                message: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
         };
         BarcodeProduct: {
             code: string;
@@ -1778,6 +2022,7 @@ export interface components {
     };
     parameters: {
         FamilyID: string;
+        SharedItemID: string;
         ShareToken: string;
         /** @description Makes the POST safe to repeat (double tap, retry after a lost answer). */
         IdempotencyKey: string;
@@ -3449,6 +3694,377 @@ export interface operations {
             422: components["responses"]["Invalid"];
         };
     };
+    startGroupGift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+                itemId: components["parameters"]["SharedItemID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupGiftRequest"];
+            };
+        };
+        responses: {
+            /** @description The group gift. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupGiftAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description own_list: the list's recipient cannot start one. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description share_not_found or not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_enough_left (every unit is claimed) or group_gift_exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: components["responses"]["Invalid"];
+        };
+    };
+    cancelGroupGift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+                itemId: components["parameters"]["SharedItemID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description own_list, or not_organizer. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description share_not_found, not_found or group_gift_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description group_gift_has_pledges. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+                itemId: components["parameters"]["SharedItemID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PledgeRequest"];
+            };
+        };
+        responses: {
+            /** @description The group gift. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupGiftAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description own_list. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description share_not_found, not_found or group_gift_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_enough_left. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: components["responses"]["Invalid"];
+        };
+    };
+    withdrawPledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: components["parameters"]["ShareToken"];
+                itemId: components["parameters"]["SharedItemID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description own_list. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description share_not_found or not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBudgets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description By person, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetEntry"][];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+        };
+    };
+    setBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `u:<uid>` for a person with an account, `l:<listId>` for a list kept for someone without one. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description That person's entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description not_found (a key that names nobody). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: components["responses"]["Invalid"];
+        };
+    };
+    deleteBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `u:<uid>` for a person with an account, `l:<listId>` for a list kept for someone without one. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description not_found (a key that names nobody). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    thankGivers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThanksRequest"];
+            };
+        };
+        responses: {
+            /** @description Thanked. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thanks"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description recipient_thanks: a manager of a list for a member with an account; the member thanks. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found (not the caller's item, exactly as for one that does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description nothing_revealed, or already_thanked (every revealed giver was thanked). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: components["responses"]["Invalid"];
+        };
+    };
+    giftsGiven: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gifts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftGiven"][];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+        };
+    };
     myClaims: {
         parameters: {
             query?: never;
@@ -3673,6 +4289,8 @@ export interface operations {
             header?: {
                 /** @description Makes the POST safe to repeat (double tap, retry after a lost answer). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The browser's languages; the first one is the email's language when the body has no `language`. */
+                "Accept-Language"?: string;
             };
             path: {
                 id: components["parameters"]["FamilyID"];
@@ -3684,6 +4302,11 @@ export interface operations {
                 "application/json": {
                     /** Format: email */
                     email?: string;
+                    /**
+                     * @description The inviter's app language, for the invitation email (a language tag such as de or fr-CA; anything else is 400 validation_failed, `fields.language`).
+                     * @example de
+                     */
+                    language?: string;
                 };
             };
         };

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { inLanguage } from '../../../test/i18n';
 import { json, mockFetch, renderWithProviders, signedIn, TEST_USER } from '../../../test/utils';
 import type { Family } from '../types';
 import FamilyPage from './FamilyPage';
@@ -136,8 +137,23 @@ describe('the Family page /family', () => {
     await userEvent.type(screen.getByLabelText('Invite by email'), 'cleo@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Send invitation' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
-    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{}, { email: 'cleo@example.com' }]);
+    // The email is written in the language the inviter sees the app in.
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{}, { email: 'cleo@example.com', language: 'en' }]);
     await waitFor(() => expect(screen.getByLabelText('Invite by email')).toHaveValue(''));
+  });
+
+  it('sends an invitation email in the language the inviter uses', async () => {
+    await inLanguage('de');
+    const invite = { token: 'inv-2', url: '/join/inv-2', expiresAt: '2026-11-30T18:00:00Z' };
+    const calls = mockFetch((call) =>
+      json(call.method === 'POST' ? invite : isInvitesList(call) ? [] : [smiths()], call.method === 'POST' ? 201 : 200),
+    );
+    render();
+    const field = await screen.findByLabelText('Per E-Mail einladen');
+    await userEvent.type(field, 'oma@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Einladung senden' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ email: 'oma@example.com', language: 'de' });
   });
 
   it('makes a new family and shows its first invitation link at once', async () => {

@@ -32,6 +32,29 @@ describe('the notification settings /settings/notifications', () => {
     expect(put?.body).toEqual({ language: 'en', preferences: [{ kind: 'list.changed', channel: 'email', enabled: false }] });
   });
 
+  it.each([
+    ['en', 'Push: Thanks for a gift you gave', 'Email: A group gift is complete'],
+    ['de', 'Push: Dank für ein Geschenk von dir', 'E-Mail: Ein gemeinsames Geschenk ist komplett'],
+    ['fr', 'Push : Un merci pour un cadeau offert', 'E-mail : Un cadeau commun est complet'],
+    ['es', 'Push: Gracias por un regalo que hiciste', 'Correo: Un regalo conjunto está completo'],
+  ] as const)('names the thanks and the complete group gift in %s', async (language, thanks, groupGift) => {
+    await inLanguage(language);
+    mockFetch(() =>
+      json({
+        language,
+        preferences: [
+          { kind: 'groupgift.complete', channel: 'push', enabled: true, digest: false },
+          { kind: 'groupgift.complete', channel: 'email', enabled: false, digest: true },
+          { kind: 'gift.thank_you', channel: 'push', enabled: true, digest: false },
+          { kind: 'gift.thank_you', channel: 'email', enabled: true, digest: true },
+        ],
+      } satisfies NotificationSettings),
+    );
+    renderWithProviders(<NotificationSettingsPage />, { path: '/settings/notifications', preloadedState: signedIn() });
+    expect(await screen.findByRole('switch', { name: thanks })).toBeChecked();
+    expect(screen.getByRole('switch', { name: groupGift })).not.toBeChecked();
+  });
+
   it('speaks German, and tells the server the emails’ language', async () => {
     await inLanguage('de');
     const calls = mockFetch((call) => (call.method === 'PUT' ? json(settings(true, 'de')) : json(settings(true))));
