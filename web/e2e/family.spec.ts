@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { contextFor, signInWithEmail } from './support/app';
+import { contextFor, expectAccessible, signInWithEmail, snap } from './support/app';
 import { callApi, idToken, newPerson, PASSWORD, type Person } from './support/people';
 
 async function signIn(page: Page, person: Person): Promise<void> {
@@ -47,6 +47,7 @@ test('a list is shared, claimed by family and kept secret from its owner', async
   const sheet = owner.page.getByRole('dialog', { name: 'Edit Red bicycle' });
   await sheet.getByRole('radio', { name: 'Most wanted' }).check();
   await sheet.getByLabel(/Notes/).fill('Size 24 inch');
+  await snap(owner.page, 'edit-item-sheet');
   await sheet.getByRole('button', { name: 'Save' }).click();
   await expect(sheet).toHaveCount(0);
   await expect(owner.page.getByTestId('wishlist-item').filter({ hasText: 'Red bicycle' })).toContainText('★ Most wanted');
@@ -60,18 +61,23 @@ test('a list is shared, claimed by family and kept secret from its owner', async
 
   // The visitor opens the link signed out: most wanted first, with its price and notes.
   await visitor.page.goto(`/l/${share.token}`);
-  await expect(visitor.page.getByRole('heading', { level: 1, name: 'My Wishlist' })).toBeVisible();
+  // Its stored name is "My Wishlist"; to anyone but its owner it is Tom's wishlist.
+  await expect(visitor.page.getByRole('heading', { level: 1, name: `${ownerP.name}'s wishlist` })).toBeVisible();
+  await expect(visitor.page).toHaveTitle(new RegExp(`^${ownerP.name}'s wishlist`));
   const cards = visitor.page.getByTestId('shared-item');
   await expect(cards.first()).toContainText('Red bicycle');
   await expect(cards.first()).toContainText('★ Most wanted');
   await expect(cards.first()).toContainText('$120');
   await expect(cards.first()).toContainText('Size 24 inch');
   await expect(cards.nth(1)).toContainText('Wool socks');
+  await snap(visitor.page, 'shared-list-anonymous');
 
   // The second member has the list open before the claim.
   await member.page.goto(`/l/${share.token}`);
   const memberBike = member.page.getByTestId('shared-item').filter({ hasText: 'Red bicycle' });
   await expect(memberBike.getByRole('button', { name: "I'll get this: Red bicycle" })).toBeVisible();
+  await snap(member.page, 'shared-list-claim');
+  await expectAccessible(member.page, 'a shared list with claim buttons');
 
   // Signed out there is nothing to claim with: the page invites the visitor to sign in, and brings them back to the list.
   await expect(visitor.page.getByRole('button', { name: /I'll get this/ })).toHaveCount(0);
@@ -94,6 +100,12 @@ test('a list is shared, claimed by family and kept secret from its owner', async
   if (!live) await member.page.reload();
   await expect(memberBike).toContainText('Taken');
   await expect(memberBike.getByRole('button', { name: "I'll get this: Red bicycle" })).toHaveCount(0);
+  // Taken: listed after what is still to buy, and no Shop button inviting a second purchase; its taker keeps theirs.
+  await expect(member.page.getByTestId('shared-item').last()).toContainText('Red bicycle');
+  await expect(member.page.getByTestId('shared-item').first()).toContainText('Wool socks');
+  await expect(memberBike.getByRole('button', { name: /^Shop for / })).toHaveCount(0);
+  await snap(member.page, 'shared-list-taken');
+  await expect(visitorBike.getByRole('button', { name: 'Shop for Red bicycle (opens in a new tab)' })).toBeVisible();
 
   // The owner's pages and every answer their browser got say nothing of the claim.
   await owner.page.goto(`/l/${share.token}`);

@@ -168,12 +168,16 @@ for (const look of [
       await expect(memberPage.getByTestId('shared-item').filter({ hasText: 'Red bicycle' })).toContainText(
         german ? 'Du besorgst 1' : 'You are getting 1',
       );
+      // Lena's default list is "My Wishlist" only to Lena: to her aunt it is Lena's wishlist, in her language.
+      const whose = german ? `Wunschzettel von ${ownerP.name}` : `${ownerP.name}'s wishlist`;
+      await expect(memberPage.getByRole('heading', { level: 1, name: whose })).toBeVisible();
       await snap(memberPage, `${look.prefix}-shared-list`);
       await expectAccessible(memberPage, `shared list (${look.prefix})`);
 
       await memberPage.goto('/claims');
       await expect(memberPage.getByRole('heading', { level: 1, name: german ? 'Meine Geschenke-Einkaufsliste' : 'My gift shopping list' })).toBeVisible();
       await expect(memberPage.getByTestId('claim-row')).toContainText(german ? /120\s\$/ : '$120');
+      await expect(memberPage.getByTestId('claim-row').getByRole('link', { name: whose })).toBeVisible();
       await snap(memberPage, `${look.prefix}-claims`);
       await expectAccessible(memberPage, `shopping list (${look.prefix})`);
 

@@ -86,6 +86,7 @@ test('an email’s unsubscribe link opens a page that asks, then stops those ema
   await expect(page).toHaveURL(/\/unsubscribe\/[A-Za-z0-9_-]+$/);
   await expect(page.getByText('Stop all invitations to this email address? Nobody is told.')).toBeVisible();
   await expectAccessible(page, 'unsubscribe');
+  await snap(page, 'unsubscribe');
   await page.getByRole('button', { name: 'Stop these emails' }).click();
   await expect(page.getByRole('status')).toHaveText('Done: this address gets no more invitations.');
 

@@ -40,6 +40,15 @@ async function photoToEditor(page: Page) {
   await page.getByRole('button', { name: 'Decorate with Stickers' }).click();
   await expect(page).toHaveURL(/\/edit-photo$/);
   await expect(page.locator('.sticker-stage canvas').first()).toBeVisible();
+  // The capture's toast ("Image Captured!", 5 s) never covers Next: toasts grow up from above the bottom navigation.
+  const next = (await page.getByRole('button', { name: 'Next' }).boundingBox())!;
+  const toasts = await page.locator('.toaster').evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom };
+  });
+  expect(toasts.bottom).toBeGreaterThan(next.y + next.height + 300);
+  const toast = page.getByTestId('toast');
+  if (await toast.isVisible()) expect((await toast.boundingBox())!.y).toBeGreaterThan(next.y + next.height);
 }
 
 /** Next in the editor; returns what the AI answered for the gift. */

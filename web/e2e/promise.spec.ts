@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { contextFor, expectAccessible, signInWithEmail } from './support/app';
+import { contextFor, expectAccessible, signInWithEmail, snap } from './support/app';
 import { callApi, idToken, newPerson, PASSWORD, type Person } from './support/people';
 
 /**
@@ -125,6 +125,8 @@ test('the owner sees a claim once its own reveal date has passed, in the gift hi
     `From ${auntP.name}`,
   );
   await expectAccessible(owner.page, 'gift history');
+  await history.scrollIntoViewIfNeeded();
+  await snap(owner.page, 'gift-history');
 
   // The list rolled over to the same day next year...
   const lists = await callApi<ListInfo[]>(ownerToken, 'GET', '/api/lists');

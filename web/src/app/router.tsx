@@ -46,7 +46,7 @@ export const routes: RouteObject[] = [
       // account is deleted and the user signed out.
       { path: 'account', ...lazyPage(() => import('./routes/AccountRoute')) },
       { path: 'privacy', ...lazyPage(() => import('../features/account/components/PrivacyPage')) },
-      { path: 'l/:token', ...lazyPage(() => import('../features/lists/components/SharedListPage')) },
+      { path: 'l/:token', ...lazyPage(() => import('./routes/SharedListRoute')) },
       // Open to visitors: it names the family and who invited, then asks them to sign in and come back.
       { path: 'join/:token', ...lazyPage(() => import('../features/families/components/JoinPage')) },
       // An email's unsubscribe link: no sign-in, the token says what stops.
@@ -58,7 +58,7 @@ export const routes: RouteObject[] = [
           { path: 'text-prompt', ...lazyPage(() => import('../features/wishlist/components/AddItemPage')) },
           { path: 'claims', ...lazyPage(() => import('../features/lists/components/ClaimsPage')) },
           { path: 'gifts/given', ...lazyPage(() => import('../features/giving/components/GivenGiftsPage')) },
-          { path: 'family', ...lazyPage(() => import('../features/families/components/FamilyPage')) },
+          { path: 'family', ...lazyPage(() => import('./routes/FamilyRoute')) },
           { path: 'family/:id/secret-santa', ...lazyPage(() => import('../features/families/components/SecretSantaPage')) },
           { path: 'settings/notifications', ...lazyPage(() => import('../features/notification-settings/components/NotificationSettingsPage')) },
         ],

@@ -30,6 +30,7 @@ type Member struct {
 type SharedList struct {
 	ListID    string `json:"listId"`
 	Name      string `json:"name"`
+	OwnerUID  string `json:"ownerUid"` // a member of the family: the caller already has their uid
 	OwnerName string `json:"ownerName"`
 	Token     string `json:"token"`
 	// A list kept for someone else: whom it is for, and who keeps it.
@@ -162,7 +163,7 @@ func (f *Families) withLists(ctx context.Context, views []adapters.View) ([]Fami
 	for i, v := range views {
 		out[i] = familyOf(v)
 		for _, l := range lists[v.ID] {
-			out[i].Lists = append(out[i].Lists, SharedList{ListID: l.ListID, Name: l.Name, OwnerName: l.OwnerName, Token: l.Token,
+			out[i].Lists = append(out[i].Lists, SharedList{ListID: l.ListID, Name: l.Name, OwnerUID: l.OwnerUID, OwnerName: l.OwnerName, Token: l.Token,
 				RecipientName: l.RecipientName, ManagedBy: l.ManagedBy})
 		}
 	}

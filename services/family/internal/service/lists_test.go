@@ -23,7 +23,7 @@ import (
 	"github.com/santa-wishlist/santa/services/family/internal/service"
 )
 
-type sharedList struct{ ListID, Name, OwnerName, Token string }
+type sharedList struct{ ListID, Name, OwnerUID, OwnerName, Token string }
 
 type familyWithLists struct {
 	ID    string
@@ -104,7 +104,7 @@ func TestFamiliesAnswerTheListsTheirMembersShared(t *testing.T) {
 	var fams []familyWithLists
 	e.must(http.StatusOK, "GET", "/api/families", "cleo", nil, &fams)
 	if len(fams) != 1 || !slices.Equal(fams[0].Lists, []sharedList{
-		{annList, "Ann's Christmas", "Name of ann", "tok-ann"}, {benList, "Ben's Christmas", "Name of ben", "tok-ben"},
+		{annList, "Ann's Christmas", "ann", "Name of ann", "tok-ann"}, {benList, "Ben's Christmas", "ben", "Name of ben", "tok-ben"},
 	}) {
 		t.Fatalf("cleo sees %+v", fams)
 	}
@@ -125,7 +125,7 @@ func TestFamiliesAnswerTheListsTheirMembersShared(t *testing.T) {
 	e.projected(doraList, 2)
 	var one struct{ Lists []sharedList }
 	e.must(http.StatusOK, "GET", "/api/families/"+smiths.ID, "ben", nil, &one)
-	if len(one.Lists) != 2 || one.Lists[0] != (sharedList{annList, "Ann's wishes", "Name of ann", "tok-ann2"}) {
+	if len(one.Lists) != 2 || one.Lists[0] != (sharedList{annList, "Ann's wishes", "ann", "Name of ann", "tok-ann2"}) {
 		t.Fatalf("after versions %+v", one.Lists)
 	}
 

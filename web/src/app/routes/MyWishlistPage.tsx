@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
+import { GiverLinks } from '../../components/GiverLinks';
 import { useGetListsQuery } from '../../features/lists/api';
 import { ListBar } from '../../features/lists/components/ListBar';
 import { ManagerClaim } from '../../features/lists/components/ManagerClaim';
@@ -40,10 +41,13 @@ export default function MyWishlistPage() {
       givers={givers}
       itemActions={itemActions}
       toolbar={
-        <ListBar
-          selectedId={listId}
-          onSelect={(next) => setParams(next.isDefault ? {} : { list: next.id }, { replace: true })}
-        />
+        <>
+          <ListBar
+            selectedId={listId}
+            onSelect={(next) => setParams(next.isDefault ? {} : { list: next.id }, { replace: true })}
+          />
+          <GiverLinks />
+        </>
       }
     />
   );

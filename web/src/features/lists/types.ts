@@ -69,3 +69,18 @@ export const MAX_RECIPIENT_NAME = 40;
 export type SuggestionDraft = NonNullable<
   paths['/api/shared/{token}/suggestions']['post']['requestBody']
 >['content']['application/json'];
+
+/**
+ * How many of a shared list's gifts are still to buy, as a giver counts them (a gift with a unit
+ * nobody claimed). Null for anyone but a giver (`viewer` member): the recipient and anonymous
+ * visitors get no claim fields, and the figure must never be guessed for them.
+ */
+export function stillToBuy(list: SharedList): number | null {
+  if (list.viewer !== 'member') return null;
+  return list.items.filter((item) => unitsLeft(item) > 0).length;
+}
+
+/** A giver's order: what is still to buy first, the gifts nobody can claim any more last (each part kept in order). */
+export function takenLast(items: readonly SharedItem[]): SharedItem[] {
+  return [...items.filter((i) => unitsLeft(i) > 0), ...items.filter((i) => unitsLeft(i) === 0)];
+}

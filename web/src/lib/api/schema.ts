@@ -1090,6 +1090,8 @@ export interface components {
                 /** Format: uuid */
                 listId: string;
                 name: string;
+                /** @description A member of the family (tells the caller's own lists from the others') */
+                ownerUid: string;
                 ownerName: string;
                 token: string;
                 /** @description Whom a list kept for someone else is for ("Emma"); absent for a member's own list. */

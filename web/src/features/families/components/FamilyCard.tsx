@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage } from '../../../lib/apiError';
 import { useRemoveMemberMutation } from '../api';
-import { adminsFirst, isLastAdmin, type Family, type Invite } from '../types';
+import { adminsFirst, isLastAdmin, type Family, type FamilySharedList, type Invite } from '../types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { InvitePanel } from './InvitePanel';
 import { MemberRow } from './MemberRow';
@@ -15,6 +15,8 @@ interface Props {
   family: Family;
   me: string;
   initialInvite?: Invite;
+  /** Shown under each shared list (the app puts how many gifts are still to buy there). */
+  listExtra?: (list: FamilySharedList) => ReactNode;
 }
 
 function leaveText(t: TFunction<'families'>, family: Family, me: string): string {
@@ -23,8 +25,8 @@ function leaveText(t: TFunction<'families'>, family: Family, me: string): string
   return t('card.leaveText', { name: family.name });
 }
 
-/** One family: its members, the lists they shared with it, invitations (admins), Secret Santa, leaving. */
-export function FamilyCard({ family, me, initialInvite }: Props) {
+/** One family: the lists its members shared with it first (what givers come for), its members, invitations (admins), Secret Santa, leaving. */
+export function FamilyCard({ family, me, initialInvite, listExtra }: Props) {
   const { t } = useTranslation('families');
   const toast = useToast();
   const [leaving, setLeaving] = useState(false);
@@ -51,13 +53,6 @@ export function FamilyCard({ family, me, initialInvite }: Props) {
         <span className="family-badge">{family.role === 'admin' ? t('card.youAdmin') : t('card.member')}</span>
       </header>
 
-      <h3 className="family-card__heading">{t('card.members', { n: family.members.length })}</h3>
-      <ul className="family-card__members">
-        {adminsFirst(family.members).map((member) => (
-          <MemberRow key={member.uid} family={family} member={member} me={me} />
-        ))}
-      </ul>
-
       <h3 className="family-card__heading">{t('card.lists')}</h3>
       {family.lists.length === 0 ? (
         <p className="muted">{t('card.noLists', { name: family.name })}</p>
@@ -65,11 +60,18 @@ export function FamilyCard({ family, me, initialInvite }: Props) {
         <ul className="family-card__lists">
           {family.lists.map((list) => (
             <li key={list.listId}>
-              <FamilyListRow list={list} />
+              <FamilyListRow list={list} me={me} extra={listExtra?.(list)} />
             </li>
           ))}
         </ul>
       )}
+
+      <h3 className="family-card__heading">{t('card.members', { n: family.members.length })}</h3>
+      <ul className="family-card__members">
+        {adminsFirst(family.members).map((member) => (
+          <MemberRow key={member.uid} family={family} member={member} me={me} />
+        ))}
+      </ul>
 
       {family.role === 'admin' && <InvitePanel family={family} initialInvite={initialInvite} />}
 

@@ -17,7 +17,7 @@ function smiths(): Family {
       { uid: ME, displayName: 'Holly', role: 'admin' },
       { uid: 'u-ben', displayName: 'Ben', role: 'member' },
     ],
-    lists: [{ listId: 'l-ben', name: 'Christmas', ownerName: 'Ben', token: 'tok-ben' }],
+    lists: [{ listId: 'l-ben', name: 'Christmas', ownerUid: 'u-ben', ownerName: 'Ben', token: 'tok-ben' }],
   };
 }
 
@@ -43,8 +43,8 @@ describe('the Family page /family', () => {
     const family = smiths();
     family.lists = [
       ...family.lists,
-      { listId: 'l-emma', name: 'Emma’s wishlist', ownerName: 'Holly', token: 'tok-emma', recipientName: 'Emma', managedBy: ['Holly', 'Ben'] },
-      { listId: 'l-gran', name: 'Birthday', ownerName: 'Holly', token: 'tok-gran', recipientName: 'Grandpa', managedBy: ['Holly'] },
+      { listId: 'l-emma', name: 'Emma’s wishlist', ownerUid: ME, ownerName: 'Holly', token: 'tok-emma', recipientName: 'Emma', managedBy: ['Holly', 'Ben'] },
+      { listId: 'l-gran', name: 'Birthday', ownerUid: ME, ownerName: 'Holly', token: 'tok-gran', recipientName: 'Grandpa', managedBy: ['Holly'] },
     ];
     mockFetch((call) => json(isInvitesList(call) ? [] : [family]));
     render();
@@ -56,6 +56,40 @@ describe('the Family page /family', () => {
       'Grandpa’s wishlist, kept by HollyBirthday',
     ]);
     expect(rows[1]).toHaveAttribute('href', '/l/tok-emma');
+  });
+
+  it("names Ben's default list after him and the caller's own as theirs, and shows what the app puts under each", async () => {
+    const family = smiths();
+    family.lists = [
+      { listId: 'l-ben', name: 'My Wishlist', ownerUid: 'u-ben', ownerName: 'Ben', token: 'tok-ben' },
+      { listId: 'l-me', name: 'My Wishlist', ownerUid: ME, ownerName: 'Holly', token: 'tok-me' },
+    ];
+    mockFetch((call) => json(isInvitesList(call) ? [] : [family]));
+    renderWithProviders(<FamilyPage listExtra={(list) => <span>extra {list.token}</span>} />, { path: '/family', preloadedState: signedIn() });
+    const card = await screen.findByRole('region', { name: 'The Smiths' });
+    const rows = within(card).getAllByTestId('family-list');
+    expect(rows.map((r) => r.textContent)).toEqual(["Ben's wishlistBenextra tok-ben", 'My WishlistYour listextra tok-me']);
+  });
+
+  it("lets an admin copy their own shared list with the family's new invitation link", async () => {
+    const family = smiths();
+    family.lists = [...family.lists, { listId: 'l-me', name: 'My Wishlist', ownerUid: ME, ownerName: 'Holly', token: 'tok-me' }];
+    mockFetch((call) => {
+      if (call.method === 'POST') return json({ token: 'inv-tok', url: '/join/inv-tok', expiresAt: '2026-12-05T00:00:00Z' });
+      return json(isInvitesList(call) ? [] : [family]);
+    });
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    render();
+    const card = await screen.findByRole('region', { name: 'The Smiths' });
+    // Before a link is made there is no invitation to send a list with.
+    expect(within(card).queryByTestId('copy-list-with-invite')).not.toBeInTheDocument();
+    await userEvent.click(within(card).getByRole('button', { name: 'Make an invitation link' }));
+    // Only the caller's own list is offered: Ben's is his to send.
+    const copy = await within(card).findAllByTestId('copy-list-with-invite');
+    expect(copy.map((b) => b.textContent)).toEqual(['Copy My Wishlist with the invitation']);
+    await userEvent.click(copy[0]);
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/l/tok-me?join=inv-tok`);
   });
 
   it('removes a member only after asking', async () => {

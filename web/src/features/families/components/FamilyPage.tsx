@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PlusIcon } from '../../../components/icons';
 import { PageSpinner } from '../../../components/Spinner';
@@ -8,13 +8,18 @@ import { errorMessage } from '../../../lib/apiError';
 import { selectCurrentUser } from '../../../lib/session';
 import { usePageTitle } from '../../../lib/usePageTitle';
 import { useGetFamiliesQuery } from '../api';
-import type { Invite } from '../types';
+import type { FamilySharedList, Invite } from '../types';
 import { FamilyCard } from './FamilyCard';
 import { NewFamilyDialog } from './NewFamilyDialog';
 import './families.css';
 
+interface Props {
+  /** Shown under each shared list (the app puts how many gifts are still to buy there). */
+  listExtra?: (list: FamilySharedList) => ReactNode;
+}
+
 /** /family: the caller's families, their members and shared lists, invitations and Secret Santa. */
-export default function FamilyPage() {
+export default function FamilyPage({ listExtra }: Props = {}) {
   const { t } = useTranslation('families');
   usePageTitle(t('page.title'));
   const me = useAppSelector(selectCurrentUser)?.id ?? '';
@@ -44,7 +49,7 @@ export default function FamilyPage() {
       )}
       <div className="families__list">
         {families?.map((family) => (
-          <FamilyCard key={family.id} family={family} me={me} initialInvite={firstInvites[family.id]} />
+          <FamilyCard key={family.id} family={family} me={me} initialInvite={firstInvites[family.id]} listExtra={listExtra} />
         ))}
       </div>
       {creating && (

@@ -4,6 +4,9 @@ import { Field, TextField } from '../../../components/Field';
 import { useToast } from '../../../app/shell/notices';
 import { errorMessage, fieldErrors } from '../../../lib/apiError';
 import { useFormat } from '../../../lib/format';
+import { useListName } from '../../../lib/listName';
+import { selectCurrentUser } from '../../../lib/session';
+import { useAppSelector } from '../../../app/hooks';
 import { useGetFamilyInvitesQuery, useInviteToFamilyMutation, useRevokeInviteMutation } from '../api';
 import { canWebShare, useShareLink } from '../hooks/useShareLink';
 import { absoluteUrl, type Family, type Invite, type OpenInvite } from '../types';
@@ -30,6 +33,10 @@ export function InvitePanel({ family, initialInvite }: Props) {
   const open = useGetFamilyInvitesQuery(family.id);
   const [revoke, revoking] = useRevokeInviteMutation();
   const url = invite ? absoluteUrl(invite.url) : null;
+  const listName = useListName();
+  const me = useAppSelector(selectCurrentUser)?.id;
+  // The admin's own lists shared with the family: sent with the invitation, the list's page offers to join.
+  const myLists = family.lists.filter((l) => l.ownerUid === me);
 
   async function revokeOne(item: OpenInvite) {
     try {
@@ -96,6 +103,25 @@ export function InvitePanel({ family, initialInvite }: Props) {
               {t('invite.newLink')}
             </button>
           </div>
+          {invite && myLists.length > 0 && (
+            <div className="family-invite__with-list">
+              <p className="field__label">{t('offer.withList')}</p>
+              <p className="muted">{t('offer.withListHint')}</p>
+              <div className="button-row">
+                {myLists.map((l) => (
+                  <button
+                    key={l.listId}
+                    type="button"
+                    className="button button--outline button--small"
+                    data-testid="copy-list-with-invite"
+                    onClick={() => copy(absoluteUrl(`/l/${l.token}?join=${encodeURIComponent(invite.token)}`))}
+                  >
+                    {t('offer.copyWithList', { list: listName(l.name) })}
+                  </button>
+                ))}
+              </div>
+            </div>
+          )}
         </>
       ) : (
         <button type="button" className="button button--outline button--small" disabled={making.isLoading} onClick={newLink}>

@@ -2,12 +2,14 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { GiftIcon } from '../../../components/icons';
 import { useFormat } from '../../../lib/format';
+import { DEFAULT_LIST_NAME, useListName } from '../../../lib/listName';
 import type { SecretSantaMatch } from '../types';
 
 /** The caller's own match, and nothing of anyone else's. */
 export function MyMatchCard({ match }: { match: SecretSantaMatch }) {
   const { t } = useTranslation('families');
   const format = useFormat();
+  const listName = useListName();
   const { assignee } = match;
   return (
     <section className="card santa-match" aria-labelledby="santa-match-title" data-testid="santa-match">
@@ -24,7 +26,9 @@ export function MyMatchCard({ match }: { match: SecretSantaMatch }) {
         <div className="button-row">
           {assignee.lists.map((list) => (
             <Link key={list.token} to={`/l/${list.token}`} className="button button--primary button--small">
-              {t('santa.openList', { name: assignee.displayName, list: list.name })}
+              {list.name === DEFAULT_LIST_NAME
+                ? t('santa.openWishlist', { list: listName(list.name, assignee.displayName) })
+                : t('santa.openList', { name: assignee.displayName, list: list.name })}
             </Link>
           ))}
         </div>

@@ -1,4 +1,4 @@
-import { useListName } from '../listName';
+import { useListName } from '../../../lib/listName';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { GiftIcon } from '../../../components/icons';
@@ -63,7 +63,7 @@ function ClaimRow({ entry }: { entry: ClaimEntry }) {
         </p>
         <p className="muted">
           {item.price ? `${format.price(item.price)} · ` : ''}
-          {list.token ? <Link to={`/l/${list.token}`}>{listName(list.name)}</Link> : listName(list.name)}
+          {list.token ? <Link to={`/l/${list.token}`}>{listName(list.name, list.ownerName)}</Link> : listName(list.name, list.ownerName)}
         </p>
         {giving?.entry(entry)}
         {!list.token && (

@@ -1,4 +1,4 @@
-import { useListName } from '../listName';
+import { useListName } from '../../../lib/listName';
 import { useTranslation } from 'react-i18next';
 import { useId, useState } from 'react';
 import { PlusIcon } from '../../../components/icons';

@@ -1,4 +1,4 @@
-import { useListName } from '../listName';
+import { useListName } from '../../../lib/listName';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../app/hooks';
 import { useToast } from '../../../app/shell/notices';

@@ -32,17 +32,21 @@ export function SharedItemCard({ token, item, viewer, manages = false, onEditSug
   const { t } = useTranslation('lists');
   const format = useFormat();
   const taken = isMember && unitsLeft(item) === 0;
+  // A gift nobody can claim any more offers no second purchase: only its taker keeps the shop link.
+  const canShop = !taken || (item.mine ?? 0) > 0;
+  const photo = imageFailed ? null : item.imageUrl;
+  const hasPhoto = !!photo;
   const shopUrl = item.shoppingUrl || shopSearchUrl(item.searchQuery || item.name);
   const giving = useSharedItemGiving();
   return (
     <article
-      className={`media-card shared-item${taken ? ' shared-item--taken' : ''}`}
+      className={`media-card shared-item${taken ? ' shared-item--taken' : ''}${hasPhoto ? '' : ' media-card--no-photo'}`}
       aria-labelledby={`shared-item-${item.id}`}
       data-testid="shared-item"
     >
       <div className="media-card__media">
-        {item.imageUrl && !imageFailed ? (
-          <img src={item.imageUrl} alt="" loading="lazy" onError={() => setImageFailed(true)} />
+        {photo ? (
+          <img src={photo} alt="" loading="lazy" onError={() => setImageFailed(true)} />
         ) : (
           <span className="media-card__placeholder">
             <CategoryIcon category={item.category} size={40} />
@@ -71,14 +75,16 @@ export function SharedItemCard({ token, item, viewer, manages = false, onEditSug
         {isMember && giving?.({ token, item })}
       </div>
       <div className="media-card__actions">
-        <button
-          type="button"
-          className="button button--outline button--small"
-          aria-label={t('item.shopFor', { name: item.name })}
-          onClick={() => openInNewTab(shopUrl)}
-        >
-          <CartIcon size={16} /> {t('item.shop')}
-        </button>
+        {canShop && (
+          <button
+            type="button"
+            className="button button--outline button--small shared-item__shop"
+            aria-label={t('item.shopFor', { name: item.name })}
+            onClick={() => openInNewTab(shopUrl)}
+          >
+            <CartIcon size={16} /> {t('item.shop')}
+          </button>
+        )}
         {isMember && <ClaimControls token={token} item={item} />}
         {isMember && item.suggested && (manages || item.suggestedBy?.mine) && onEditSuggestion && (
           <SuggestionActions token={token} item={item} onEdit={onEditSuggestion} />

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../../lib/format';
-import { useListName } from '../listName';
+import { useListName } from '../../../lib/listName';
 import { recipientName, type SharedList } from '../types';
 
 /**
@@ -18,13 +18,17 @@ export function SharedListHeader({ data }: { data: SharedList }) {
   if (data.viewer === 'owner') whose = t('shared.yours');
   else if (forName && keepers.length > 0) whose = t('shared.keptBy', { name: forName, keepers: format.names(keepers) });
   else if (forName) whose = t('shared.whose', { owner: forName });
+  const title = listName(data.list.name, data.viewer === 'owner' ? null : (forName ?? data.list.ownerName));
   return (
     <header className="shared-list__header">
-      <p className="muted" data-testid="shared-whose">
-        {whose}
-      </p>
+      {/* Someone's default list is already titled "Tom's wishlist": the line would say it twice. */}
+      {whose !== title && (
+        <p className="muted" data-testid="shared-whose">
+          {whose}
+        </p>
+      )}
       <h1 id="shared-list-title" className="page__title">
-        {listName(data.list.name)}
+        {title}
       </h1>
     </header>
   );

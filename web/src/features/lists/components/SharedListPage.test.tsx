@@ -58,6 +58,62 @@ describe('shared list page /l/:token', () => {
     expect(within(cards[1]).getByText('Taken')).toBeInTheDocument();
     expect(within(cards[1]).queryByRole('button', { name: /I'll get this/ })).not.toBeInTheDocument();
     expect(within(cards[0]).queryByText('Taken')).not.toBeInTheDocument();
+    // A taken gift offers no second purchase.
+    expect(within(cards[1]).queryByRole('button', { name: /Shop for/ })).not.toBeInTheDocument();
+  });
+
+  it('lists taken gifts last and dimmed, and keeps the shop button for their taker only', async () => {
+    answers((call) =>
+      call.url === '/api/claims'
+        ? json([])
+        : json(
+            shared('member', [
+              item({ id: 'a', name: 'Bike', priority: 3, claimed: 1, mine: 0 }),
+              item({ id: 'b', name: 'Kite', claimed: 1, mine: 1, createdAt: '2026-11-06T10:00:00Z' }),
+              item({ id: 'c', name: 'Socks', claimed: 0, mine: 0, imageUrl: '', createdAt: '2026-11-05T10:00:00Z' }),
+            ]),
+          ),
+    );
+    renderPage();
+    const cards = await screen.findAllByTestId('shared-item');
+    expect(cards.map((c) => within(c).getByRole('heading').textContent)).toEqual(['Socks', 'Bike', 'Kite']);
+    expect(cards[1]).toHaveClass('shared-item--taken');
+    expect(cards[2]).toHaveClass('shared-item--taken');
+    expect(await screen.findByRole('button', { name: 'Shop for Kite (opens in a new tab)' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Shop for Bike/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Shop for Socks (opens in a new tab)' })).toBeInTheDocument();
+    // Without a photo the card is compact.
+    expect(cards[0]).toHaveClass('media-card--no-photo');
+    expect(cards[1]).not.toHaveClass('media-card--no-photo');
+    // Screen readers hear what is left, politely.
+    expect(screen.getByTestId('still-to-buy-status')).toHaveAttribute('aria-live', 'polite');
+    expect(screen.getByTestId('still-to-buy-status')).toHaveTextContent('1 gift still to buy');
+  });
+
+  it('switches to the dense view and keeps the choice', async () => {
+    answers(() => json(shared('member', [item({ claimed: 0, mine: 0 })])));
+    renderPage();
+    const toggle = await screen.findByRole('button', { name: 'Compact view' });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('shared-item').parentElement).toHaveClass('shared-list__items--dense');
+    expect(localStorage.getItem('santa:denseLists')).toBe('1');
+    await userEvent.click(toggle);
+    expect(localStorage.getItem('santa:denseLists')).toBe('0');
+  });
+
+  it("names someone else's default list after its owner, and the owner's own as theirs", async () => {
+    answers(() => json({ ...shared('member', [item({ claimed: 0, mine: 0 })]), list: { id: 'l1', name: 'My Wishlist', ownerName: 'Tom' } }));
+    const first = renderPage();
+    expect(await screen.findByRole('heading', { level: 1, name: "Tom's wishlist" })).toBeInTheDocument();
+    expect(document.title).toBe("Tom's wishlist | Santa Wishlist");
+    // Not said twice: no "Tom's wishlist" line above the title.
+    expect(screen.queryByTestId('shared-whose')).not.toBeInTheDocument();
+    first.unmount();
+    answers(() => json({ ...shared('owner', [item({})]), list: { id: 'l1', name: 'My Wishlist', ownerName: 'Tom' } }));
+    renderPage();
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Wishlist' })).toBeInTheDocument();
   });
 
   it('claims a chosen number of units and then offers purchased and release', async () => {
