@@ -72,7 +72,7 @@ export function SharedItemCard({ token, item, viewer, manages = false, onEditSug
         {isMember && item.suggested && <SuggestedBy by={item.suggestedBy} />}
         {isMember && <ClaimedBy claims={item.claims} />}
         {/* Giving together (features/giving, through the app): givers only, like claims. */}
-        {isMember && giving?.({ token, item })}
+        {isMember && giving && <div className="shared-item__giving">{giving({ token, item })}</div>}
       </div>
       <div className="media-card__actions">
         {canShop && (
