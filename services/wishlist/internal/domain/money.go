@@ -3,7 +3,6 @@ package domain
 import (
 	"encoding/json"
 	"regexp"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -117,42 +116,35 @@ func (m Money) Show() Amount {
 
 // symbols maps a currency symbol as people write it ("$", "€", "CA$") to its code, from the
 // CLDR symbols of a few locales; the first locale to name a symbol keeps it ("$" is the US
-// dollar, as English writes it). Longest first, so "CA$" is tried before "$".
-var symbols = func() []symbolCode {
-	seen := map[string]bool{}
-	var out []symbolCode
+// dollar, as English writes it).
+var symbols = func() map[string]string {
+	out := map[string]string{}
 	for _, loc := range []string{"en", "en-GB", "de", "fr", "es", "ja", "zh", "ko", "pl", "sv", "da", "nb", "cs", "hu", "ru", "tr", "hi"} {
 		for _, code := range currency.GetCurrencyCodes() {
 			sym, ok := currency.GetSymbol(code, currency.NewLocale(loc))
-			if !ok || sym == code || seen[sym] || strings.TrimSpace(sym) == "" {
+			if _, taken := out[sym]; !ok || taken || sym == code || strings.TrimSpace(sym) == "" {
 				continue
 			}
-			seen[sym] = true
-			out = append(out, symbolCode{sym, code})
+			out[sym] = code
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i].symbol) > len(out[j].symbol) })
 	return out
 }()
 
-type symbolCode struct{ symbol, code string }
-
-var (
-	isoCode     = regexp.MustCompile(`\b[A-Z]{3}\b`)
-	priceNumber = regexp.MustCompile(`[0-9][0-9.,'’\x{00a0}\x{202f} ]*[0-9]|[0-9]`)
-)
+var priceNumber = regexp.MustCompile(`[0-9][0-9.,'’\x{00a0}\x{202f} ]*[0-9]|[0-9]`)
 
 // ReadPrice reads an amount and its currency from a price as people write it ("$29.99",
 // "24,90 €", "EUR 1.299,00", "£15"), keeping nothing but what it is sure of: ok is false when no
 // number is found. The currency is empty when the text names none. The price text itself stays
 // as the user wrote it; this reading is only for sums and group gift targets.
 func ReadPrice(text string) (minor int64, cur string, ok bool) {
-	cur = priceCurrency(text)
-	num := priceNumber.FindString(text)
-	if num == "" {
-		return 0, cur, false
+	loc := priceNumber.FindStringIndex(text)
+	if loc == nil {
+		return 0, priceCurrency(text), false
 	}
-	dec := normalizeNumber(num)
+	// What is left around the number names the currency: "$", "CA$", "EUR", "€".
+	cur = priceCurrency(text[:loc[0]] + " " + text[loc[1]:])
+	dec := normalizeNumber(text[loc[0]:loc[1]])
 	if dec == "" {
 		return 0, cur, false
 	}
@@ -172,15 +164,16 @@ func ReadPrice(text string) (minor int64, cur string, ok bool) {
 	return m, cur, true
 }
 
-func priceCurrency(text string) string {
-	for _, m := range isoCode.FindAllString(text, -1) {
-		if currency.IsValid(m) {
-			return m
+// priceCurrency finds a currency in the words of a price other than its number: an ISO code
+// ("EUR") or a symbol ("€", "CA$"), by whole word, or a symbol stuck to nothing else.
+func priceCurrency(rest string) string {
+	for _, word := range strings.Fields(rest) {
+		word = strings.Trim(word, ".,:;()")
+		if len(word) == 3 && ValidCurrency(word) {
+			return word
 		}
-	}
-	for _, s := range symbols {
-		if strings.Contains(text, s.symbol) {
-			return s.code
+		if code, ok := symbols[word]; ok {
+			return code
 		}
 	}
 	return ""
