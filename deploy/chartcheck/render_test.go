@@ -652,6 +652,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 	}
 	leftOptional := map[string]string{
 		"OUTBOX_RETENTION":               "service default (24h)",
+		"REMINDER_EMPTY_LIST_QUIET":      "service default (72h)",
 		"FIREBASE_AUTH_EMULATOR_HOST":    "set only with authEmulator.enabled",
 		"GOOGLE_APPLICATION_CREDENTIALS": "set when firebase.credentials.existingSecret is given (prod.yaml)",
 		"GEMINI_API_KEY":                 "set when a key is given (secrets)",
