@@ -122,19 +122,7 @@ func BenchmarkListAnswers(b *testing.B) {
 	})
 	b.Run("giver shared view/today", func(b *testing.B) {
 		for b.Loop() {
-			l, err := findShared(ctx, r.pool, token)
-			if err == nil {
-				_, err = r.pool.Exec(ctx, `INSERT INTO list_viewers (list_id, user_id, seen_at) VALUES ($1, $2, now())
-					ON CONFLICT (list_id, user_id) DO UPDATE SET seen_at = now()`, l.ID, "aunt")
-			}
-			var head []byte
-			if err == nil {
-				head, err = json.Marshal(map[string]any{"viewer": "member", "list": map[string]string{"id": l.ID, "name": l.Name, "ownerName": l.OwnerName}})
-			}
-			if err == nil {
-				err = r.writeRows(ctx, oldMember, head, []byte("}"), sink, "SELECT "+oldMember.sql+" FROM items WHERE items.list_id = $1"+sharedOrder, l.ID, "aunt")
-			}
-			if err != nil {
+			if err := shared(oldMember, token); err != nil {
 				b.Fatal(err)
 			}
 		}
