@@ -45,6 +45,20 @@ func seasonGroupGift(ctx context.Context, tx pgx.Tx, itemID string) (groupGiftRo
 	return g, true, nil
 }
 
+// lockGroupGift locks a shared item (lockSharedItem) and reads its group gift of this season,
+// domain.ErrGroupGiftNotFound when it has none.
+func lockGroupGift(ctx context.Context, tx pgx.Tx, token, itemID, uid string) (sharedList, lockedItem, groupGiftRow, error) {
+	l, item, err := lockSharedItem(ctx, tx, token, itemID, uid)
+	if err != nil {
+		return l, item, groupGiftRow{}, err
+	}
+	g, exists, err := seasonGroupGift(ctx, tx, itemID)
+	if err == nil && !exists {
+		err = domain.ErrGroupGiftNotFound
+	}
+	return l, item, g, err
+}
+
 // StartGroupGift starts the item's group gift for this season; plan decides its target and
 // currency from the item's price and the units still free.
 func (r *Repository) StartGroupGift(ctx context.Context, token, itemID string, by caller.Caller,
@@ -107,16 +121,9 @@ func (r *Repository) Pledge(ctx context.Context, token, itemID string, by caller
 	parse func(currency string) (int64, error)) (domain.GroupGift, error) {
 	var out domain.GroupGift
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		l, item, err := lockSharedItem(ctx, tx, token, itemID, by.UID)
+		l, item, g, err := lockGroupGift(ctx, tx, token, itemID, by.UID)
 		if err != nil {
 			return err
-		}
-		g, exists, err := seasonGroupGift(ctx, tx, itemID)
-		if err != nil {
-			return err
-		}
-		if !exists {
-			return domain.ErrGroupGiftNotFound
 		}
 		amount, err := parse(g.Currency)
 		if err != nil {
@@ -183,16 +190,9 @@ func (r *Repository) Withdraw(ctx context.Context, token, itemID, uid string) er
 // CancelGroupGift lets its organizer end a group gift nobody else has pledged to.
 func (r *Repository) CancelGroupGift(ctx context.Context, token, itemID, uid string) error {
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		l, item, err := lockSharedItem(ctx, tx, token, itemID, uid)
+		l, item, g, err := lockGroupGift(ctx, tx, token, itemID, uid)
 		if err != nil {
 			return err
-		}
-		g, exists, err := seasonGroupGift(ctx, tx, itemID)
-		if err != nil {
-			return err
-		}
-		if !exists {
-			return domain.ErrGroupGiftNotFound
 		}
 		if g.OrganizerUID != uid {
 			return domain.ErrNotOrganizer
