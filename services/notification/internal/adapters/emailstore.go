@@ -246,14 +246,21 @@ type EmailOutbox struct{ pool *pgxpool.Pool }
 // NewEmailOutbox wraps a pool.
 func NewEmailOutbox(pool *pgxpool.Pool) *EmailOutbox { return &EmailOutbox{pool: pool} }
 
-// Enqueue adds a notice to its batch, once per notice (a redelivered event adds nothing). A
-// digest is due window after its first notice; a notice sent at once is due now.
+// Enqueue adds a notice to its batch, once per notice (a redelivered event adds nothing), unless
+// the account was erased. A digest is due window after its first notice; a notice sent at once
+// is due now.
 func (o *EmailOutbox) Enqueue(ctx context.Context, p domain.PendingEmail, now time.Time, window time.Duration) error {
 	due := now
 	if p.Batch == domain.DigestBatch {
 		due = now.Add(window)
 	}
 	err := pgx.BeginFunc(ctx, o.pool, func(tx pgx.Tx) error {
+		if err := lockUser(ctx, tx, p.Notice.UserID); err != nil {
+			return err
+		}
+		if gone, err := erased(ctx, tx, p.Notice.UserID); err != nil || gone {
+			return err // the account was erased while this event was on its way
+		}
 		tag, err := tx.Exec(ctx, `INSERT INTO email_items (notice_id, user_id, batch, kind, event, data, occurred_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (notice_id) DO NOTHING`,
 			p.Notice.EventID, p.Notice.UserID, p.Batch, p.Kind, p.Notice.Event, p.Notice.Data, p.Notice.OccurredAt, now)

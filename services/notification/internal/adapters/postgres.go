@@ -32,11 +32,17 @@ type Notices struct{ pool *pgxpool.Pool }
 // NewNotices wraps a pool.
 func NewNotices(pool *pgxpool.Pool) *Notices { return &Notices{pool: pool} }
 
-// EraseUser deletes every notice of a deleted account. Idempotent.
+// EraseUser deletes every notice of a deleted account and remembers the account as erased, so
+// no later event stores anything about it (see erased). It runs first of the service's
+// erasures. Idempotent.
 func (s *Notices) EraseUser(ctx context.Context, userID string) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))", userID, userLockSeed); err != nil {
-			return fmt.Errorf("lock user: %w", err)
+		if err := lockUser(ctx, tx, userID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO erased_users (uid_hash) VALUES (sha256(convert_to($1, 'UTF8')))
+			ON CONFLICT DO NOTHING`, userID); err != nil {
+			return fmt.Errorf("remember the erasure: %w", err)
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM notices WHERE user_id = $1", userID); err != nil {
 			return fmt.Errorf("erase notices: %w", err)
@@ -47,6 +53,7 @@ func (s *Notices) EraseUser(ctx context.Context, userID string) error {
 
 // Insert stores a notice once per event id and returns it with its seq. fresh is false when
 // the event was stored before (a redelivery): nothing changes and the stored seq is returned.
+// For an erased account nothing is stored and the seq is 0.
 //
 // Each user's notices are numbered 1, 2, 3 … on their own (a counter shared by all users
 // would let the gaps between one's own numbers count everyone else's notices), and stored
@@ -55,8 +62,11 @@ func (s *Notices) EraseUser(ctx context.Context, userID string) error {
 // resume from "everything after the last seq I sent" without gaps.
 func (s *Notices) Insert(ctx context.Context, n domain.Notice) (stored domain.Notice, fresh bool, err error) {
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))", n.UserID, userLockSeed); err != nil {
-			return fmt.Errorf("lock user: %w", err)
+		if err := lockUser(ctx, tx, n.UserID); err != nil {
+			return err
+		}
+		if gone, err := erased(ctx, tx, n.UserID); err != nil || gone {
+			return err // an erased account's notice is not stored: Seq stays 0
 		}
 		var owner string
 		err := tx.QueryRow(ctx, "SELECT seq, user_id FROM notices WHERE event_id = $1", n.EventID).Scan(&n.Seq, &owner)
@@ -94,6 +104,26 @@ func (s *Notices) Insert(ctx context.Context, n domain.Notice) (stored domain.No
 		return n, false, fmt.Errorf("store notice for event %s: %w", n.EventID, err)
 	}
 	return n, fresh, nil
+}
+
+// lockUser takes the user's lock until commit: notices are numbered under it, and an erasure
+// and the writes that check for one (erased) take it, so neither slips past the other.
+func lockUser(ctx context.Context, tx pgx.Tx, userID string) error {
+	if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, $2))", userID, userLockSeed); err != nil {
+		return fmt.Errorf("lock user: %w", err)
+	}
+	return nil
+}
+
+// erased tells whether the user's account was erased here; call it holding lockUser.
+func erased(ctx context.Context, tx pgx.Tx, userID string) (bool, error) {
+	var gone bool
+	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM erased_users WHERE uid_hash = sha256(convert_to($1, 'UTF8')))`,
+		userID).Scan(&gone)
+	if err != nil {
+		return false, fmt.Errorf("read erasures: %w", err)
+	}
+	return gone, nil
 }
 
 // newestCount is the count of the user's latest-occurred count notice.

@@ -210,3 +210,54 @@ func TestNoticesAreNumberedPerUser(t *testing.T) {
 		t.Fatalf("the owner's notices are numbered %v, want [1 2 3 4]", got)
 	}
 }
+
+// An event for an account still on its way when the account was erased (its consumer was
+// behind, or on another replica) stores nothing: no notice, no queued email. Found in the
+// cluster, where a restarted notification erased Anna before its email consumer caught up.
+func TestNothingIsStoredForAnAccountAfterItsErasure(t *testing.T) {
+	notices, pool := store(t)
+	outbox := adapters.NewEmailOutbox(pool)
+	ctx := context.Background()
+	before := countNotice("anna", 1, time.Now())
+	if _, fresh, err := notices.Insert(ctx, before); err != nil || !fresh {
+		t.Fatalf("insert before the erasure: %v %v", fresh, err)
+	}
+	if err := notices.EraseUser(ctx, "anna"); err != nil {
+		t.Fatal(err)
+	}
+	if err := notices.EraseUser(ctx, "anna"); err != nil { // a redelivered user.deleted
+		t.Fatal(err)
+	}
+	late := countNotice("anna", 2, time.Now())
+	stored, fresh, err := notices.Insert(ctx, late)
+	if err != nil || fresh || stored.Seq != 0 {
+		t.Fatalf("a late notice for an erased account: %+v fresh=%v err=%v", stored, fresh, err)
+	}
+	if err := outbox.Enqueue(ctx, domain.PendingOf(late, domain.KindListChanged), time.Now(), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	// Someone else is unaffected.
+	bob := countNotice("bob", 1, time.Now())
+	if _, fresh, err := notices.Insert(ctx, bob); err != nil || !fresh {
+		t.Fatalf("bob's notice: %v %v", fresh, err)
+	}
+	if err := outbox.Enqueue(ctx, domain.PendingOf(bob, domain.KindListChanged), time.Now(), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	for table, want := range map[string]map[string]int{
+		"notices":       {"anna": 0, "bob": 1},
+		"email_items":   {"anna": 0, "bob": 1},
+		"email_batches": {"anna": 0, "bob": 1},
+	} {
+		for uid, n := range want {
+			var got int
+			if err := pool.QueryRow(ctx, "SELECT count(*) FROM "+table+" WHERE user_id = $1", uid).Scan(&got); err != nil || got != n {
+				t.Errorf("%s rows of %s: %d, want %d (%v)", table, uid, got, n, err)
+			}
+		}
+	}
+	var mentions int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM erased_users WHERE encode(uid_hash, 'escape') LIKE '%anna%'").Scan(&mentions); err != nil || mentions != 0 {
+		t.Errorf("the erasure record holds the uid itself: %d (%v)", mentions, err)
+	}
+}

@@ -49,6 +49,9 @@ func (n *Notifier) Handle(ctx context.Context, env events.Envelope) error {
 		if err != nil {
 			return poisonOrRetry(err)
 		}
+		if stored.Seq == 0 {
+			continue // the account was erased; nothing was stored
+		}
 		if !fresh {
 			n.logger.Debug("event seen before; nothing stored", "event_id", env.ID, "seq", stored.Seq)
 		}
