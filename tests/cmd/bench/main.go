@@ -95,6 +95,8 @@ func main() {
 	if cfg.Family {
 		fmt.Println()
 		runFamilyBench(cfg, users)
+		fmt.Println()
+		runGivingBench(cfg, users)
 	}
 
 	fmt.Println()

@@ -266,9 +266,11 @@ func recipientName(l sharedList) string {
 }
 
 // groupGiftSQL is a group gift (g) as the givers see it, $2 being the viewer: amounts as exact
-// decimal strings with the currency's digits, computed in numeric (never floating point).
-const groupGiftSQL = `jsonb_build_object(
-	'organizer', jsonb_build_object('displayName', g.organizer_name),
+// decimal strings with the currency's digits (money_text, integer arithmetic). Built as json,
+// not jsonb: it is only ever written out, and json is text put together, where jsonb would be
+// built, sorted and printed again (make bench-lists).
+const groupGiftSQL = `json_build_object(
+	'organizer', json_build_object('displayName', g.organizer_name),
 	'organizerIsMe', g.organizer_uid = $2,
 	'target', money_text(g.target_minor, g.digits),
 	'currency', g.currency,
@@ -281,8 +283,8 @@ const groupGiftSQL = `jsonb_build_object(
 // its pledges' total and list.
 const groupGiftPledges = `group_gifts g CROSS JOIN LATERAL (
 	SELECT COALESCE(sum(p.amount_minor), 0)::bigint AS total,
-		COALESCE(jsonb_agg(jsonb_build_object('displayName', p.display_name, 'amount', money_text(p.amount_minor, g.digits),
-			'mine', p.user_id = $2) ORDER BY p.created_at, p.user_id), '[]'::jsonb) AS pledges
+		COALESCE(json_agg(json_build_object('displayName', p.display_name, 'amount', money_text(p.amount_minor, g.digits),
+			'mine', p.user_id = $2) ORDER BY p.created_at, p.user_id), '[]'::json) AS pledges
 	FROM pledges p WHERE p.group_gift_id = g.id) s`
 
 // groupGiftView reads one group gift as viewer sees it.

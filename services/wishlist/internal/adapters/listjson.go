@@ -81,7 +81,7 @@ var suggestionColumns = []column{
 // read as an amount (for a group gift's default target). Never part of a recipient's projection.
 var givingColumns = []column{
 	{sql: "(SELECT " + groupGiftSQL + " FROM " + groupGiftPledges + " WHERE g.item_id = items.id AND g.reveal_at > now())",
-		key: "groupGift", write: writeNullableJSONB},
+		key: "groupGift", write: writeNullableJSON},
 	{sql: "items.price", key: "priceAmount", write: writePriceAmount},
 }
 
@@ -241,6 +241,14 @@ func writeNullableJSONB(buf, v []byte) ([]byte, error) {
 		return append(buf, "null"...), nil
 	}
 	return writeJSONB(buf, v)
+}
+
+// writeNullableJSON writes a json (not jsonb) value: its binary form is the text itself.
+func writeNullableJSON(buf, v []byte) ([]byte, error) {
+	if v == nil {
+		return append(buf, "null"...), nil
+	}
+	return append(buf, v...), nil // PostgreSQL wrote it from a valid json value
 }
 
 func writeBool(buf, v []byte) ([]byte, error) {

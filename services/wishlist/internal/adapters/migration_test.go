@@ -139,3 +139,48 @@ func TestClaimRevealDatesMigrationKeepsWhatTheOwnerCouldSee(t *testing.T) {
 		}
 	}
 }
+
+// money_text writes an amount of minor units as the API's decimal string. Its integer version
+// (0010) writes exactly what the numeric one (0008) did, for every digits the schema allows,
+// around zero and at the largest amounts; and PostgreSQL inlines it (a STRICT CASE would not
+// be, and cost a function call per amount: make bench-lists).
+func TestMoneyTextIsTheNumericTextExactly(t *testing.T) {
+	pool, _ := testenv.Postgres(t)
+	ctx := context.Background()
+	if err := migrate.Apply(ctx, pool, "wishlist", adapters.Migrations(), quiet); err != nil {
+		t.Fatal(err)
+	}
+	var differ int
+	var sample string
+	err := pool.QueryRow(ctx, `SELECT count(*), COALESCE(min(m::text || ',' || d::text), '') FROM
+		(SELECT m FROM generate_series(-20005, 20005) m UNION ALL SELECT 9223372036854775807 UNION ALL SELECT 123456789012) ms,
+		generate_series(0, 4) d
+		WHERE money_text(m, d::smallint) IS DISTINCT FROM round(m::numeric / power(10::numeric, d), d)::text`).Scan(&differ, &sample)
+	if err == nil && differ > 0 {
+		t.Errorf("money_text differs from the numeric text in %d cases, e.g. %s", differ, sample)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		minor  int64
+		digits int16
+		want   string
+	}{{2500, 2, "25.00"}, {2500, 0, "2500"}, {5, 2, "0.05"}, {1234, 3, "1.234"}} {
+		var got string
+		if err := pool.QueryRow(ctx, "SELECT money_text($1, $2)", c.minor, c.digits).Scan(&got); err != nil || got != c.want {
+			t.Errorf("money_text(%d, %d) = %q, want %q (%v)", c.minor, c.digits, got, c.want, err)
+		}
+	}
+	rows, err := pool.Query(ctx, "EXPLAIN (VERBOSE, COSTS OFF) SELECT money_text(m, 2::smallint) FROM generate_series(1, 3) m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all := strings.Join(lines, "\n"); strings.Contains(all, "money_text") {
+		t.Errorf("money_text is called, not inlined:\n%s", all)
+	}
+}
