@@ -138,7 +138,9 @@ const (
 )
 
 // PledgeData is item.pledged's (pledge.schema.json): a group gift was started, a pledge set or
-// withdrawn, or the group gift cancelled. The envelope's userId is that giver. Amounts are
+// withdrawn, or the group gift cancelled; or (removed) a giver's pledge ended because the list's
+// owner removed the item or the list, when the envelope's userId is that pledger, as
+// item.unclaimed's is the claimer. Otherwise the envelope's userId is the giver who acted. Amounts are
 // decimal strings in the gift's currency. CompletedNow is true on the one event whose pledge
 // made the group gift reach its target; Pledgers are then everyone who pledged (each gets a
 // group-gift-complete notice). The list's recipient is never among them and never hears of it.
@@ -164,10 +166,11 @@ const (
 	PledgeSet       = "pledged"
 	PledgeWithdrawn = "withdrawn"
 	PledgeCancelled = "cancelled"
+	PledgeRemoved   = "removed"
 )
 
 // PledgeActions are every PledgeData.Action.
-var PledgeActions = []string{PledgeStarted, PledgeSet, PledgeWithdrawn, PledgeCancelled}
+var PledgeActions = []string{PledgeStarted, PledgeSet, PledgeWithdrawn, PledgeCancelled, PledgeRemoved}
 
 // ThanksData is item.thanked's (thanks.schema.json): after the reveal, the recipient (or a
 // manager, for someone without an account) thanked the givers of an item. The envelope's userId

@@ -119,6 +119,9 @@ func pledgeData(action string, completedNow bool, pledgers string) string {
 // pledged, withdrawn, cancelled, even of a complete one) makes none.
 func TestOnlyTheCompletingPledgeTellsThePledgers(t *testing.T) {
 	for _, action := range events.PledgeActions {
+		if action == events.PledgeRemoved {
+			continue // TestARemovedItemTellsEachPledger
+		}
 		env := givingEvent(t, events.TypeItemPledged, "aunt", pledgeData(action, false, `["aunt","uncle"]`))
 		if ns, err := domain.NoticesFromEvent(env); err != nil || len(ns) != 0 {
 			t.Fatalf("%s: %+v, %v", action, ns, err)
@@ -182,5 +185,39 @@ func TestGivingKindsDefaults(t *testing.T) {
 	}
 	if len(want) != 0 || len(s.Preferences) != 22 {
 		t.Fatalf("missing %v; %d preferences", want, len(s.Preferences))
+	}
+}
+
+// A pledge that ended because the owner removed the item tells its pledger (the event's own
+// user, nobody else) as a removed claim does, in every language and by email.
+func TestARemovedItemTellsEachPledger(t *testing.T) {
+	env := givingEvent(t, events.TypeItemPledged, "aunt", pledgeData(events.PledgeRemoved, false, `[]`))
+	ns, err := domain.NoticesFromEvent(env)
+	if err != nil || len(ns) != 1 || ns[0].UserID != "aunt" || ns[0].Event != domain.EventClaimRemoved {
+		t.Fatalf("notices %+v, %v", ns, err)
+	}
+	var data domain.ClaimRemovedData
+	if err := json.Unmarshal(ns[0].Data, &data); err != nil || data.Message != "Bike was removed from Tim's list" || data.ItemID != givingItemID {
+		t.Fatalf("data %s (%v)", ns[0].Data, err)
+	}
+	if strings.Contains(string(ns[0].Data), "40.00") {
+		t.Fatalf("the notice tells the amount: %s", ns[0].Data)
+	}
+	if kind, ok := domain.KindOf(ns[0]); !ok || kind != domain.KindClaimRemoved {
+		t.Fatalf("kind %q", kind)
+	}
+	// Said as a pledge, not as a claim, in every language.
+	together := map[string]string{"en": "together", "de": "gemeinsam", "fr": "avec d'autres", "es": "junto con otros"}
+	for _, lang := range domain.Languages {
+		p, ok := domain.PushOf(ns[0], lang)
+		if all := p.Message.Title + " " + p.Message.Body; !ok || !strings.Contains(all, "Bike") || !strings.Contains(all, "Tim") ||
+			!strings.Contains(all, together[lang]) {
+			t.Fatalf("%s push %+v", lang, p)
+		}
+		mail, ok, err := domain.NoticeEmail(domain.NoticeMail{To: "aunt@example.com", Language: lang, PublicURL: "https://santa.test",
+			UnsubscribeURL: "https://santa.test/api/unsubscribe/x", Notices: ns, Digest: true})
+		if err != nil || !ok || !strings.Contains(mail.Text, "Bike") || !strings.Contains(mail.Text, together[lang]) {
+			t.Fatalf("%s mail %q (%v)", lang, mail.Text, err)
+		}
 	}
 }

@@ -12,7 +12,8 @@ import (
 	"github.com/santa-wishlist/santa/pkg/events"
 )
 
-// SantaMessage is what every open device shows after a gift request (SPEC 'Shared shell').
+// SantaMessage is what every open device shows after a gift request (docs/spec.md, section 2,
+// "Shared shell").
 const SantaMessage = "Santa received your gift request!"
 
 // Server-Sent Event names the web app listens for.
@@ -106,6 +107,16 @@ type ClaimRemovedData struct {
 	// ItemName and OwnerName let an email say it in the user's language.
 	ItemName  string `json:"itemName,omitempty"`
 	OwnerName string `json:"ownerName,omitempty"`
+	// Pledge: what ended was a pledge to a group gift, not a claim.
+	Pledge bool `json:"pledge,omitempty"`
+}
+
+// claimRemovedLine is the key of a removed claim's or pledge's line in the notices' texts.
+func claimRemovedLine(pledge bool) string {
+	if pledge {
+		return "line." + KindClaimRemoved + ".pledge"
+	}
+	return "line." + KindClaimRemoved
 }
 
 // Notice is one stored notification; Seq orders a user's notices and is the SSE event id.
@@ -195,6 +206,13 @@ func NoticesFromEvent(env events.Envelope) ([]Notice, error) {
 		var d events.PledgeData
 		if err := json.Unmarshal(env.Data, &d); err != nil || d.ItemID == "" {
 			return nil, fmt.Errorf("%w: item.pledged needs an itemId", ErrMalformed)
+		}
+		// A pledge that ended because the owner removed the item tells its pledger, as a claim
+		// would (the event is the pledger's own).
+		if d.Action == events.PledgeRemoved {
+			data, err := json.Marshal(ClaimRemovedData{Message: RemovedMessage(d.ItemName, d.OwnerName), ItemID: d.ItemID, ListID: d.ListID,
+				ItemName: d.ItemName, OwnerName: d.OwnerName, Pledge: true})
+			return []Notice{{EventID: env.ID, UserID: env.UserID, OccurredAt: env.OccurredAt, Event: EventClaimRemoved, Data: data}}, err
 		}
 		// Every other pledge reaches the givers as list.changed; only the one that completed the
 		// group gift tells its pledgers, and only them: the recipient is never among them.

@@ -27,6 +27,7 @@ var texts = map[string]map[string]string{
 		"line." + KindListChanged:                       "A wishlist you follow changed.",
 		"line." + KindListChanged + ".n":                "A wishlist you follow changed ({count} times).",
 		"line." + KindClaimRemoved:                      "{item} was removed from {owner}'s list: you had claimed it.",
+		"line." + KindClaimRemoved + ".pledge":          "{item} was removed from {owner}'s list: you were giving it together with others.",
 		"line." + KindMemberJoined:                      "{name} joined {family}.",
 		"someone":                                       "someone",
 		"subject.digest":                                "News from your family on Santa Wishlist",
@@ -50,6 +51,7 @@ var texts = map[string]map[string]string{
 		"line." + KindListChanged:                       "Eine Wunschliste, der du folgst, hat sich geändert.",
 		"line." + KindListChanged + ".n":                "Eine Wunschliste, der du folgst, hat sich geändert ({count}-mal).",
 		"line." + KindClaimRemoved:                      "{item} wurde von der Liste von {owner} entfernt: du hattest es reserviert.",
+		"line." + KindClaimRemoved + ".pledge":          "{item} wurde von der Liste von {owner} entfernt: du wolltest es gemeinsam mit anderen schenken.",
 		"line." + KindMemberJoined:                      "{name} ist {family} beigetreten.",
 		"someone":                                       "jemandem",
 		"subject.digest":                                "Neues aus deiner Familie bei Santa Wishlist",
@@ -73,6 +75,7 @@ var texts = map[string]map[string]string{
 		"line." + KindListChanged:                       "Une liste de souhaits que vous suivez a changé.",
 		"line." + KindListChanged + ".n":                "Une liste de souhaits que vous suivez a changé ({count} fois).",
 		"line." + KindClaimRemoved:                      "{item} a été retiré de la liste de {owner} : vous l'aviez réservé.",
+		"line." + KindClaimRemoved + ".pledge":          "{item} a été retiré de la liste de {owner} : vous l'offriez avec d'autres.",
 		"line." + KindMemberJoined:                      "{name} a rejoint {family}.",
 		"someone":                                       "quelqu'un",
 		"subject.digest":                                "Des nouvelles de votre famille sur Santa Wishlist",
@@ -96,6 +99,7 @@ var texts = map[string]map[string]string{
 		"line." + KindListChanged:                       "Una lista de deseos que sigues ha cambiado.",
 		"line." + KindListChanged + ".n":                "Una lista de deseos que sigues ha cambiado ({count} veces).",
 		"line." + KindClaimRemoved:                      "{item} se ha quitado de la lista de {owner}: lo habías reservado.",
+		"line." + KindClaimRemoved + ".pledge":          "{item} se ha quitado de la lista de {owner}: ibas a regalarlo junto con otros.",
 		"line." + KindMemberJoined:                      "{name} se ha unido a {family}.",
 		"someone":                                       "alguien",
 		"subject.digest":                                "Novedades de tu familia en Santa Wishlist",
@@ -148,6 +152,7 @@ func (m NoticeMail) lines() []mailLine {
 		}
 		var d struct {
 			FamilyID, FamilyName, DisplayName, ListID, ItemName, OwnerName, Message, With, RecipientName string
+			Pledge                                                                                       bool
 		}
 		_ = json.Unmarshal(n.Data, &d)
 		family := d.FamilyName
@@ -176,7 +181,7 @@ func (m NoticeMail) lines() []mailLine {
 			if owner == "" {
 				owner = text(m.Language, "someone")
 			}
-			line := text(m.Language, "line."+kind, "{item}", d.ItemName, "{owner}", owner)
+			line := text(m.Language, claimRemovedLine(d.Pledge), "{item}", d.ItemName, "{owner}", owner)
 			if d.ItemName == "" {
 				line = d.Message // from before the names were in the notice: English
 			}

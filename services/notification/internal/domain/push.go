@@ -115,7 +115,10 @@ func localizedPush(n Notice, lang string, en PushMessage) (title, body string) {
 	if !ok {
 		return en.Title, en.Body
 	}
-	var d struct{ FamilyName, DisplayName, ItemName, OwnerName, With, RecipientName, Message string }
+	var d struct {
+		FamilyName, DisplayName, ItemName, OwnerName, With, RecipientName, Message string
+		Pledge                                                                     bool
+	}
 	_ = json.Unmarshal(n.Data, &d)
 	switch kind {
 	case KindThankYou:
@@ -132,7 +135,7 @@ func localizedPush(n Notice, lang string, en PushMessage) (title, body string) {
 		if d.ItemName == "" || d.OwnerName == "" {
 			return en.Title, en.Body // a notice from before the names were kept
 		}
-		return text(lang, "line."+kind, "{item}", d.ItemName, "{owner}", d.OwnerName), ""
+		return text(lang, claimRemovedLine(d.Pledge), "{item}", d.ItemName, "{owner}", d.OwnerName), ""
 	case KindListChanged:
 		return text(lang, "line."+kind), ""
 	}
@@ -187,7 +190,11 @@ func pushOf(n Notice, lang string) (Push, bool) {
 		if json.Unmarshal(n.Data, &d) != nil {
 			return Push{}, false
 		}
-		return Push{Message: PushMessage{Title: "A gift you claimed was removed", Body: d.Message, URL: "/claims",
+		title := "A gift you claimed was removed"
+		if d.Pledge {
+			title = "A gift you were giving together was removed"
+		}
+		return Push{Message: PushMessage{Title: title, Body: d.Message, URL: "/claims",
 			Tag: "claim-removed-" + d.ItemID, Kind: n.Event}, TTL: 7 * 24 * time.Hour, Urgency: "normal", Topic: topic("cr", d.ItemID)}, true
 	case EventSharedListChanged:
 		var d SharedListData

@@ -343,8 +343,8 @@ func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
 	return nil
 }
 
-// claimsEnded tells each claimer of this season of the items that their claim ended because
-// the owner removed the item, and keeps the revealed gifts in their givers' histories. Call it
+// claimsEnded tells each claimer and pledger of this season of the items that their claim or
+// pledge ended because the owner removed the item, and keeps the revealed gifts in their givers' histories. Call it
 // before deleting the items (their claims and group gifts go with them).
 func claimsEnded(ctx context.Context, tx pgx.Tx, where string, args ...any) error {
 	if err := archiveGifts(ctx, tx, where, args...); err != nil {
@@ -356,6 +356,45 @@ func claimsEnded(ctx context.Context, tx pgx.Tx, where string, args ...any) erro
 	}
 	for _, c := range claims {
 		if err := claimEnded(ctx, tx, c, events.ClaimRemoved); err != nil {
+			return err
+		}
+	}
+	return pledgesEnded(ctx, tx, where, args...)
+}
+
+// pledgesEnded tells each pledger of this season's group gifts on the items (i, l as in
+// seasonClaims) that their pledge ended because the owner removed the item: item.pledged
+// {action: removed}, the pledger's own event, as item.unclaimed is the claimer's.
+func pledgesEnded(ctx context.Context, tx pgx.Tx, where string, args ...any) error {
+	rows, err := tx.Query(ctx, `SELECT p.user_id, i.id::text, i.name, g.list_id::text, COALESCE(via.name, g.list_name),
+			CASE WHEN l.recipient_kind = 'self' OR l.recipient_name = '' THEN l.owner_name ELSE l.recipient_name END,
+			p.amount_minor, g.currency, g.target_minor, g.completed_at IS NOT NULL,
+			(SELECT sum(q.amount_minor) FROM pledges q WHERE q.group_gift_id = g.id)::bigint
+		FROM group_gifts g JOIN pledges p ON p.group_gift_id = g.id JOIN items i ON i.id = g.item_id
+			JOIN lists l ON l.id = i.list_id LEFT JOIN lists via ON via.id = g.list_id
+		WHERE g.reveal_at > now() AND `+where+` ORDER BY p.created_at, p.user_id`, args...)
+	if err != nil {
+		return fmt.Errorf("read pledges: %w", err)
+	}
+	type ended struct {
+		UserID, ItemID, ItemName, ListID, ListName, OwnerName string
+		Amount                                                int64
+		Currency                                              string
+		Target                                                int64
+		Complete                                              bool
+		Pledged                                               int64
+	}
+	pledges, err := pgx.CollectRows(rows, pgx.RowToStructByPos[ended])
+	if err != nil {
+		return fmt.Errorf("read pledges: %w", err)
+	}
+	for _, p := range pledges {
+		amount := domain.FormatMinor(p.Amount, p.Currency)
+		data := events.PledgeData{ItemID: p.ItemID, ItemName: p.ItemName, ListID: p.ListID, ListName: p.ListName,
+			OwnerName: p.OwnerName, Action: events.PledgeRemoved, Amount: &amount, Currency: p.Currency,
+			Target: domain.FormatMinor(p.Target, p.Currency), Pledged: domain.FormatMinor(p.Pledged, p.Currency),
+			Complete: p.Complete, Pledgers: []string{}}
+		if err := enqueue(ctx, tx, events.TypeItemPledged, p.UserID, data); err != nil {
 			return err
 		}
 	}

@@ -400,3 +400,43 @@ func TestThanksAfterTheRevealAndWhatIGave(t *testing.T) {
 		return nil
 	})
 }
+
+// When the owner removes an item, each pledger of its group gift is told, as a claimer is: an
+// item.pledged {action: removed} that is the pledger's own event (never the owner's).
+func TestRemovingAnItemTellsItsPledgers(t *testing.T) {
+	_, dbURL := testenv.Postgres(t)
+	broker := testenv.StartNATS(t)
+	w := start(t, dbURL, broker.URL())
+	token, kite := pricedGift(w, "kid", "Kite", "€60.00", 1)
+	base := "/api/shared/" + token + "/items/" + kite
+	w.must(201, "POST", base+"/group-gift", "mum", map[string]any{"amount": "20.00"}, nil)
+	w.must(200, "PUT", base+"/pledge", "gran", map[string]any{"amount": "15.50"}, nil)
+	w.must(204, "DELETE", "/api/wishlist/"+kite, "kid", nil, nil)
+
+	testenv.Eventually(t, 10*time.Second, func() error {
+		told := map[string]string{}
+		for _, e := range streamEvents(t, broker.URL()) {
+			if e.Type != "item.pledged" {
+				continue
+			}
+			conformsToSchema(t, e)
+			var d struct {
+				Action, ItemName, OwnerName string
+				Amount                      *string
+				Pledgers                    []string
+			}
+			_ = json.Unmarshal(e.Data, &d)
+			if d.Action != "removed" {
+				continue
+			}
+			if e.UserID == "kid" || d.ItemName != "Kite" || d.Amount == nil || len(d.Pledgers) != 0 {
+				return fmt.Errorf("a removal event %s for %s", e.Data, e.UserID)
+			}
+			told[e.UserID] = *d.Amount
+		}
+		if len(told) != 2 || told["mum"] != "20.00" || told["gran"] != "15.50" {
+			return fmt.Errorf("pledgers told: %v", told)
+		}
+		return nil
+	})
+}
