@@ -14,7 +14,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/testenv"
 )
 
-// Giving together through the gateway, every answer checked against the spec: three relatives
+// Giving together through the gateway, every answer checked against api/openapi.yaml: three relatives
 // fund Tom's bike, the item shows as taken, and Tom sees, reads and exports nothing of it.
 func TestThreeRelativesFundOneGiftAndTheRecipientLearnsNothing(t *testing.T) {
 	tomS := testenv.SignUp(t, testenv.UniqueEmail("tom"), "secret123", "Tom")

@@ -20,7 +20,7 @@ import (
 type liveEvent = testenv.Event
 
 // stream opens the user's live stream through the gateway, as the web app does with fetch
-// (its status and headers checked against the spec; the body stays open).
+// (its status and headers checked against api/openapi.yaml; the body stays open).
 func (c *client) stream(t *testing.T) <-chan liveEvent {
 	t.Helper()
 	s := c.api().With(t).Open("/api/notifications/stream")

@@ -16,7 +16,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/testenv"
 )
 
-// Lists for someone else through the gateway, every answer checked against the spec: two
+// Lists for someone else through the gateway, every answer checked against api/openapi.yaml: two
 // parents keep their children's lists, a grandparent suggests, an aunt claims, and the teenager
 // whose list it is hears and sees nothing of either: not on their screens, not on their live
 // stream, not in their data export.

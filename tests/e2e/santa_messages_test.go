@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// Secret Santa conversations through the gateway, every answer checked against the spec: a
+// Secret Santa conversations through the gateway, every answer checked against api/openapi.yaml: a
 // Santa asks their giftee, the giftee answers their Santa without learning who that is, a third
 // member reads only their own (empty) conversations, and each one's data export holds their own
 // messages and nothing that names the Santa.
@@ -62,7 +62,7 @@ func TestSecretSantaConversationsNeverNameTheSanta(t *testing.T) {
 	if !answered {
 		t.Fatalf("ann's conversations: %+v", got)
 	}
-	// A third member sees neither message; bad input is a 4xx in the spec's shape.
+	// A third member sees neither message; bad input is a 4xx in api/openapi.yaml's error shape.
 	body := string(third.must(http.StatusOK, "GET", path+"/messages", nil, nil))
 	if strings.Contains(body, "shoe size") || strings.Contains(body, "thank you Santa") {
 		t.Fatalf("a third member reads others' messages: %s", body)

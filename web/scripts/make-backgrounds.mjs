@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Draws the 11 daily background scenes (SPEC 3 'Background image') as portrait SVGs in
-// public/backgrounds/. The app shows them behind a light veil, so they are soft and simple.
+// Draws the 11 daily background scenes (docs/spec.md, section 3 'Background image') as portrait
+// SVGs in public/backgrounds/. The app shows them behind a light veil, so they are soft and simple.
 // Deterministic: a seeded generator places stars and snow.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

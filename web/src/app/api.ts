@@ -20,8 +20,8 @@ export const api = createApi({
   // two conversations, by family id) to features/families.
   // Budgets (the caller's budgets and totals) and GiftsGiven ("Gifts I gave") to features/giving.
   tagTypes: ['Wishlist', 'Lists', 'Shared', 'Claims', 'Families', 'SecretSanta', 'SecretSantaMessages', 'Budgets', 'GiftsGiven'],
-  // Wishlist data is never stale by time (SPEC 7): it changes only through our own saves and
-  // deletes, which invalidate tags, or through the live-update stream.
+  // Wishlist data is never stale by time (docs/spec.md, section 7): it changes only through our own
+  // saves and deletes, which invalidate tags, or through the live-update stream.
   keepUnusedDataFor: 300,
   refetchOnFocus: false,
   refetchOnReconnect: true,

@@ -10,7 +10,7 @@ vi.mock('../features/auth/bootstrap', async (importOriginal) => ({
   loadFirebase: vi.fn(() => Promise.resolve()),
 }));
 
-/** SPEC 3's page-wide events, sent the way a page script would. */
+/** The page-wide events of docs/spec.md, section 3, sent the way a page script would. */
 function pageEvent(name: string, detail?: unknown) {
   window.dispatchEvent(new CustomEvent(name, { detail }));
 }

@@ -24,7 +24,7 @@ function lazyPage(load: () => Promise<PageModule>): Pick<RouteObject, 'element'>
   };
 }
 
-/** Every route of SPEC section 2. Home is in the first bundle; other screens load on demand. */
+/** Every route of docs/spec.md, section 2. Home is in the first bundle; other screens load on demand. */
 export const routes: RouteObject[] = [
   {
     element: <Shell />,

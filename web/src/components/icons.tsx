@@ -107,7 +107,7 @@ export const LockIcon = (p: IconProps) => (
 
 export const ArrowLeftIcon = pathIcon('M19 12H5M11 6l-6 6 6 6');
 
-/* Category icons (SPEC: electronics, clothing, toys, home, books, other). */
+/* Category icons (docs/spec.md, section 2 'My Wishlist': electronics, clothing, toys, home, books, other). */
 export const ElectronicsIcon = (p: IconProps) => (
   <Svg {...p}>
     <rect x="3" y="4" width="18" height="12" rx="1.5" />

@@ -27,9 +27,9 @@ export function errorCode(err: unknown): string | undefined {
 }
 
 /**
- * The text for an API error code in the language shown: 'common' catalog, key `errors.<code>`.
- * In English the server's own message is kept (the spec's words, often more precise, e.g. with
- * a limit); in another language a known code shows the catalog's text and an unknown code the
+ * The text for an API error code in the language shown: 'common' catalog, key `errors.<code>`. In
+ * English the server's own message is kept (the words of docs/spec.md, often more precise, e.g.
+ * with a limit); in another language a known code shows the catalog's text and an unknown code the
  * server's English message.
  */
 function codeText(code: string | undefined, serverMessage: string | undefined): string | undefined {

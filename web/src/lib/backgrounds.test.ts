@@ -3,7 +3,7 @@ import { BACKGROUND_THEMES, dailyBackground, storedBackground } from './backgrou
 describe('backgrounds', () => {
   it('has the 11 named themes with ids 1 to 11', () => {
     expect(BACKGROUND_THEMES.map((t) => t.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    // SPEC 3's names, in order (one string: the list in backgrounds.ts is not copied line by line).
+    // The names of docs/spec.md, section 3 ('Background image'), in order (one string: the list in backgrounds.ts is not copied line by line).
     expect(BACKGROUND_THEMES.map((t) => t.name).join(', ')).toBe(
       'Santa in Chimney, Dove and Cabin, Santa and Tree, Christmas Presents, Dove and Snowman, Christmas Ornaments, ' +
         'Reindeer and Sleigh, Snowflakes, Ornament and Angel, Peace Doves, Wreath and Cabin',

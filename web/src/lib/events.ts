@@ -1,6 +1,7 @@
 /**
- * SPEC 3's page-wide events. The app's own code never sends them (it dispatches the shell's
- * Redux actions); the shell only listens, so a page script or a test can still reach it.
+ * The page-wide events of docs/spec.md, section 3. The app's own code never sends them (it
+ * dispatches the shell's Redux actions); the shell only listens, so a page script or a test can
+ * still reach it.
  */
 export const PAGE_EVENTS = {
   showToast: 'show-toast',

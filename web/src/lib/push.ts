@@ -19,7 +19,7 @@ export function pushPermission(): NotificationPermission | 'unsupported' {
   return pushSupported() ? Notification.permission : 'unsupported';
 }
 
-/** A call to the notification service's push routes, its url and method from apiRoute (checked against the spec). */
+/** A call to the notification service's push routes, its url and method from apiRoute (checked against api/openapi.yaml). */
 async function call({ url, method }: { url: string; method: string }, body?: unknown): Promise<Response> {
   const token = await getAuthToken();
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };

@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
-/** The serializable part of a Firebase user that the app needs (SPEC 3 'Current user'). */
+/** The serializable part of a Firebase user that the app needs (docs/spec.md, section 3 'Current user'). */
 export interface AuthUser {
   uid: string;
   email: string | null;
@@ -56,7 +56,7 @@ const authSlice = createSlice({
 export const { authStateChanged, authUnavailable, authActionStarted, authActionFinished } = authSlice.actions;
 export const authReducer = authSlice.reducer;
 
-/** What the shell shows for a user: SPEC 3's derived fields. */
+/** What the shell shows for a user: the derived fields of docs/spec.md, section 3 ('Current user'). */
 export interface CurrentUser {
   id: string;
   email: string | null;

@@ -25,7 +25,7 @@ export function preloadSounds(): void {
   (Object.keys(SOUNDS) as SoundName[]).forEach((name) => audioFor(name));
 }
 
-/** Plays a sound; failures (autoplay policy, missing codec) are only logged, as the spec says. */
+/** Plays a sound; failures (autoplay policy, missing codec) are only logged, as the spec says (docs/spec.md, section 4 'Santa overlay'). */
 export function playSound(name: SoundName): void {
   const audio = audioFor(name);
   if (!audio) return;

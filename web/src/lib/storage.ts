@@ -1,4 +1,4 @@
-/** Browser storage keys used across features (SPEC section 3). */
+/** Browser storage keys used across features (docs/spec.md, section 3: "Browser storage keys"). */
 export const STORAGE_KEYS = {
   currentBackgroundTheme: 'currentBackgroundTheme',
   cameraMode: 'cameraMode',

@@ -28,7 +28,7 @@ export type NewWishlistItem = Omit<Schemas['ItemDraft'], 'priority' | 'quantity'
 /** What PATCH /api/wishlist/{id} accepts: any draft field, and only the ones that change. */
 export type ItemEdit = Partial<Schemas['ItemDraft']>;
 
-/** POST /api/vision/analyze's answer (SPEC 3 'Product analysis result', without the image). */
+/** POST /api/vision/analyze's answer (docs/spec.md, section 3 'Product analysis result', without the image). */
 export type ProductAnalysis = Schemas['ProductAnalysis'];
 
 /** POST /api/vision/generate's answers: gift mode, and item mode with estimatedPrice and category. */

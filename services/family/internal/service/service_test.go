@@ -445,7 +445,8 @@ func TestEventsMatchTheirSchemas(t *testing.T) {
 
 // An invitation by email carries the inviter's app language for the email to be written in:
 // the body's language, else the first of the browser's Accept-Language, else none (notification
-// then takes the inviter's settings'). A language that is no tag is refused in the spec's words.
+// then takes the inviter's settings'). A language that is no tag is refused: 400
+// validation_failed (api/openapi.yaml's error shape) with the field's message.
 func TestAnInvitationCarriesTheInvitersLanguage(t *testing.T) {
 	e := start(t)
 	c := e.create("ann", "Smiths")

@@ -1,6 +1,7 @@
 // Command vision identifies gifts in photos and writes wishlist entries with Gemini, so the
 // API key stays on the server. It caches answers by image, limits calls per user and per
-// address each day, and answers the spec's fallback item when no key is configured.
+// address each day, and answers the spec's fallback item (docs/spec.md, section 8: error
+// catalogue, "AI") when no key is configured.
 package main
 
 import (

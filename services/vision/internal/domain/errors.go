@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The spec's AI error messages (SPEC section 8), word for word.
+// The spec's AI error messages (docs/spec.md, section 8: error catalogue), word for word.
 const (
 	MsgNoResponse           = "No response from Gemini API"
 	MsgNoValidResponse      = "No valid response from Gemini API"

@@ -6,7 +6,8 @@ import (
 )
 
 // FuzzParseReply feeds arbitrary model text through every reader. Whatever the text, none may
-// panic, and every answer either is an AIFailure or carries the spec's non-empty fields.
+// panic, and every answer either is an AIFailure or carries the spec's non-empty fields
+// (docs/spec.md, section 3).
 func FuzzParseReply(f *testing.F) {
 	for _, seed := range []string{
 		`{"name":"Red Bike","description":"A bike.","category":"Toys","searchQuery":"red bike","approximatePrice":"$99","features":["a","b","c"]}`,

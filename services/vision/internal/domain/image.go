@@ -12,7 +12,8 @@ import (
 // MaxImageBytes is the largest image accepted for analysis.
 const MaxImageBytes = 8 << 20
 
-// The spec's image messages (SPEC section 5) and ours for what it does not cover.
+// The spec's image messages (docs/spec.md, section 5: validation rules) and ours for what it
+// does not cover.
 var (
 	ErrNoImage          = errors.New("Please select an image first")
 	ErrNotImage         = errors.New("Please select an image file")

@@ -14,7 +14,8 @@ const (
 	KindItem    Kind = "item"    // the recognition page's wishlist entry
 )
 
-// Generation settings the spec fixes (SPEC sections 7 and 9).
+// Generation settings the spec fixes (docs/spec.md, section 7: the calls it makes, and section 9:
+// business constants and limits).
 const (
 	Temperature     = 0.2
 	MaxOutputTokens = 800

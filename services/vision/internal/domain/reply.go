@@ -1,5 +1,5 @@
 // Package domain holds the vision rules: what a model reply means, the spec's defaults and
-// error messages, the prompts, and which images are accepted. It does no I/O.
+// error messages (docs/spec.md), the prompts, and which images are accepted. It does no I/O.
 package domain
 
 import (
@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// ModelReply is what the model answered, reduced to what the spec reads: the first
-// candidate's first part text.
+// ModelReply is what the model answered, reduced to what the spec reads (docs/spec.md,
+// section 7): the first candidate's first part text.
 type ModelReply struct {
 	// Candidates is how many candidates the answer held (0 when the model answered nothing,
 	// for example because the prompt was blocked).

@@ -14,7 +14,8 @@ const (
 	SourceFallback = "fallback"
 )
 
-// The spec's defaults for fields the model left out (SPEC section 3).
+// The spec's defaults for fields the model left out (docs/spec.md, section 3: entities and their
+// fields).
 const (
 	DefaultProductName        = "Unknown Product"
 	DefaultDescription        = "No description available"
@@ -42,8 +43,8 @@ const (
 	maxFeatureLength     = 200
 )
 
-// Analysis is the product analysis of an image (SPEC section 3). The client's own image is
-// not echoed back: it already has it.
+// Analysis is the product analysis of an image (docs/spec.md, section 3: "Product analysis
+// result"). The client's own image is not echoed back: it already has it.
 type Analysis struct {
 	ID               string   `json:"id"`
 	Name             string   `json:"name"`
@@ -119,7 +120,7 @@ func AnalysisFromReply(r ModelReply) (Analysis, error) {
 }
 
 // GiftFromReply reads the gift flow's item. A reply without JSON is read field by field
-// (the spec's pattern fallback), so only a missing reply is an error.
+// (the spec's pattern fallback, docs/spec.md, section 5), so only a missing reply is an error.
 func GiftFromReply(r ModelReply) (Gift, error) {
 	text, err := replyText(r, MsgNoValidResponse)
 	if err != nil {
@@ -186,8 +187,8 @@ func ItemFromReply(r ModelReply) (Item, error) {
 	return it, nil
 }
 
-// FallbackAnalysis is the spec's generic item, answered when no AI key is configured. It says
-// plainly that it is not an AI answer.
+// FallbackAnalysis is the spec's generic item (docs/spec.md, section 8: error catalogue, "AI"),
+// answered when no AI key is configured. It says plainly that it is not an AI answer.
 func FallbackAnalysis() Analysis {
 	return Analysis{
 		Name:        fallbackProductName,
@@ -199,7 +200,8 @@ func FallbackAnalysis() Analysis {
 	}
 }
 
-// FallbackGift is what the editor stores when the AI cannot answer (SPEC section 4).
+// FallbackGift is what the editor stores when the AI cannot answer (docs/spec.md, section 4:
+// states and transitions, "Editor").
 func FallbackGift() Gift {
 	return Gift{Name: DefaultGiftName, Description: fallbackGiftDescription, Price: DefaultGiftPrice, Source: SourceFallback}
 }
@@ -314,8 +316,9 @@ func features(v any) []string {
 	return out
 }
 
-// productCategories maps what models say to the wishlist's category values (SPEC section 3),
-// so items group under the same tabs; anything else is kept as the model wrote it.
+// productCategories maps what models say to the wishlist's category values (docs/spec.md,
+// section 3: "Category choices"), so items group under the same tabs; anything else is kept as
+// the model wrote it.
 var productCategories = map[string]string{
 	"electronics": "Electronics", "electronic": "Electronics", "tech": "Electronics", "gadgets": "Electronics",
 	"clothing": "Clothing", "clothing & apparel": "Clothing", "apparel": "Clothing", "clothes": "Clothing", "fashion": "Clothing",

@@ -2,7 +2,7 @@ package lookup
 
 import "strings"
 
-// Categories are the spec's category values (SPEC: "Category choices").
+// Categories are the spec's category values (docs/spec.md, section 3: "Category choices").
 var Categories = []string{"Electronics", "Clothing", "Toys", "Home", "Books", "Sports", "Beauty", "Jewelry", "Gift Cards", "Other"}
 
 // categoryWords maps words found in a product database's category text to the spec's

@@ -1,5 +1,6 @@
-// Package domain holds the wishlist's rules: what a valid item is, in the spec's words, and how
-// its shopping link is made. No I/O lives here.
+// Package domain holds the wishlist's rules: what a valid item is, in the spec's words
+// (docs/spec.md, section 5: validation rules), and how its shopping link is made. No I/O lives
+// here.
 package domain
 
 import (
@@ -18,7 +19,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
 )
 
-// The spec's validation messages (SPEC section 5), word for word.
+// The spec's validation messages (docs/spec.md, section 5: validation rules), word for word.
 const (
 	MsgNameTooShort        = "Item name must be at least 3 characters."
 	MsgDescriptionTooShort = "Please provide a detailed description (at least 10 characters)."
@@ -116,10 +117,10 @@ func (f *FlexString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Draft is an item as a client sends it: any of the spec's three shapes (photo/analysis flow,
-// text form, gift options screen). Fields a client may not set (id, userId, createdAt) are
-// accepted and ignored: the server decides them. shoppingUrl is kept when it is a valid
-// http(s) link (a shop page the item was imported from); blank, it is built from the query.
+// Draft is an item as a client sends it: any of the spec's three shapes (docs/spec.md, section 3:
+// photo/analysis flow, text form, gift options screen). Fields a client may not set (id, userId,
+// createdAt) are accepted and ignored: the server decides them. shoppingUrl is kept when it is a
+// valid http(s) link (a shop page the item was imported from); blank, it is built from the query.
 type Draft struct {
 	Name        *string    `json:"name"`
 	Description *string    `json:"description"`
@@ -430,8 +431,8 @@ func validShoppingURL(raw string) bool {
 	return (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil
 }
 
-// ShoppingURL is a shop search for the query (SPEC: 'a shopping search page for its search
-// query').
+// ShoppingURL is a shop search for the query (docs/spec.md, section 2, "My Wishlist": 'a
+// shopping search page for its search query').
 func ShoppingURL(query string) string {
 	return "https://www.google.com/search?tbm=shop&q=" + url.QueryEscape(query)
 }

@@ -27,7 +27,7 @@ const smallBody = 64 << 10
 // etagMaxBody is the largest answer given an ETag (a full list of 500 items fits).
 const etagMaxBody = 4 << 20
 
-// Messages of the spec's error catalogue (SPEC section 8).
+// Messages of the spec's error catalogue (docs/spec.md, section 8: error catalogue).
 const msgFailedToAdd = "Failed to add item to wishlist"
 
 // Routes registers the wishlist endpoints. The paths are the public ones: the gateway

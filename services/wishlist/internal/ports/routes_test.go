@@ -19,8 +19,8 @@ func TestRoutesAreTheSpecs(t *testing.T) {
 	testenv.RoutesMatchSpec(t, r, "wishlist")
 }
 
-// An item's fields as the domain reads and answers them are the spec's, both ways: a field
-// added on one side alone fails here.
+// An item's fields as the domain reads and answers them are the OpenAPI spec's
+// (api/openapi.yaml), both ways: a field added on one side alone fails here.
 func TestItemFieldsAreTheSpecs(t *testing.T) {
 	// The list answers add the claim summaries to each item (adapters' projections).
 	testenv.SchemaFieldsMatch(t, "Item", domain.Item{}, "claims", "claimed", "mine")

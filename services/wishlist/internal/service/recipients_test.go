@@ -332,7 +332,7 @@ func TestManagersSeeWhoIsGivingWhatAndKeepTheList(t *testing.T) {
 		t.Fatalf("after ann left: %+v", items)
 	}
 
-	// Bad input, in the spec's error shape.
+	// Bad input, in the error shape of api/openapi.yaml.
 	for _, bad := range []map[string]any{
 		{"recipient": map[string]any{"kind": "person", "name": ""}},
 		{"recipient": map[string]any{"kind": "person", "name": strings.Repeat("n", 41)}},

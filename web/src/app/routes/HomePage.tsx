@@ -18,7 +18,7 @@ export default function HomePage() {
   return (
     <div className="page home">
       <ChristmasCountdown />
-      {/* A relative comes for the family's lists and their shopping list: one tap, above the spec's cards. */}
+      {/* A relative comes for the family's lists and their shopping list: one tap, above the spec's cards (docs/spec.md, section 2 'Home'). */}
       {user && <GiverLinks />}
       <FactCard />
       <ActionTiles />

@@ -15,7 +15,7 @@ export interface SnowParticle {
 
 export const SANTA_PARTICLES = 50;
 
-/** 50 particles: size 5–15 px, any horizontal position, delay up to 5 s, fall 5–10 s (SPEC 9). */
+/** 50 particles: size 5–15 px, any horizontal position, delay up to 5 s, fall 5–10 s (docs/spec.md, section 9). */
 export function makeSnowParticles(count = SANTA_PARTICLES, random: () => number = Math.random): SnowParticle[] {
   return Array.from({ length: count }, (_, id) => ({
     id,

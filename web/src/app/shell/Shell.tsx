@@ -15,7 +15,7 @@ import { usePageEvents } from './usePageEvents';
 import { useScrollRestoration } from './useScrollRestoration';
 import './shell.css';
 
-/** The app frame around every screen (SPEC 'Shared shell'); it wires the features together. */
+/** The app frame around every screen (docs/spec.md, section 2 'Shared shell'); it wires the features together. */
 export function Shell() {
   usePageEvents();
   useScrollRestoration();

@@ -3,7 +3,7 @@ import { storedBackground } from '../../lib/backgrounds';
 
 export type ToastVariant = 'default' | 'destructive';
 
-/** The titled toast (one shown at a time, SPEC 3 'Toast notification'). */
+/** The titled toast (one shown at a time, docs/spec.md, section 3 'Toast notification'). */
 export interface Toast {
   id: number;
   title: string;
@@ -30,7 +30,7 @@ export const SANTA_ANIMATION_MS = 3500;
  */
 export interface ShellState {
   toast: Toast | null;
-  /** The small message box at the bottom of the screen (SPEC 3 'simple shell toast'). */
+  /** The small message box at the bottom of the screen (docs/spec.md, section 3 'simple shell toast'). */
   shellToast: { id: number; message: string; visible: boolean };
   /** The 'Ho Ho Ho!' overlay; `id` lets a late hide of an older showing be ignored. */
   santa: { id: number; visible: boolean };

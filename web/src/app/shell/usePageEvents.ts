@@ -5,9 +5,9 @@ import { onPageEvent, PAGE_EVENTS } from '../../lib/events';
 import { setBackgroundUrl, showSanta, showShellToast } from './slice';
 
 /**
- * SPEC 3's page-wide events, heard from outside the app and turned into the same shell actions
- * the app dispatches itself. 'update-wishlist-count' refreshes the wishlist: the badge shows the
- * cached list's length, so the server's answer, not the event's number, sets it.
+ * The page-wide events of docs/spec.md, section 3, heard from outside the app and turned into the
+ * same shell actions the app dispatches itself. 'update-wishlist-count' refreshes the wishlist: the
+ * badge shows the cached list's length, so the server's answer, not the event's number, sets it.
  */
 export function usePageEvents(): void {
   const dispatch = useAppDispatch();

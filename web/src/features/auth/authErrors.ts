@@ -1,6 +1,6 @@
 import { i18next } from '../../lib/i18n';
 
-/** How an auth error is shown (SPEC 8 'Authentication'). */
+/** How an auth error is shown (docs/spec.md, section 8 'Authentication'). */
 export interface AuthErrorNotice {
   title: string;
   description: string;

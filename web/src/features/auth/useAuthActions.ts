@@ -18,7 +18,7 @@ export interface AuthActions {
 
 /**
  * Sign-in, sign-up, reset and logout with the Firebase SDK. Every failure is logged, shown as a
- * destructive toast and rethrown (SPEC 8), so a form can stay as it is.
+ * destructive toast and rethrown (docs/spec.md, section 8), so a form can stay as it is.
  */
 export function useAuthActions(): AuthActions {
   const dispatch = useAppDispatch();

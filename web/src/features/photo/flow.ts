@@ -1,9 +1,10 @@
 import { STORAGE_KEYS, safeGet, safeRemove, safeSet } from '../../lib/storage';
 
 /**
- * What the photo flow keeps in local storage between its screens (SPEC 3 'Browser storage
- * keys'): camera → recognition overlay → sticker editor → gift options → share / confirmation.
- * Every screen reads what it needs from here, so a reload or a shared tab resumes where it was.
+ * What the photo flow keeps in local storage between its screens (docs/spec.md, section 3 'Browser
+ * storage keys'): camera → recognition overlay → sticker editor → gift options → share /
+ * confirmation. Every screen reads what it needs from here, so a reload or a shared tab resumes
+ * where it was.
  */
 
 export type CameraSide = 'front' | 'back';
@@ -32,14 +33,14 @@ export interface GiftDetails {
 /** Where the stored gift details came from; not a spec key, it decides the 'AI Enhanced' badge. */
 export const GIFT_SOURCE_KEY = 'geminiItemSource';
 
-/** Stored when the AI could not describe the edited photo (SPEC 4 'Editor'). */
+/** Stored when the AI could not describe the edited photo (docs/spec.md, section 4 'Editor'). */
 export const GIFT_FALLBACK = {
   name: 'Wishlist Item',
   description: 'A gift item from your wishlist',
   price: '$0.00',
 } as const;
 
-/** Shown when nothing is stored at all (SPEC 3 'AI item result' defaults). */
+/** Shown when nothing is stored at all (docs/spec.md, section 3 'AI item result' defaults). */
 export const GIFT_DEFAULTS = {
   name: 'Wishlist Item',
   description: 'No description available',
@@ -131,7 +132,7 @@ export function clearGiftDetails(): void {
   remove(GIFT_SOURCE_KEY);
 }
 
-/** The stored gift, with the spec's defaults for whatever is missing. */
+/** The stored gift, with the spec's defaults for whatever is missing (docs/spec.md, sections 3 and 4). */
 export function readGiftDetails(): GiftDetails {
   const name = get(STORAGE_KEYS.geminiItemName)?.trim();
   const description = get(STORAGE_KEYS.geminiItemDescription)?.trim();
@@ -184,7 +185,10 @@ export function readScannedItem(): ScannedItem | null {
   return parse(get(STORAGE_KEYS.scannedItem), isScannedItem);
 }
 
-/** The name the share screen shows: the AI's name, else the scanned item's, else the spec's default. */
+/**
+ * The name the share screen shows: the AI's name, else the scanned item's, else the spec's default
+ * (docs/spec.md, section 2 'Share options').
+ */
 export function shareItemName(): string {
   if (hasStoredGiftName()) return readGiftDetails().name;
   return readScannedItem()?.name?.trim() || DEFAULT_SHARE_NAME;

@@ -61,7 +61,7 @@ describe('isValidImageUrl', () => {
 });
 
 describe('toNewItem', () => {
-  it('builds the text form body of SPEC section 3', () => {
+  it('builds the text form body of docs/spec.md, section 3', () => {
     const item = toNewItem({ ...valid, price: ' $25 ', searchQuery: '', imageUrl: '' }, 'uid-1');
     expect(item).toEqual({
       name: 'Sled',

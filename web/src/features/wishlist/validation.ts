@@ -24,7 +24,7 @@ export const EMPTY_ADD_ITEM: AddItemValues = {
   imageUrl: '',
 };
 
-/** The add form's messages, word for word from SPEC section 5 (the English catalog's 'validation'). */
+/** The add form's messages, word for word from docs/spec.md, section 5: validation rules (the English catalog's 'validation'). */
 export const MESSAGES: Record<keyof typeof en.validation, string> = en.validation;
 
 /** http(s) URLs, and inline images read from a chosen file. */
@@ -53,7 +53,7 @@ export function validateAddItem(values: AddItemValues, messages: typeof MESSAGES
   return errors;
 }
 
-/** The body the text form sends (SPEC 3 'Wishlist item as sent from the text form'). */
+/** The body the text form sends (docs/spec.md, section 3 'Wishlist item as sent from the text form'). */
 export function toNewItem(values: AddItemValues, userId: string): NewWishlistItem {
   const name = values.name.trim();
   const searchQuery = values.searchQuery.trim() || name;

@@ -18,8 +18,8 @@ export { SWITCH_DELAY_MS } from './useCameraSession';
 export { SIMULATED_SCAN_MS } from './useCapture';
 
 /**
- * /camera (SPEC 'Camera'): photo or barcode mode, front/back switch, flash, capture, and a
- * simulation mode with our own picture when there is no usable camera.
+ * /camera (docs/spec.md, section 2 'Camera'): photo or barcode mode, front/back switch, flash,
+ * capture, and a simulation mode with our own picture when there is no usable camera.
  */
 export default function CameraPage() {
   const { t } = useTranslation('photo');

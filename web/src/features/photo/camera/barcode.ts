@@ -23,7 +23,7 @@ export function loadBarcodeLibrary(): Promise<Library> {
   return library;
 }
 
-/** The product codes of SPEC's 'Scan UPC code of item': UPC-A/E, EAN-13/8 and Code 128. */
+/** The product codes of 'Scan UPC code of item' (docs/spec.md, section 2, 'Home'): UPC-A/E, EAN-13/8 and Code 128. */
 function formats(lib: Library) {
   const F = lib.Html5QrcodeSupportedFormats;
   return [F.UPC_A, F.UPC_E, F.EAN_13, F.EAN_8, F.CODE_128];
@@ -76,8 +76,8 @@ export class NoBarcodeError extends Error {
 }
 
 /**
- * Reads a code from a photo (SPEC: the fallback when the live camera cannot). Rejects with
- * a NoBarcodeError when the picture has none.
+ * Reads a code from a photo (docs/spec.md, section 2 'Camera': the fallback when the live camera
+ * cannot). Rejects with a NoBarcodeError when the picture has none.
  */
 export async function scanImageFile(file: File, elementId: string): Promise<string> {
   const lib = await loadBarcodeLibrary();

@@ -1,6 +1,6 @@
 import { SIMULATION_HEIGHT, SIMULATION_WIDTH, simulationImageUrl } from './simulation';
 
-/** Captured photos are JPEG at quality 0.92 (SPEC 9), at most this many pixels on the long edge. */
+/** Captured photos are JPEG at quality 0.92 (docs/spec.md, section 9), at most this many pixels on the long edge. */
 export const CAPTURE_QUALITY = 0.92;
 export const CAPTURE_MAX_EDGE = 1280;
 
@@ -60,7 +60,7 @@ function loadImage(src: string): Promise<HTMLImageElement> {
   });
 }
 
-/** The simulation picture as a 640×480 JPEG (SPEC 9 'fallback canvas 640x480'). */
+/** The simulation picture as a 640×480 JPEG (docs/spec.md, section 9 'fallback canvas 640x480'). */
 export async function captureSimulation(mode: 'photo' | 'barcode'): Promise<string> {
   const img = await loadImage(simulationImageUrl(mode));
   return drawToJpeg(img, { sx: 0, sy: 0, sw: SIMULATION_WIDTH, sh: SIMULATION_HEIGHT });

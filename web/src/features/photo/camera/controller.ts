@@ -3,7 +3,7 @@ import type { BarcodeScanner } from './barcode';
 
 export type CameraMode = 'photo' | 'barcode';
 
-/** SPEC 7 'Camera uses the device video stream, ideal 1280x720, audio off'. */
+/** docs/spec.md, section 7 'Camera uses the device video stream, ideal 1280x720, audio off'. */
 export function videoConstraints(side: CameraSide, exact: boolean): MediaTrackConstraints {
   const facingMode = side === 'front' ? 'user' : 'environment';
   return {

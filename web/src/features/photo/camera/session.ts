@@ -3,12 +3,12 @@ import type { CameraSide } from '../flow';
 import type { CameraMode } from './controller';
 
 /**
- * The camera screen's state (SPEC 4 'Camera') as a pure reducer, like the editor's: what the
- * screen shows follows from these actions, and every rule is unit-tested without a camera. The
- * page keeps it with `useReducer`; `useCameraSession` runs the camera and dispatches.
+ * The camera screen's state (docs/spec.md, section 4 'Camera') as a pure reducer, like the
+ * editor's: what the screen shows follows from these actions, and every rule is unit-tested without
+ * a camera. The page keeps it with `useReducer`; `useCameraSession` runs the camera and dispatches.
  */
 
-/** The one message for every camera that cannot be opened (SPEC 8). */
+/** The one message for every camera that cannot be opened (docs/spec.md, section 8). */
 export const NO_CAMERA = 'Could not access camera. Using simulation mode.';
 export const NOT_SUPPORTED = 'Camera is not supported in this environment';
 

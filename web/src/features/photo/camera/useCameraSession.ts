@@ -19,7 +19,7 @@ import {
   type CameraSession,
 } from './session';
 
-/** SPEC 9: switching sides takes about 0.3 s. */
+/** docs/spec.md, section 9: switching sides takes about 0.3 s. */
 export const SWITCH_DELAY_MS = 300;
 export const READER_ID = 'barcode-reader';
 

@@ -10,7 +10,7 @@ import { cameraActions as act, canCapture } from './session';
 import { SIMULATED_BARCODE } from './simulation';
 import { sleep, type CameraSessionApi } from './useCameraSession';
 
-/** SPEC 9: the simulated scanner answers after 1.5 s. */
+/** docs/spec.md, section 9: the simulated scanner answers after 1.5 s. */
 export const SIMULATED_SCAN_MS = 1500;
 export const FILE_READER_ID = 'barcode-file-reader';
 const SCREEN_FLASH_MS = 180;

@@ -31,7 +31,7 @@ function useCanvasSize(container: React.RefObject<HTMLElement | null>) {
   return size;
 }
 
-/** /edit-photo (SPEC 'Sticker editor'). */
+/** /edit-photo (docs/spec.md, section 2 'Sticker editor'). */
 export default function EditPhotoPage() {
   const { t } = useTranslation('photo');
   usePageTitle(t('editor.title'));

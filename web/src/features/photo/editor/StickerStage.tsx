@@ -13,7 +13,7 @@ import {
   type PlacedSticker,
 } from './slice';
 
-// SPEC 9: drag distance 3 px, double-click window 400 ms.
+// docs/spec.md, section 9: drag distance 3 px, double-click window 400 ms.
 Konva.dragDistance = 3;
 Konva.dblClickWindow = 400;
 

@@ -1,4 +1,4 @@
-/** SPEC 9 'Editor canvas': window width minus 32 (no wider than the content), 60% of the window height. */
+/** docs/spec.md, section 9 'Editor canvas': window width minus 32 (no wider than the content), 60% of the window height. */
 export function editorCanvasSize(windowWidth: number, windowHeight: number, contentWidth: number): { width: number; height: number } {
   const width = Math.max(200, Math.min(windowWidth - 32, contentWidth > 0 ? contentWidth : windowWidth - 32));
   const height = Math.max(240, Math.round(windowHeight * 0.6));

@@ -3,7 +3,7 @@ import type { ToastInput } from '../../../app/shell/notices';
 import { GIFT_DEFAULTS, GIFT_FALLBACK, storeEditedImage, storeGiftDetails, type ScanResult } from '../flow';
 import type { GeneratedItem, GenerateRequest } from '../recognition/api';
 
-/** SPEC 9: the progress toast shows for 3 s, the error toast for 5 s. */
+/** docs/spec.md, section 9: the progress toast shows for 3 s, the error toast for 5 s. */
 export const PROGRESS_TOAST_MS = 3000;
 export const ERROR_TOAST_MS = 5000;
 
@@ -24,8 +24,9 @@ export function giftPrompt(scan?: ScanResult | null): string {
 }
 
 /**
- * The editor's Next (SPEC 4 'Editor'): keep the decorated photo as editedImage, ask the AI what
- * the gift is, keep its answer (or the spec's defaults when it fails), then open the gift options.
+ * The editor's Next (docs/spec.md, section 4 'Editor'): keep the decorated photo as editedImage,
+ * ask the AI what the gift is, keep its answer (or the spec's defaults when it fails), then open
+ * the gift options.
  */
 export async function finishEditing(deps: FinishEditingDeps): Promise<void> {
   let image: string;

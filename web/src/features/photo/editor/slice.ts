@@ -1,13 +1,14 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
 /**
- * The sticker editor's state (SPEC 3 'Sticker', SPEC 4 'Editor'): the placed stickers and at
- * most one selected. Pure, so every rule is unit-tested without a canvas; the page keeps it with
- * `useReducer(editorReducer, initialEditorState)` since it lives only while the editor is open.
+ * The sticker editor's state (docs/spec.md, section 3 'Sticker' and section 4 'Editor'): the placed
+ * stickers and at most one selected. Pure, so every rule is unit-tested without a canvas; the page
+ * keeps it with `useReducer(editorReducer, initialEditorState)` since it lives only while the
+ * editor is open.
  */
 
 export interface PlacedSticker {
-  /** Timestamp plus a random string (SPEC 9 'Generated ids'). */
+  /** Timestamp plus a random string (docs/spec.md, section 9 'Generated ids'). */
   id: string;
   /** The catalogue entry it was made from. */
   stickerId: string;

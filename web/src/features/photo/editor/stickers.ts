@@ -1,7 +1,7 @@
 /**
- * The 19 stickers of the editor (SPEC 9), drawn for this project as small SVGs on a 100×100
- * box. They travel as data URLs, so they are part of the editor's chunk, need no request and
- * never taint the canvas when it is flattened to a JPEG.
+ * The 19 stickers of the editor (docs/spec.md, section 9), drawn for this project as small SVGs on
+ * a 100×100 box. They travel as data URLs, so they are part of the editor's chunk, need no request
+ * and never taint the canvas when it is flattened to a JPEG.
  */
 
 export interface StickerEntry {

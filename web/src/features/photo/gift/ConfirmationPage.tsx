@@ -15,7 +15,7 @@ function pick<T>(list: readonly T[], random: () => number = Math.random): T {
   return list[Math.floor(random() * list.length) % list.length];
 }
 
-/** /confirmation (SPEC 'Confirmation'), after a gift was sent to Santa. */
+/** /confirmation (docs/spec.md, section 2 'Confirmation'), after a gift was sent to Santa. */
 export default function ConfirmationPage() {
   const [gift] = useState(readGiftDetails);
   const [newsIndex] = useState(() => pick(factsFor('northPole').map((_, i) => i)));

@@ -21,7 +21,7 @@ import './gift.css';
 
 type SaveState = 'idle' | 'saving' | 'saved';
 
-/** /gift-options (SPEC 'Gift options'). */
+/** /gift-options (docs/spec.md, section 2 'Gift options'). */
 export default function GiftOptionsPage() {
   const { t } = useTranslation('photo');
   const format = useFormat();

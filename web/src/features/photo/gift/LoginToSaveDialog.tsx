@@ -2,8 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { SignInDialog } from '../../../components/SignInDialog';
 
 /**
- * Shown to a signed-out visitor who tries to save (SPEC 'Gift options'). The photo and its
- * details stay in this browser's storage, so after logging in they come back to the same gift.
+ * Shown to a signed-out visitor who tries to save (docs/spec.md, section 2 'Gift options'). The
+ * photo and its details stay in this browser's storage, so after logging in they come back to the
+ * same gift.
  */
 export function LoginToSaveDialog({ onCancel }: { onCancel: () => void }) {
   const { t } = useTranslation('photo');

@@ -3,7 +3,7 @@ import { apiRoute } from '../../../lib/api/paths';
 import { uuid } from '../../../lib/ids';
 import type { WishlistItem } from '../../../lib/wishlistItem';
 
-/** The gift as the gift options screen has it (SPEC 3 'Wishlist item as sent from the gift options screen'). */
+/** The gift as the gift options screen has it (docs/spec.md, section 3 'Wishlist item as sent from the gift options screen'). */
 export interface SantaRequest {
   name: string;
   description: string;

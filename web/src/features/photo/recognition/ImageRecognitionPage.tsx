@@ -24,7 +24,7 @@ export function analysisText(a: ProductAnalysis): string {
   return lines.join('\n');
 }
 
-/** The wishlist entry as JSON (SPEC 3 'AI item result', test page fields). */
+/** The wishlist entry as JSON (docs/spec.md, section 3 'AI item result', test page fields). */
 export function entryJson(item: GeneratedItem): string {
   const entry = {
     name: item.name || 'Wishlist Item',
@@ -36,7 +36,7 @@ export function entryJson(item: GeneratedItem): string {
   return JSON.stringify(entry, null, 2);
 }
 
-/** /image-recognition: the AI image recognition test page (SPEC). */
+/** /image-recognition: the AI image recognition test page (docs/spec.md, section 2). */
 export default function ImageRecognitionPage() {
   const { t } = useTranslation('photo');
   usePageTitle(t('imageTest.title'));

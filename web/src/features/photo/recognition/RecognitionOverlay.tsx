@@ -28,9 +28,9 @@ type AddState = 'idle' | 'pending' | 'added';
 const ADDED_PAUSE_MS = 700;
 
 /**
- * The 'Product Recognition' overlay that opens after a photo (SPEC 'Camera', SPEC 4 'Photo
- * flow'): analyse the photo with the AI, add the result to the wishlist, or close it to
- * decorate the photo in the sticker editor.
+ * The 'Product Recognition' overlay that opens after a photo (docs/spec.md, section 2 'Camera' and
+ * section 4 'Photo flow'): analyse the photo with the AI, add the result to the wishlist, or close
+ * it to decorate the photo in the sticker editor.
  */
 export function RecognitionOverlay({ image }: Props) {
   const navigate = useNavigate();

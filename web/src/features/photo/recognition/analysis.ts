@@ -2,7 +2,7 @@ import { shopSearchUrl } from '../../../lib/shop';
 import type { NewWishlistItem } from '../../../lib/wishlistItem';
 import type { ProductAnalysis } from './api';
 
-/** SPEC 3's defaults for fields an analysis left out. */
+/** The defaults of docs/spec.md, section 3, for fields an analysis left out. */
 export function withAnalysisDefaults(raw: Partial<ProductAnalysis> | null | undefined): ProductAnalysis {
   const name = raw?.name?.trim() || 'Unknown Product';
   return {
@@ -19,8 +19,8 @@ export function withAnalysisDefaults(raw: Partial<ProductAnalysis> | null | unde
 }
 
 /**
- * What the overlay shows when the analysis failed (SPEC 8 'AI'): a generic item the visitor can
- * still save, saying plainly that it is not an AI answer.
+ * What the overlay shows when the analysis failed (docs/spec.md, section 8 'AI'): a generic item
+ * the visitor can still save, saying plainly that it is not an AI answer.
  */
 export function fallbackAnalysis(reason: string): ProductAnalysis {
   return {
@@ -35,7 +35,7 @@ export function fallbackAnalysis(reason: string): ProductAnalysis {
   };
 }
 
-/** The wishlist item the photo and analysis flows send (SPEC 3). */
+/** The wishlist item the photo and analysis flows send (docs/spec.md, section 3). */
 export function analysisToWishlistItem(analysis: ProductAnalysis, imageDataUrl: string | null): NewWishlistItem {
   return {
     name: analysis.name,

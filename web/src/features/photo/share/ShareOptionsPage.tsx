@@ -9,7 +9,7 @@ import { usePageTitle } from '../../../lib/usePageTitle';
 import { shareLink, shareSlug, shareTargets, shareText, type ShareTarget } from './shareLinks';
 import './share.css';
 
-/** /share-options (SPEC 'Share options'), with real sharing. */
+/** /share-options (docs/spec.md, section 2 'Share options'), with real sharing. */
 export default function ShareOptionsPage({ listLink }: { listLink?: ReactNode } = {}) {
   const { t } = useTranslation('photo');
   usePageTitle(t('share.title'));
