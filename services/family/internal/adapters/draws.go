@@ -12,21 +12,10 @@ import (
 	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
 
-// Drawn is a draw to save: its pairs, the exclusions it used (shown to every participant) and
-// whether each participant's own match tells the whole draw.
-type Drawn struct {
-	Pairs             []domain.Assignment
-	Exclusions        [][2]string
-	EveryoneCanDeduce bool
-	// RevealAfterExchange: the whole circle is shown to the participants once the exchange day
-	// is over (chosen at the draw, shown to everyone).
-	RevealAfterExchange bool
-}
-
 // Draw replaces the family's Secret Santa draw (admins only): draw gets the members and
 // returns the pairs, all under the family's lock so nobody joins or leaves meanwhile.
 func (r *Repository) Draw(ctx context.Context, familyID, callerUID, budget string,
-	draw func([]domain.Member) (Drawn, error)) (time.Time, int, error) {
+	draw func([]domain.Member) (domain.Drawn, error)) (time.Time, int, error) {
 	var drawnAt time.Time
 	var participants int
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
@@ -82,25 +71,12 @@ func (r *Repository) Draw(ctx context.Context, familyID, callerUID, budget strin
 	return drawnAt, participants, nil
 }
 
-// Match is the caller's own Secret Santa match, with what every participant may know.
-type Match struct {
-	DrawnAt           time.Time
-	Budget            string
-	Assignee          domain.Member
-	Exclusions        [][2]string
-	EveryoneCanDeduce bool
-	// The exchange (the family's) and whether the draw reveals its circle after it.
-	ExchangeOn          *time.Time
-	Place               string
-	RevealAfterExchange bool
-}
-
 // MyMatch reads the one pair whose giver is the caller: the only query that touches pairs.
-func (r *Repository) MyMatch(ctx context.Context, familyID, uid string) (Match, error) {
+func (r *Repository) MyMatch(ctx context.Context, familyID, uid string) (domain.Match, error) {
 	if _, err := uuid.Parse(familyID); err != nil {
-		return Match{}, domain.ErrNotFound
+		return domain.Match{}, domain.ErrNotFound
 	}
-	var m Match
+	var m domain.Match
 	var member bool
 	var assignee, assigneeName *string
 	var drawnAt *time.Time
@@ -119,13 +95,13 @@ func (r *Repository) MyMatch(ctx context.Context, familyID, uid string) (Match, 
 		LEFT JOIN family_members rm ON rm.family_id = $1 AND rm.uid = p.receiver`, familyID, uid).
 		Scan(&member, &drawnAt, &budget, &assignee, &assigneeName, &exclusions, &everyone, &m.ExchangeOn, &place, &reveal)
 	if err != nil {
-		return Match{}, fmt.Errorf("reading the match in family %s: %w", familyID, err)
+		return domain.Match{}, fmt.Errorf("reading the match in family %s: %w", familyID, err)
 	}
 	switch {
 	case !member:
-		return Match{}, domain.ErrNotFound
+		return domain.Match{}, domain.ErrNotFound
 	case drawnAt == nil || assignee == nil || assigneeName == nil:
-		return Match{}, domain.ErrNoDraw
+		return domain.Match{}, domain.ErrNoDraw
 	}
 	m.DrawnAt, m.Budget = *drawnAt, *budget
 	m.Assignee = domain.Member{UID: *assignee, DisplayName: *assigneeName}

@@ -13,27 +13,10 @@ import (
 	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
 
-// ExchangeChange is what an admin's PATCH changes: each field only when Set.
-type ExchangeChange struct {
-	SetExchangeOn bool
-	ExchangeOn    *time.Time
-	SetPlace      bool
-	Place         string
-	SetBudget     bool
-	Budget        string
-}
-
-// Exchange is the family's exchange as saved, with the current draw's budget (nil: no draw).
-type Exchange struct {
-	ExchangeOn *time.Time
-	Place      string
-	Budget     *string
-}
-
 // SetExchange saves the exchange's date and place on the family and the budget on the current
 // draw (admins only; a budget without a draw is ErrNoDraw), and answers what is saved.
-func (r *Repository) SetExchange(ctx context.Context, familyID, callerUID string, ch ExchangeChange) (Exchange, error) {
-	var out Exchange
+func (r *Repository) SetExchange(ctx context.Context, familyID, callerUID string, ch domain.ExchangeChange) (domain.Exchange, error) {
+	var out domain.Exchange
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if _, err := lockAsAdmin(ctx, tx, familyID, callerUID); err != nil {
 			return err
@@ -58,20 +41,15 @@ func (r *Repository) SetExchange(ctx context.Context, familyID, callerUID string
 			Scan(&out.ExchangeOn, &out.Place, &out.Budget)
 	})
 	if err != nil {
-		return Exchange{}, fmt.Errorf("saving family %s's exchange: %w", familyID, err)
+		return domain.Exchange{}, fmt.Errorf("saving family %s's exchange: %w", familyID, err)
 	}
 	return out, nil
-}
-
-// CirclePair is one giver and receiver of a revealed circle.
-type CirclePair struct {
-	Giver, Receiver domain.Member
 }
 
 // Circle reads the whole draw, for a participant (uid gives in it), and only when the draw
 // chose revealAfterExchange and the family's exchange day is before today (UTC): the
 // condition is in the query itself, so no other path answers a pair. Otherwise nil.
-func (r *Repository) Circle(ctx context.Context, familyID, uid string, now time.Time) ([]CirclePair, error) {
+func (r *Repository) Circle(ctx context.Context, familyID, uid string, now time.Time) ([]domain.CirclePair, error) {
 	rows, err := r.pool.Query(ctx, `SELECT p.giver, gm.display_name, p.receiver, rm.display_name
 		FROM families f
 		JOIN secret_santa_draws d ON d.family_id = f.id AND d.reveal_after_exchange
@@ -84,8 +62,8 @@ func (r *Repository) Circle(ctx context.Context, familyID, uid string, now time.
 	if err != nil {
 		return nil, fmt.Errorf("reading the circle of family %s: %w", familyID, err)
 	}
-	pairs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (CirclePair, error) {
-		var p CirclePair
+	pairs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.CirclePair, error) {
+		var p domain.CirclePair
 		return p, row.Scan(&p.Giver.UID, &p.Giver.DisplayName, &p.Receiver.UID, &p.Receiver.DisplayName)
 	})
 	if err != nil {

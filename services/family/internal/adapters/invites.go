@@ -3,26 +3,15 @@ package adapters
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
 
-// OpenInvite is an invitation that still works, as the family's admins see it: never its
-// token (only a hash is stored), but a handle to revoke it by.
-type OpenInvite struct {
-	ID            string    `json:"id"`
-	Email         *string   `json:"email"`
-	InvitedByName string    `json:"invitedByName"`
-	CreatedAt     time.Time `json:"createdAt"`
-	ExpiresAt     time.Time `json:"expiresAt"`
-}
-
 // Invites are the family's open invitations, newest first (admins only).
-func (r *Repository) Invites(ctx context.Context, familyID, callerUID string) ([]OpenInvite, error) {
-	var out []OpenInvite
+func (r *Repository) Invites(ctx context.Context, familyID, callerUID string) ([]domain.OpenInvite, error) {
+	var out []domain.OpenInvite
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		if _, err := lockAsAdmin(ctx, tx, familyID, callerUID); err != nil {
 			return err
@@ -32,8 +21,8 @@ func (r *Repository) Invites(ctx context.Context, familyID, callerUID string) ([
 		if err != nil {
 			return fmt.Errorf("read invitations: %w", err)
 		}
-		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (OpenInvite, error) {
-			var inv OpenInvite
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.OpenInvite, error) {
+			var inv domain.OpenInvite
 			var hash []byte
 			err := row.Scan(&hash, &inv.Email, &inv.InvitedByName, &inv.CreatedAt, &inv.ExpiresAt)
 			inv.ID = domain.InviteID(hash)
@@ -48,7 +37,7 @@ func (r *Repository) Invites(ctx context.Context, familyID, callerUID string) ([
 		return nil, fmt.Errorf("listing family %s's invitations: %w", familyID, err)
 	}
 	if out == nil {
-		out = []OpenInvite{}
+		out = []domain.OpenInvite{}
 	}
 	return out, nil
 }

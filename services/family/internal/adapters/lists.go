@@ -7,24 +7,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/santa-wishlist/santa/pkg/events"
+	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
 
 // Lists shared with families are owned by wishlist; this service keeps a projection of them
 // (shared_lists) from wishlist's list.families events and never reads wishlist's tables.
-
-// SharedList is a list shared with a family.
-type SharedList struct {
-	FamilyID  string
-	ListID    string
-	OwnerUID  string
-	Name      string
-	OwnerName string
-	Token     string
-	// RecipientName and ManagedBy describe a list kept for someone else (empty otherwise).
-	RecipientName string
-	RecipientUID  string
-	ManagedBy     []string
-}
 
 // SaveListFamilies keeps the newest version of a list's family sharing; an older or equal
 // version (a duplicate, a late redelivery) changes nothing.
@@ -58,8 +45,8 @@ const sharedListsSQL = `SELECT f.id::text, s.list_id::text, s.owner_uid, s.name,
 
 // SharedLists answers the lists shared with each of the families (which the caller has
 // already been found a member of), by family id.
-func (r *Repository) SharedLists(ctx context.Context, familyIDs []string) (map[string][]SharedList, error) {
-	out := map[string][]SharedList{}
+func (r *Repository) SharedLists(ctx context.Context, familyIDs []string) (map[string][]domain.SharedList, error) {
+	out := map[string][]domain.SharedList{}
 	if len(familyIDs) == 0 {
 		return out, nil
 	}
@@ -67,8 +54,8 @@ func (r *Repository) SharedLists(ctx context.Context, familyIDs []string) (map[s
 	if err != nil {
 		return nil, fmt.Errorf("read shared lists: %w", err)
 	}
-	lists, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (SharedList, error) {
-		var l SharedList
+	lists, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.SharedList, error) {
+		var l domain.SharedList
 		return l, row.Scan(&l.FamilyID, &l.ListID, &l.OwnerUID, &l.Name, &l.OwnerName, &l.Token, &l.RecipientName, &l.ManagedBy, &l.RecipientUID)
 	})
 	if err != nil {

@@ -14,16 +14,6 @@ import (
 	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
 
-// Message is one message of the caller's two conversations, from the caller's side: With is
-// "giftee" or "santa", Mine whether the caller wrote it. It holds no uid of anyone.
-type Message struct {
-	ID     string
-	With   string
-	Mine   bool
-	Text   string
-	SentAt time.Time
-}
-
 // conversation finds the pair behind one of the caller's conversations: the pair the caller
 // gives in (with their giftee) or the one they receive in (with their Santa). It answers the
 // pair's handle and the uid of the other side, which the caller's answer never carries (the
@@ -55,8 +45,8 @@ func conversation(ctx context.Context, q pgx.Tx, familyID, uid, with string) (pa
 // SendMessage saves a message in one of the caller's conversations and, in the same
 // transaction, the secretsanta.message event addressed to the other side. The event's time is
 // the message's own, and it names neither the writer nor the pair.
-func (r *Repository) SendMessage(ctx context.Context, familyID, uid, to, text string) (Message, error) {
-	m := Message{ID: uuid.NewString(), With: to, Mine: true, Text: text}
+func (r *Repository) SendMessage(ctx context.Context, familyID, uid, to, text string) (domain.Message, error) {
+	m := domain.Message{ID: uuid.NewString(), With: to, Mine: true, Text: text}
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
 		// The family's row is locked as for every write, so a redraw waits for the message (or
 		// the message for the redraw, and then finds the new pairs).
@@ -87,7 +77,7 @@ func (r *Repository) SendMessage(ctx context.Context, familyID, uid, to, text st
 		return outbox.Enqueue(ctx, tx, env)
 	})
 	if err != nil {
-		return Message{}, fmt.Errorf("sending a Secret Santa message in family %s: %w", familyID, err)
+		return domain.Message{}, fmt.Errorf("sending a Secret Santa message in family %s: %w", familyID, err)
 	}
 	return m, nil
 }
@@ -95,8 +85,8 @@ func (r *Repository) SendMessage(ctx context.Context, familyID, uid, to, text st
 // Messages answers the caller's own two conversations, oldest first (then by the messages'
 // random ids): each message says which conversation and whether the caller wrote it, and
 // nothing else of the other side. Not a member: ErrNotFound; no draw, or not in it: ErrNoDraw.
-func (r *Repository) Messages(ctx context.Context, familyID, uid string) ([]Message, error) {
-	var out []Message
+func (r *Repository) Messages(ctx context.Context, familyID, uid string) ([]domain.Message, error) {
+	var out []domain.Message
 	err := pgx.BeginTxFunc(ctx, r.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		// Being in the draw is being a giver in it (everyone in a draw gives once).
 		if _, _, _, err := conversation(ctx, tx, familyID, uid, domain.WithGiftee); err != nil {
@@ -109,8 +99,8 @@ func (r *Repository) Messages(ctx context.Context, familyID, uid string) ([]Mess
 		if err != nil {
 			return fmt.Errorf("read the messages: %w", err)
 		}
-		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (Message, error) {
-			var m Message
+		out, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Message, error) {
+			var m domain.Message
 			var withGiftee bool
 			if err := row.Scan(&m.ID, &withGiftee, &m.Mine, &m.Text, &m.SentAt); err != nil {
 				return m, err

@@ -26,28 +26,20 @@ var migrationFiles embed.FS
 // Migrations are the family service's versioned schema changes.
 func Migrations() fs.FS { return migrate.Folder(migrationFiles) }
 
-// Repository stores families. Every method checks the caller's membership itself, so another
-// family's data answers domain.ErrNotFound, like a family that does not exist.
+// Repository stores families: domain.Repository in PostgreSQL. Every method checks the caller's
+// membership itself, so another family's data answers domain.ErrNotFound, like a family that
+// does not exist.
 type Repository struct {
 	pool *pgxpool.Pool
 }
+
+var _ domain.Repository = (*Repository)(nil)
 
 // NewRepository wraps a pool.
 func NewRepository(pool *pgxpool.Pool) *Repository { return &Repository{pool: pool} }
 
 // Ping reports whether PostgreSQL answers.
 func (r *Repository) Ping(ctx context.Context) error { return r.pool.Ping(ctx) }
-
-// View is a family as one member sees it.
-type View struct {
-	ID      string
-	Name    string
-	Role    string
-	Members []domain.Member
-	Roles   map[string]string
-	// DrawOn is the planned Secret Santa draw date, if an admin set one.
-	DrawOn *time.Time
-}
 
 func enqueue(ctx context.Context, tx pgx.Tx, eventType, userID string, data any) error {
 	env, err := events.NewEnvelope(eventType, userID, data)
@@ -166,7 +158,7 @@ func (r *Repository) CreateFamily(ctx context.Context, by caller.Caller, name st
 
 // Families are the caller's families, oldest first, with their members (admins first, then
 // by name).
-func (r *Repository) Families(ctx context.Context, uid string) ([]View, error) {
+func (r *Repository) Families(ctx context.Context, uid string) ([]domain.View, error) {
 	rows, err := r.pool.Query(ctx, `SELECT f.id, f.name, me.role, m.uid, m.display_name, m.role, f.draw_on
 		FROM family_members me
 		JOIN families f ON f.id = me.family_id
@@ -177,7 +169,7 @@ func (r *Repository) Families(ctx context.Context, uid string) ([]View, error) {
 		return nil, fmt.Errorf("reading the user's families: %w", err)
 	}
 	defer rows.Close()
-	views := []View{}
+	views := []domain.View{}
 	for rows.Next() {
 		var id, name, myRole, muid, mname, mrole string
 		var drawOn *time.Time
@@ -185,7 +177,7 @@ func (r *Repository) Families(ctx context.Context, uid string) ([]View, error) {
 			return nil, fmt.Errorf("reading the user's families: %w", err)
 		}
 		if len(views) == 0 || views[len(views)-1].ID != id {
-			views = append(views, View{ID: id, Name: name, Role: myRole, Roles: map[string]string{}, DrawOn: drawOn})
+			views = append(views, domain.View{ID: id, Name: name, Role: myRole, Roles: map[string]string{}, DrawOn: drawOn})
 		}
 		v := &views[len(views)-1]
 		v.Members = append(v.Members, domain.Member{UID: muid, DisplayName: mname})
@@ -198,17 +190,17 @@ func (r *Repository) Families(ctx context.Context, uid string) ([]View, error) {
 }
 
 // Family is one of the caller's families.
-func (r *Repository) Family(ctx context.Context, familyID, uid string) (View, error) {
+func (r *Repository) Family(ctx context.Context, familyID, uid string) (domain.View, error) {
 	views, err := r.Families(ctx, uid)
 	if err != nil {
-		return View{}, err
+		return domain.View{}, err
 	}
 	for _, v := range views {
 		if v.ID == familyID {
 			return v, nil
 		}
 	}
-	return View{}, domain.ErrNotFound
+	return domain.View{}, domain.ErrNotFound
 }
 
 // CreateInvite saves an invitation an admin made; with an email, family.invited asks

@@ -15,7 +15,6 @@ import (
 	"github.com/santa-wishlist/santa/pkg/apperror"
 	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/pkg/events"
-	"github.com/santa-wishlist/santa/services/family/internal/adapters"
 	"github.com/santa-wishlist/santa/services/family/internal/domain"
 )
 
@@ -109,17 +108,17 @@ type CirclePair struct {
 }
 
 // OpenInvite is an invitation that still works, for the admins' list.
-type OpenInvite = adapters.OpenInvite
+type OpenInvite = domain.OpenInvite
 
 // Families runs the use cases on the repository.
 type Families struct {
-	repo   *adapters.Repository
+	repo   domain.Repository
 	random io.Reader
 	now    func() time.Time
 }
 
 // New builds the application with crypto/rand as the source of tokens and draws.
-func New(repo *adapters.Repository) *Families {
+func New(repo domain.Repository) *Families {
 	return &Families{repo: repo, random: rand.Reader, now: time.Now}
 }
 
@@ -150,7 +149,7 @@ func (f *Families) List(ctx context.Context, uid string) ([]Family, error) {
 }
 
 // withLists answers the views with the lists their members shared with each family.
-func (f *Families) withLists(ctx context.Context, views []adapters.View) ([]Family, error) {
+func (f *Families) withLists(ctx context.Context, views []domain.View) ([]Family, error) {
 	ids := make([]string, len(views))
 	for i, v := range views {
 		ids[i] = v.ID
@@ -176,14 +175,14 @@ func (f *Families) Get(ctx context.Context, familyID, uid string) (Family, error
 	if err != nil {
 		return Family{}, err
 	}
-	fams, err := f.withLists(ctx, []adapters.View{v})
+	fams, err := f.withLists(ctx, []domain.View{v})
 	if err != nil {
 		return Family{}, err
 	}
 	return fams[0], nil
 }
 
-func familyOf(v adapters.View) Family {
+func familyOf(v domain.View) Family {
 	fam := Family{ID: v.ID, Name: v.Name, Role: v.Role, Members: make([]Member, len(v.Members)), Lists: []SharedList{},
 		DrawOn: dayOf(v.DrawOn)}
 	for i, m := range v.Members {
@@ -267,13 +266,13 @@ func (f *Families) Draw(ctx context.Context, familyID, callerUID string, req Dra
 		pairs[i] = [2]string{ex[0], ex[1]}
 	}
 	var everyone bool
-	at, n, err := f.repo.Draw(ctx, familyID, callerUID, budget, func(members []domain.Member) (adapters.Drawn, error) {
+	at, n, err := f.repo.Draw(ctx, familyID, callerUID, budget, func(members []domain.Member) (domain.Drawn, error) {
 		var err error
 		if everyone, err = domain.CheckSecret(members, pairs); err != nil {
-			return adapters.Drawn{}, err
+			return domain.Drawn{}, err
 		}
 		assignments, err := domain.Draw(members, pairs, f.random)
-		return adapters.Drawn{Pairs: assignments, Exclusions: domain.NormalExclusions(pairs), EveryoneCanDeduce: everyone,
+		return domain.Drawn{Pairs: assignments, Exclusions: domain.NormalExclusions(pairs), EveryoneCanDeduce: everyone,
 			RevealAfterExchange: req.RevealAfterExchange}, err
 	})
 	return DrawResult{DrawnAt: at, Participants: n, EveryoneCanDeduce: everyone, RevealAfterExchange: req.RevealAfterExchange}, err
@@ -395,7 +394,7 @@ func (f *Families) Plan(ctx context.Context, familyID, callerUID string, req Exc
 			return Plan{}, err
 		}
 	}
-	ch := adapters.ExchangeChange{SetExchangeOn: req.ExchangeOn.Set, SetPlace: req.Place.Set, SetBudget: req.Budget.Set}
+	ch := domain.ExchangeChange{SetExchangeOn: req.ExchangeOn.Set, SetPlace: req.Place.Set, SetBudget: req.Budget.Set}
 	if req.ExchangeOn.Set {
 		if exchangeOn, err = domain.CleanExchangeOn(req.ExchangeOn.text(), f.now()); err != nil {
 			return Plan{}, err
@@ -439,7 +438,7 @@ type Message struct {
 	At   time.Time `json:"at"`
 }
 
-func messageOf(m adapters.Message) Message {
+func messageOf(m domain.Message) Message {
 	from := "them"
 	if m.Mine {
 		from = "me"
