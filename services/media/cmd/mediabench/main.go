@@ -119,7 +119,7 @@ func summary(ds []time.Duration) string {
 // timedStore records when the first write of a Store call starts and the last one ends
 // (the image and its thumbnail are written concurrently).
 type timedStore struct {
-	app.ObjectStore
+	domain.ObjectStore
 	mu         sync.Mutex
 	first, end time.Time
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 
-	"github.com/santa-wishlist/santa/services/media/internal/app"
+	"github.com/santa-wishlist/santa/services/media/internal/domain"
 )
 
 // ErrAccessDenied: MinIO refused the credentials; retrying will not help.
@@ -40,7 +40,7 @@ type MinIOStore struct {
 	bucket string
 }
 
-var _ app.ObjectStore = (*MinIOStore)(nil)
+var _ domain.ObjectStore = (*MinIOStore)(nil)
 
 // NewMinIOStore builds the client; it does not contact the server (see EnsureBucket).
 func NewMinIOStore(cfg MinIOConfig) (*MinIOStore, error) {
@@ -104,25 +104,25 @@ func (s *MinIOStore) Put(ctx context.Context, key string, data []byte, contentTy
 }
 
 // Stat describes the object under key.
-func (s *MinIOStore) Stat(ctx context.Context, key string) (app.ObjectInfo, error) {
+func (s *MinIOStore) Stat(ctx context.Context, key string) (domain.ObjectInfo, error) {
 	info, err := s.client.StatObject(ctx, s.bucket, key, minio.StatObjectOptions{})
 	if err != nil {
-		return app.ObjectInfo{}, translate(key, err)
+		return domain.ObjectInfo{}, translate(key, err)
 	}
 	return objectInfo(info), nil
 }
 
 // Get opens the object under key. The GET is sent at once, so a missing object is reported
 // here, not at the first Read.
-func (s *MinIOStore) Get(ctx context.Context, key string) (io.ReadCloser, app.ObjectInfo, error) {
+func (s *MinIOStore) Get(ctx context.Context, key string) (io.ReadCloser, domain.ObjectInfo, error) {
 	obj, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
 	if err != nil {
-		return nil, app.ObjectInfo{}, translate(key, err)
+		return nil, domain.ObjectInfo{}, translate(key, err)
 	}
 	info, err := obj.Stat()
 	if err != nil {
 		_ = obj.Close()
-		return nil, app.ObjectInfo{}, translate(key, err)
+		return nil, domain.ObjectInfo{}, translate(key, err)
 	}
 	return obj, objectInfo(info), nil
 }
@@ -148,13 +148,13 @@ func (s *MinIOStore) List(ctx context.Context, prefix string) ([]string, error) 
 }
 
 // ListInfo returns every object under prefix with its size and modification time.
-func (s *MinIOStore) ListInfo(ctx context.Context, prefix string) ([]app.ObjectInfo, error) {
-	var out []app.ObjectInfo
+func (s *MinIOStore) ListInfo(ctx context.Context, prefix string) ([]domain.ObjectInfo, error) {
+	var out []domain.ObjectInfo
 	for obj := range s.client.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
 		if obj.Err != nil {
 			return nil, fmt.Errorf("list %s: %w", prefix, obj.Err)
 		}
-		out = append(out, app.ObjectInfo{Key: obj.Key, Size: obj.Size, LastModified: obj.LastModified})
+		out = append(out, domain.ObjectInfo{Key: obj.Key, Size: obj.Size, LastModified: obj.LastModified})
 	}
 	return out, nil
 }
@@ -192,7 +192,7 @@ func (s *MinIOStore) ListOwnedBy(ctx context.Context, owner string) ([]string, e
 	return keys, nil
 }
 
-func objectInfo(info minio.ObjectInfo) app.ObjectInfo {
+func objectInfo(info minio.ObjectInfo) domain.ObjectInfo {
 	owner, item := "", ""
 	for k, v := range info.UserMetadata {
 		if strings.EqualFold(k, ownerMeta) {
@@ -202,7 +202,7 @@ func objectInfo(info minio.ObjectInfo) app.ObjectInfo {
 			item = v
 		}
 	}
-	return app.ObjectInfo{
+	return domain.ObjectInfo{
 		Key:          info.Key,
 		ContentType:  info.ContentType,
 		Size:         info.Size,
@@ -216,7 +216,7 @@ func objectInfo(info minio.ObjectInfo) app.ObjectInfo {
 func translate(key string, err error) error {
 	resp := minio.ToErrorResponse(err)
 	if resp.Code == minio.NoSuchKey || resp.StatusCode == http.StatusNotFound && resp.Code != minio.NoSuchBucket {
-		return fmt.Errorf("%s: %w", key, app.ErrNotFound)
+		return fmt.Errorf("%s: %w", key, domain.ErrNotFound)
 	}
 	return fmt.Errorf("%s: %w", key, err)
 }

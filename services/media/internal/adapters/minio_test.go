@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/santa-wishlist/santa/services/media/internal/adapters"
-	"github.com/santa-wishlist/santa/services/media/internal/app"
+	"github.com/santa-wishlist/santa/services/media/internal/domain"
 	"github.com/santa-wishlist/santa/services/media/internal/storetest"
 )
 
@@ -60,10 +60,10 @@ func TestMinIOStorePutStatGetListRemove(t *testing.T) {
 	if err := store.Remove(c, key); err != nil {
 		t.Fatalf("removing twice: %v", err)
 	}
-	if _, err := store.Stat(c, key); !errors.Is(err, app.ErrNotFound) {
+	if _, err := store.Stat(c, key); !errors.Is(err, domain.ErrNotFound) {
 		t.Fatalf("stat after remove: %v", err)
 	}
-	if _, _, err := store.Get(c, key); !errors.Is(err, app.ErrNotFound) {
+	if _, _, err := store.Get(c, key); !errors.Is(err, domain.ErrNotFound) {
 		t.Fatalf("get after remove: %v", err)
 	}
 }

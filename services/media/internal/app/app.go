@@ -20,9 +20,6 @@ import (
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
 )
 
-// ErrNotFound: no object under that key (or a key this service never writes).
-var ErrNotFound = errors.New("object not found")
-
 // ErrNoOwner: an upload must say which user it belongs to (a user id of 1 to 128 printable
 // ASCII characters, as Firebase uids are; it is stored as object metadata).
 var ErrNoOwner = errors.New("upload has no valid owner")
@@ -31,35 +28,6 @@ var ErrNoOwner = errors.New("upload has no valid owner")
 var ErrUploadRate = errors.New("too many uploads")
 
 var ownerPattern = regexp.MustCompile(`^[\x21-\x7e]{1,128}$`)
-
-// ObjectInfo describes a stored object.
-type ObjectInfo struct {
-	Key          string
-	ContentType  string
-	Size         int64
-	ETag         string // without quotes
-	LastModified time.Time
-	Owner        string // user id recorded at upload
-	Item         string // for an unattached upload: the item that took it (Attach), if any
-}
-
-// ObjectStore is where images live (MinIO in production and in tests).
-type ObjectStore interface {
-	Put(ctx context.Context, key string, data []byte, contentType, owner string) error
-	Stat(ctx context.Context, key string) (ObjectInfo, error)
-	// Get returns the object's content and information; the caller closes the reader.
-	Get(ctx context.Context, key string) (io.ReadCloser, ObjectInfo, error)
-	// Remove deletes an object; removing a missing object is not an error.
-	Remove(ctx context.Context, key string) error
-	// List returns every key under prefix.
-	List(ctx context.Context, prefix string) ([]string, error)
-	// ListInfo returns every object under prefix with its size and time (not its owner).
-	ListInfo(ctx context.Context, prefix string) ([]ObjectInfo, error)
-	// MarkItem records, on the object itself, the item that uses it (keeping its owner).
-	MarkItem(ctx context.Context, key, owner, itemID, contentType string) error
-	// ListOwnedBy returns every key the user uploaded, attached to an item or not.
-	ListOwnedBy(ctx context.Context, owner string) ([]string, error)
-}
 
 // EraseUser removes every object a deleted account uploaded. Idempotent: a second
 // call finds nothing. It returns how many objects it removed.
@@ -124,7 +92,7 @@ type Limits struct {
 
 // Service runs the use cases.
 type Service struct {
-	store   ObjectStore
+	store   domain.ObjectStore
 	rules   domain.Rules
 	metrics Metrics
 	logger  *slog.Logger
@@ -136,7 +104,7 @@ type Service struct {
 }
 
 // New builds the service.
-func New(store ObjectStore, rules domain.Rules, metrics Metrics, logger *slog.Logger, limits Limits) *Service {
+func New(store domain.ObjectStore, rules domain.Rules, metrics Metrics, logger *slog.Logger, limits Limits) *Service {
 	if limits.DecodeMemory <= 0 {
 		limits.DecodeMemory = domain.DefaultMaxDecodeBytes
 	}
@@ -248,17 +216,17 @@ func (s *Service) Store(ctx context.Context, up Upload) (Stored, error) {
 }
 
 // Stat describes the object under key.
-func (s *Service) Stat(ctx context.Context, key string) (ObjectInfo, error) {
+func (s *Service) Stat(ctx context.Context, key string) (domain.ObjectInfo, error) {
 	if !domain.ValidKey(key) {
-		return ObjectInfo{}, ErrNotFound
+		return domain.ObjectInfo{}, domain.ErrNotFound
 	}
 	return s.store.Stat(ctx, key)
 }
 
 // Open returns the object under key for streaming.
-func (s *Service) Open(ctx context.Context, key string) (io.ReadCloser, ObjectInfo, error) {
+func (s *Service) Open(ctx context.Context, key string) (io.ReadCloser, domain.ObjectInfo, error) {
 	if !domain.ValidKey(key) {
-		return nil, ObjectInfo{}, ErrNotFound
+		return nil, domain.ObjectInfo{}, domain.ErrNotFound
 	}
 	return s.store.Get(ctx, key)
 }
@@ -313,7 +281,7 @@ func (s *Service) DeleteForItem(ctx context.Context, ev ItemDeleted) (int, error
 			continue
 		}
 		info, err := s.store.Stat(ctx, k)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, domain.ErrNotFound) {
 			continue
 		}
 		if err != nil {
@@ -339,7 +307,7 @@ func (s *Service) DeleteForItem(ctx context.Context, ev ItemDeleted) (int, error
 // A missing object counts as removed (deletes are repeated after a redelivery).
 func (s *Service) removeOwned(ctx context.Context, key, owner string) (bool, error) {
 	info, err := s.store.Stat(ctx, key)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, domain.ErrNotFound) {
 		return true, nil
 	}
 	if err != nil {
@@ -363,7 +331,7 @@ func (s *Service) removeOwned(ctx context.Context, key, owner string) (bool, err
 func (s *Service) Discard(ctx context.Context, owner, imageURL string) (int, error) {
 	keys := domain.KeysForImageURL(imageURL)
 	if len(keys) == 0 {
-		return 0, ErrNotFound
+		return 0, domain.ErrNotFound
 	}
 	removed := 0
 	for _, k := range keys {

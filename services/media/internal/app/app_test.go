@@ -13,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/santa-wishlist/santa/fakes/testimages"
-	"github.com/santa-wishlist/santa/services/media/internal/adapters"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
 	"github.com/santa-wishlist/santa/services/media/internal/storetest"
@@ -24,7 +23,7 @@ const (
 	itemB = "6f1d2e3c-4b5a-4978-8877-665544332211"
 )
 
-func newService(t *testing.T) (*app.Service, *adapters.MinIOStore, app.Metrics) {
+func newService(t *testing.T) (*app.Service, domain.ObjectStore, app.Metrics) {
 	t.Helper()
 	store, _ := storetest.New(t)
 	metrics := app.NewMetrics(prometheus.NewRegistry())
@@ -49,10 +48,10 @@ func store(t *testing.T, svc *app.Service, itemID, owner string) app.Stored {
 
 func key(url string) string { return strings.TrimPrefix(url, domain.URLPrefix) }
 
-func exists(t *testing.T, s *adapters.MinIOStore, url string) bool {
+func exists(t *testing.T, s domain.ObjectStore, url string) bool {
 	t.Helper()
 	_, err := s.Stat(ctx(t), key(url))
-	if err != nil && !errors.Is(err, app.ErrNotFound) {
+	if err != nil && !errors.Is(err, domain.ErrNotFound) {
 		t.Fatal(err)
 	}
 	return err == nil
@@ -106,7 +105,7 @@ func TestOpenRefusesKeysThisServiceDoesNotWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"items/unattached/listing.json", "", "items/", "items/unattached/"} {
-		if _, _, err := svc.Open(ctx(t), k); !errors.Is(err, app.ErrNotFound) {
+		if _, _, err := svc.Open(ctx(t), k); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("Open(%q) err = %v", k, err)
 		}
 	}
@@ -188,8 +187,8 @@ func TestDeleteForItemFromThumbnailURLAndExternalURLs(t *testing.T) {
 func TestAttachRefusesAnotherUsersUpload(t *testing.T) {
 	svc, s, _ := newService(t)
 	upload := store(t, svc, "", "owner-1")
-	if _, err := svc.Attach(ctx(t), "thief-1", upload.URL, itemA); !errors.Is(err, app.ErrNotFound) {
-		t.Fatalf("attach by another user: %v, want ErrNotFound", err)
+	if _, err := svc.Attach(ctx(t), "thief-1", upload.URL, itemA); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("attach by another user: %v, want domain.ErrNotFound", err)
 	}
 	info, err := s.Stat(ctx(t), key(upload.URL))
 	if err != nil || info.Owner != "owner-1" || info.Item != "" {

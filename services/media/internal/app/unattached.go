@@ -28,7 +28,7 @@ func (s *Service) Attach(ctx context.Context, owner, imageURL, itemID string) (i
 			continue
 		}
 		info, err := s.store.Stat(ctx, k)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, domain.ErrNotFound) {
 			continue
 		}
 		if err != nil {
@@ -37,7 +37,7 @@ func (s *Service) Attach(ctx context.Context, owner, imageURL, itemID string) (i
 		if info.Owner != owner {
 			// Someone else's upload: as if it did not exist, so an item cannot take (and the
 			// wishlist then sign addresses for) a photo its owner never uploaded.
-			return marked, ErrNotFound
+			return marked, domain.ErrNotFound
 		}
 		if info.Item == item {
 			continue
@@ -64,7 +64,7 @@ func (s *Service) SweepUnattached(ctx context.Context, maxAge time.Duration, now
 			continue
 		}
 		info, err := s.store.Stat(ctx, o.Key)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, domain.ErrNotFound) {
 			continue
 		}
 		if err != nil {

@@ -1,5 +1,6 @@
 // Package domain holds the media rules: which bytes count as an accepted image, how an image
-// is cleaned and thumbnailed, and how stored objects are named. It does no I/O.
+// is cleaned and thumbnailed, and how stored objects are named. It does no I/O: it declares the
+// object store the use cases need (ObjectStore), which adapters implement in MinIO.
 package domain
 
 import "errors"

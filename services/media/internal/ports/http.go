@@ -220,7 +220,7 @@ func (h *HTTP) discard(c *gin.Context) {
 	}
 	n, err := h.app.Discard(c.Request.Context(), user.UID, body.ImageURL)
 	switch {
-	case errors.Is(err, app.ErrNotFound):
+	case errors.Is(err, domain.ErrNotFound):
 		httpserver.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
 	case err != nil:
 		httpserver.Logger(c).Error("discarding an image failed", "err", err)
@@ -259,7 +259,7 @@ func (h *HTTP) attach(c *gin.Context) {
 	case errors.Is(err, domain.ErrInvalidItemID):
 		httpserver.AbortFields(c, http.StatusBadRequest, "invalid_item_id", "itemId must be a UUID.",
 			map[string]string{"itemId": "Must be the UUID of an item."})
-	case errors.Is(err, app.ErrNotFound):
+	case errors.Is(err, domain.ErrNotFound):
 		httpserver.Abort(c, http.StatusNotFound, "not_found", "No such upload of yours.")
 	case err != nil:
 		httpserver.Logger(c).Error("attaching an image failed", "err", err)
@@ -362,7 +362,7 @@ func (h *HTTP) serve(c *gin.Context) {
 		return
 	}
 	notFound := func(err error) {
-		if !errors.Is(err, app.ErrNotFound) {
+		if !errors.Is(err, domain.ErrNotFound) {
 			httpserver.Logger(c).Error("reading an object failed", "key", key, "err", err)
 			httpserver.Abort(c, http.StatusServiceUnavailable, "storage_unavailable",
 				"The image cannot be read right now. Please try again.")
@@ -404,7 +404,7 @@ func (h *HTTP) serve(c *gin.Context) {
 // setObjectHeaders: ttl is how long the signed address stays valid. The browser may keep the
 // photo that long (the same address comes back all hour, so it hits), no longer; and only the
 // browser: shared caches (proxies, CDNs) must not keep children's photos at all.
-func setObjectHeaders(c *gin.Context, info app.ObjectInfo, ttl time.Duration) {
+func setObjectHeaders(c *gin.Context, info domain.ObjectInfo, ttl time.Duration) {
 	c.Header("ETag", `"`+info.ETag+`"`)
 	c.Header("Cache-Control", "private, max-age="+strconv.Itoa(int(ttl/time.Second)))
 	c.Header("X-Content-Type-Options", "nosniff")
