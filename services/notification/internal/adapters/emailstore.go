@@ -14,7 +14,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/santa-wishlist/santa/services/notification/internal/app"
 	"github.com/santa-wishlist/santa/services/notification/internal/domain"
 )
 
@@ -285,7 +284,7 @@ func (o *EmailOutbox) Enqueue(ctx context.Context, p domain.PendingEmail, now ti
 // marked done and the batch goes, in the same transaction. On failure it is due again at
 // retryAt(attempts); a zero time gives up (its notices are marked failed). found is false when
 // nothing is due at now.
-func (o *EmailOutbox) SendNext(ctx context.Context, now time.Time, retryAt func(attempts int) time.Time, send app.SendFunc) (found bool, err error) {
+func (o *EmailOutbox) SendNext(ctx context.Context, now time.Time, retryAt func(attempts int) time.Time, send domain.SendFunc) (found bool, err error) {
 	err = pgx.BeginFunc(ctx, o.pool, func(tx pgx.Tx) error {
 		var b domain.EmailBatch
 		err := tx.QueryRow(ctx, `SELECT user_id, batch, attempts FROM email_batches WHERE due_at <= $1

@@ -22,7 +22,6 @@ import (
 	webpush "github.com/SherClockHolmes/webpush-go"
 
 	"github.com/santa-wishlist/santa/pkg/safedial"
-	"github.com/santa-wishlist/santa/services/notification/internal/app"
 	"github.com/santa-wishlist/santa/services/notification/internal/domain"
 )
 
@@ -94,10 +93,10 @@ func NewWebPush(vapid VAPID, allow []netip.AddrPort) *WebPush {
 }
 
 // Send pushes one message to one device and says what came of it.
-func (w *WebPush) Send(ctx context.Context, sub domain.Subscription, p domain.Push) app.PushResult {
+func (w *WebPush) Send(ctx context.Context, sub domain.Subscription, p domain.Push) domain.PushResult {
 	payload, err := json.Marshal(p.Message)
 	if err != nil {
-		return app.PushResult{Outcome: app.PushRejected, Err: err}
+		return domain.PushResult{Outcome: domain.PushRejected, Err: err}
 	}
 	resp, err := webpush.SendNotificationWithContext(ctx, payload, &webpush.Subscription{Endpoint: sub.Endpoint,
 		Keys: webpush.Keys{P256dh: sub.P256dh, Auth: sub.Auth}}, &webpush.Options{
@@ -112,23 +111,23 @@ func (w *WebPush) Send(ctx context.Context, sub domain.Subscription, p domain.Pu
 	if errors.Is(err, ssrf.ErrProhibitedIP) || errors.Is(err, ssrf.ErrProhibitedNetwork) || errors.Is(err, ssrf.ErrProhibitedPort) ||
 		errors.Is(err, ssrf.ErrInvalidHostPort) {
 		// The endpoint's name leads inside: no later try will be let through either.
-		return app.PushResult{Outcome: app.PushRejected, Err: err}
+		return domain.PushResult{Outcome: domain.PushRejected, Err: err}
 	}
 	if err != nil {
 		// The network, a timeout: worth another try later.
-		return app.PushResult{Outcome: app.PushRetry, Err: err}
+		return domain.PushResult{Outcome: domain.PushRetry, Err: err}
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 	err = fmt.Errorf("push service answered %d: %s", resp.StatusCode, bytes.TrimSpace(body))
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		return app.PushResult{Outcome: app.PushSent}
+		return domain.PushResult{Outcome: domain.PushSent}
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone:
-		return app.PushResult{Outcome: app.PushGone, Err: err}
+		return domain.PushResult{Outcome: domain.PushGone, Err: err}
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		return app.PushResult{Outcome: app.PushRetry, Err: err}
+		return domain.PushResult{Outcome: domain.PushRetry, Err: err}
 	default: // 400, 401/403 (our keys), 413: another try would be answered the same
-		return app.PushResult{Outcome: app.PushRejected, Err: err}
+		return domain.PushResult{Outcome: domain.PushRejected, Err: err}
 	}
 }

@@ -31,13 +31,9 @@ type Directory interface {
 // Outbox holds the notices waiting to be emailed.
 type Outbox interface {
 	Enqueue(ctx context.Context, p domain.PendingEmail, now time.Time, window time.Duration) error
-	SendNext(ctx context.Context, now time.Time, retryAt func(attempts int) time.Time, send SendFunc) (bool, error)
+	SendNext(ctx context.Context, now time.Time, retryAt func(attempts int) time.Time, send domain.SendFunc) (bool, error)
 	Forget(ctx context.Context, before time.Time) error
 }
-
-// SendFunc sends one batch and says what became of each of its notices (by event id; a notice
-// not named was sent); an error leaves the batch to be tried again.
-type SendFunc func(ctx context.Context, b domain.EmailBatch) (map[string]string, error)
 
 // NoticeMailer emails notices to the users who want them: its consumer puts each notice in
 // the user's outbox (the digest, or a batch of its own to go at once), and its sender sends

@@ -12,26 +12,9 @@ import (
 	"github.com/santa-wishlist/santa/services/notification/internal/domain"
 )
 
-// PushOutcome is what a push service made of one push.
-type PushOutcome int
-
-// The outcomes of one push.
-const (
-	PushSent     PushOutcome = iota
-	PushRetry                // the network or the push service failed for now: try again later
-	PushGone                 // 404/410: the device unsubscribed; its subscription goes
-	PushRejected             // refused for good (bad request, too large): trying again changes nothing
-)
-
-// PushResult is the outcome of one push and, unless sent, why.
-type PushResult struct {
-	Outcome PushOutcome
-	Err     error
-}
-
 // PushSender delivers one push to one device.
 type PushSender interface {
-	Send(ctx context.Context, sub domain.Subscription, p domain.Push) PushResult
+	Send(ctx context.Context, sub domain.Subscription, p domain.Push) domain.PushResult
 }
 
 // PushStore is what the pusher needs of the subscriptions.
@@ -123,12 +106,12 @@ func (p *Pusher) pushOne(ctx context.Context, eventID string, sub domain.Subscri
 	}
 	res := p.sender.Send(ctx, sub, push)
 	switch res.Outcome {
-	case PushSent:
+	case domain.PushSent:
 		return false, p.store.MarkSent(ctx, eventID, sub.ID)
-	case PushGone:
+	case domain.PushGone:
 		p.logger.Info("push subscription gone; removed", "subscription", sub.ID, "err", res.Err)
 		return false, p.store.Drop(ctx, sub.ID)
-	case PushRejected:
+	case domain.PushRejected:
 		// Kept claimed: trying again would be refused the same. The endpoint stays out of the
 		// log: it is the device's capability.
 		p.logger.Warn("push refused; not retried", "subscription", sub.ID, "event", eventID, "err", res.Err)
