@@ -1355,8 +1355,7 @@ export interface components {
              * @description The seq, as sent in the stream's id: line.
              */
             id: number;
-            /** @enum {string} */
-            event: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed" | "secret-santa" | "secret-santa-message" | "family-member-joined" | "reminder-draw-soon" | "reminder-shopping" | "reminder-list-empty" | "reminder-exchange-soon" | "thank-you" | "group-gift-complete";
+            event: components["schemas"]["NoticeEvent"];
             /** @description The data of the stream event of that name (anyOf, not oneOf - several shapes share their required fields, as a reminder's familyId and familyName do the secret-santa notice's). */
             data: components["schemas"]["WishlistCountData"] | components["schemas"]["SantaData"] | components["schemas"]["SharedListChangedData"] | components["schemas"]["ClaimRemovedData"] | components["schemas"]["SecretSantaNoticeData"] | components["schemas"]["SecretSantaMessageNoticeData"] | components["schemas"]["FamilyMemberJoinedData"] | components["schemas"]["ReminderNoticeData"] | components["schemas"]["ThankYouNoticeData"] | components["schemas"]["GroupGiftCompleteNoticeData"];
             /**
@@ -1364,6 +1363,17 @@ export interface components {
              * @description When the event happened (the event's occurredAt).
              */
             occurredAt: string;
+        };
+        /**
+         * @description A notice's event name, as GET /api/notifications answers it and the live stream sends it.
+         * @enum {string}
+         */
+        NoticeEvent: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed" | "secret-santa" | "secret-santa-message" | "family-member-joined" | "reminder-draw-soon" | "reminder-shopping" | "reminder-list-empty" | "reminder-exchange-soon" | "thank-you" | "group-gift-complete";
+        /** @description An event name of the live stream (/api/notifications/stream): hello (HelloData), first on every connection and never stored, or a notice's (NoticeEvent), with that notice's data. */
+        StreamEvent: "hello" | components["schemas"]["NoticeEvent"];
+        /** @description hello: first on every connection of the live stream, without an id: the caller's wishlist count (0 before any item). */
+        HelloData: {
+            count: number;
         };
         /** @description reminder-draw-soon (to each admin of a family whose planned draw date is 0-3 days away and which has not drawn since it was set: familyId, familyName, drawOn), reminder-exchange-soon (to each participant of a draw whose family's exchange is 0-3 days away: familyId, familyName, exchangeOn, place), reminder-shopping (to a claimer, 7 days before a reveal date: how many of their own claims of that date are not marked purchased - revealAt, notPurchased; it names no list, item or owner) and reminder-list-empty (to the owner of a list shared by link or with a family that has no items a month before its reveal date: listId, listName, revealAt; it counts items, never claims). title and message are English; the app shows its own words in another language from the other fields, and a push is written in the language the device subscribed with. Each is sent once. */
         ReminderNoticeData: {
@@ -1482,6 +1492,8 @@ export interface components {
             listId: string;
             itemName?: string;
             ownerName?: string;
+            /** @description Present (true) when what ended was a pledge to a group gift, not a claim. */
+            pledge?: boolean;
         };
         WishlistCountData: {
             count: number;
@@ -2078,10 +2090,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        firebase?: {
-                            apiKey?: string;
-                            authDomain?: string;
-                            projectId?: string;
+                        firebase: {
+                            apiKey: string;
+                            authDomain: string;
+                            projectId: string;
                         };
                         /** @description Set in development only. */
                         authEmulatorUrl?: string;
