@@ -1,4 +1,5 @@
 import type { components } from '../../lib/api/schema';
+import type { RequestBody, ResponseBody } from '../../lib/api/operations';
 
 /** The family shapes, from api/openapi.yaml through `npm run gen:api`. */
 type Schemas = components['schemas'];
@@ -26,22 +27,11 @@ export interface ExchangePlan {
   place: string;
   budget: string | null;
 }
-export interface InviteInfo {
-  familyName: string;
-  invitedBy: string;
-}
-export interface DrawRequest {
-  exclusions: [string, string][];
-  budget?: string;
-  /** Show everyone the whole circle once the exchange day is over. */
-  revealAfterExchange?: boolean;
-}
-export interface DrawResult {
-  drawnAt: string;
-  participants: number;
-  everyoneCanDeduce: boolean;
-  revealAfterExchange: boolean;
-}
+/** GET /api/invites/{token}: what the accept page shows. */
+export type InviteInfo = ResponseBody<'inviteInfo', 200>;
+/** POST /api/families/{id}/secret-santa: the exclusions, the budget, and whether to reveal the circle after the exchange. */
+export type DrawRequest = RequestBody<'drawSecretSanta'>;
+export type DrawResult = ResponseBody<'drawSecretSanta', 201>;
 
 /** Two members who must not draw each other (either way); `key` is the same whatever their order. */
 export interface MemberPair {

@@ -1,24 +1,16 @@
 import { api } from '../../../app/api';
+import type { RequestBody } from '../../../lib/api/operations';
 import { apiRoute } from '../../../lib/api/paths';
 import type { GeneratedEntry, GeneratedGift, ProductAnalysis } from '../../../lib/wishlistItem';
 
 /** POST /api/vision/analyze's answer (api/openapi.yaml, generated). */
 export type { ProductAnalysis };
 
-export interface AnalyzeRequest {
-  /** data:image/...;base64,... */
-  image: string;
-  prompt?: string;
-}
+/** POST /api/vision/analyze's JSON body: the photo as a data URL, and an optional prompt. */
+export type AnalyzeRequest = RequestBody<'analyzeImage'>;
 
-export type GenerateMode = 'gift' | 'item';
-
-export interface GenerateRequest {
-  prompt: string;
-  mode: GenerateMode;
-  /** The edited photo as a data URL. */
-  image?: string;
-}
+/** POST /api/vision/generate's body: the prompt, the mode, and the edited photo as a data URL. */
+export type GenerateRequest = RequestBody<'generateItem'>;
 
 /** POST /api/vision/generate's answer; `estimatedPrice` and `category` only in item mode. */
 export type GeneratedItem = GeneratedGift & Partial<Pick<GeneratedEntry, 'estimatedPrice' | 'category'>>;
