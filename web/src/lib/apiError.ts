@@ -1,19 +1,25 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
+import type { components } from './api/schema';
 import { currentLanguage, hasText, translate } from './i18n';
 
-/** The gateway's error body: {"error": {"code", "message", "fields"}}. */
-export interface GatewayErrorBody {
-  error: { code?: string; message?: string; fields?: Record<string, string> };
-}
+/** The gateway's error body: {"error": {"code", "message", "fields"}} (api/openapi.yaml's Error). */
+export type GatewayErrorBody = components['schemas']['Error'];
 
-function isGatewayErrorBody(data: unknown): data is GatewayErrorBody {
+/**
+ * An error answer's body as far as it is checked. Checked at run time because an error may come
+ * from whatever answered instead of the gateway (a proxy's or the dev server's page), so only
+ * `error` being an object is known; each of its fields may be missing, and is read as such.
+ */
+type ErrorBodyLike = { error: Partial<GatewayErrorBody['error']> };
+
+function isGatewayErrorBody(data: unknown): data is ErrorBodyLike {
   return (
     !!data &&
     typeof data === 'object' &&
     'error' in data &&
-    !!(data as GatewayErrorBody).error &&
-    typeof (data as GatewayErrorBody).error === 'object'
+    !!(data as ErrorBodyLike).error &&
+    typeof (data as ErrorBodyLike).error === 'object'
   );
 }
 

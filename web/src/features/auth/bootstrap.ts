@@ -24,6 +24,11 @@ export function toAuthUser(user: User): AuthUser {
   };
 }
 
+/**
+ * Checked at run time, unlike the API's other answers: it is the first thing read, with plain
+ * fetch, and what answers there may not be the gateway (one still starting, a proxy's page), while
+ * the SDK cannot start without the Firebase API key.
+ */
 function isPublicConfig(value: unknown): value is PublicConfig {
   if (!value || typeof value !== 'object') return false;
   const firebase = (value as { firebase?: unknown }).firebase;

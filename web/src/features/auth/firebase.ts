@@ -2,7 +2,7 @@
  * The Firebase SDK lives behind this module, which the app imports lazily: the first screen
  * paints before the SDK has been downloaded. Only firebase/app and firebase/auth are used.
  */
-import { initializeApp, type FirebaseOptions } from 'firebase/app';
+import { initializeApp } from 'firebase/app';
 import {
   browserLocalPersistence,
   connectAuthEmulator,
@@ -12,12 +12,13 @@ import {
   type Auth,
   type User,
 } from 'firebase/auth';
+import type { ResponseBody } from '../../lib/api/operations';
 
-export interface PublicConfig {
-  firebase: FirebaseOptions;
-  /** Set in development and tests only, e.g. http://127.0.0.1:9099. */
-  authEmulatorUrl?: string;
-}
+/**
+ * GET /api/config: the Firebase web config (apiKey, authDomain, projectId) and, in development
+ * and tests only, the auth emulator's address (e.g. http://127.0.0.1:9099).
+ */
+export type PublicConfig = ResponseBody<'getWebConfig', 200>;
 
 let auth: Auth | null = null;
 
