@@ -1,6 +1,6 @@
 import { makeStore } from '../../app/store';
 import { noteSantaRequestSentHere } from '../../lib/santaEcho';
-import { handleLiveEvent } from './events';
+import { handleLiveEvent, type LiveEvent, type LiveEventName } from './events';
 import { LIVE_STREAM_URL, nextBackoff, retryAfterWait, runLiveStream } from './stream';
 
 function sseResponse(chunks: string[], status = 200): Response {
@@ -185,3 +185,15 @@ describe('live events', () => {
     expect(dispatch).not.toHaveBeenCalled();
   });
 });
+
+// What `tsc` refuses: each line below must be a type error, else its expect-error directive is
+// unused and fails the type check. Never called: only the types matter.
+export function typeChecks(): void {
+  // @ts-expect-error a name api/openapi.yaml's StreamEvent does not have
+  const name: LiveEventName = 'wishlist-changed';
+  // @ts-expect-error data the spec's HelloData does not have (hello carries only the count)
+  const hello: Extract<LiveEvent, { name: 'hello' }> = { name: 'hello', data: { count: 1, itemId: 'i' } };
+  // @ts-expect-error a santa event's data is SantaData: its name is a string
+  const santa: Extract<LiveEvent, { name: 'santa' }> = { name: 'santa', data: { message: 'Santa received your gift request!', itemId: 'i', name: 1 } };
+  void [name, hello, santa];
+}
