@@ -18,7 +18,8 @@ import (
 func main() {
 	cfg := loadConfig()
 	// `bench streams` and `bench reconnect` run one live-stream scenario instead (make bench-streams);
-	// `bench lookup` the barcode lookup's figures (make bench-lookup).
+	// `bench lookup` the barcode lookup's figures (make bench-lookup); `bench giving` only what
+	// group gifts cost the giver's shared list (make bench-giving).
 	if len(os.Args) > 1 {
 		switch os.Args[1] {
 		case "streams":
@@ -29,8 +30,14 @@ func main() {
 			runLookup(cfg)
 		case "storm":
 			runStorm(cfg)
+		case "giving":
+			users, err := seedUsers(context.Background(), cfg)
+			if err != nil {
+				log.Fatalf("seed: %v", err)
+			}
+			runGivingBench(cfg, users)
 		default:
-			log.Fatalf("unknown scenario %q (streams, reconnect, storm, lookup)", os.Args[1])
+			log.Fatalf("unknown scenario %q (streams, reconnect, storm, lookup, giving)", os.Args[1])
 		}
 		return
 	}

@@ -27,6 +27,10 @@ type column struct {
 	// for a computed column (the claim summaries of the list answers).
 	field func(*domain.Item) any
 	saved saving
+	// values, when set, makes the column read that many values (sql lists them, comma-separated)
+	// and writes them as one JSON value with writeValues instead of write.
+	values      int
+	writeValues func(buf []byte, v [][]byte) ([]byte, error)
 }
 
 // saving says when a column is written.
@@ -39,22 +43,22 @@ const (
 )
 
 var itemFields = []column{
-	{"items.id", "id", writeUUID, false, func(it *domain.Item) any { return &it.ID }, savedOnCreate},
-	{"items.name", "name", writeText, false, func(it *domain.Item) any { return &it.Name }, savedAlways},
-	{"items.description", "description", writeText, false, func(it *domain.Item) any { return &it.Description }, savedAlways},
-	{"items.price", "price", writeNullableText, false, func(it *domain.Item) any { return &it.Price }, savedAlways},
-	{"items.image_url", "imageUrl", writeNullableText, true, func(it *domain.Item) any { return &it.ImageURL }, savedAlways},
-	{"items.category", "category", writeNullableText, false, func(it *domain.Item) any { return &it.Category }, savedAlways},
-	{"items.features", "features", writeJSONB, false, func(it *domain.Item) any { return &it.Features }, savedAlways},
-	{"items.search_query", "searchQuery", writeText, false, func(it *domain.Item) any { return &it.SearchQuery }, savedAlways},
-	{"items.shopping_url", "shoppingUrl", writeText, false, func(it *domain.Item) any { return &it.ShoppingURL }, savedAlways},
-	{"items.ai_generated", "aiGenerated", writeBool, false, func(it *domain.Item) any { return &it.AIGenerated }, savedOnCreate},
-	{"items.sent_to_santa", "sentToSanta", writeBool, false, func(it *domain.Item) any { return &it.SentToSanta }, savedOnCreate},
-	{"items.created_at", "createdAt", writeTime, false, func(it *domain.Item) any { return &it.CreatedAt }, savedNever},
-	{"items.list_id", "listId", writeUUID, false, func(it *domain.Item) any { return &it.ListID }, savedAlways},
-	{"items.priority", "priority", writeInt2, false, func(it *domain.Item) any { return &it.Priority }, savedAlways},
-	{"items.quantity", "quantity", writeInt2, false, func(it *domain.Item) any { return &it.Quantity }, savedAlways},
-	{"items.notes", "notes", writeText, false, func(it *domain.Item) any { return &it.Notes }, savedAlways},
+	{sql: "items.id", key: "id", write: writeUUID, field: func(it *domain.Item) any { return &it.ID }, saved: savedOnCreate},
+	{sql: "items.name", key: "name", write: writeText, field: func(it *domain.Item) any { return &it.Name }, saved: savedAlways},
+	{sql: "items.description", key: "description", write: writeText, field: func(it *domain.Item) any { return &it.Description }, saved: savedAlways},
+	{sql: "items.price", key: "price", write: writeNullableText, field: func(it *domain.Item) any { return &it.Price }, saved: savedAlways},
+	{sql: "items.image_url", key: "imageUrl", write: writeNullableText, photo: true, field: func(it *domain.Item) any { return &it.ImageURL }, saved: savedAlways},
+	{sql: "items.category", key: "category", write: writeNullableText, field: func(it *domain.Item) any { return &it.Category }, saved: savedAlways},
+	{sql: "items.features", key: "features", write: writeJSONB, field: func(it *domain.Item) any { return &it.Features }, saved: savedAlways},
+	{sql: "items.search_query", key: "searchQuery", write: writeText, field: func(it *domain.Item) any { return &it.SearchQuery }, saved: savedAlways},
+	{sql: "items.shopping_url", key: "shoppingUrl", write: writeText, field: func(it *domain.Item) any { return &it.ShoppingURL }, saved: savedAlways},
+	{sql: "items.ai_generated", key: "aiGenerated", write: writeBool, field: func(it *domain.Item) any { return &it.AIGenerated }, saved: savedOnCreate},
+	{sql: "items.sent_to_santa", key: "sentToSanta", write: writeBool, field: func(it *domain.Item) any { return &it.SentToSanta }, saved: savedOnCreate},
+	{sql: "items.created_at", key: "createdAt", write: writeTime, field: func(it *domain.Item) any { return &it.CreatedAt }, saved: savedNever},
+	{sql: "items.list_id", key: "listId", write: writeUUID, field: func(it *domain.Item) any { return &it.ListID }, saved: savedAlways},
+	{sql: "items.priority", key: "priority", write: writeInt2, field: func(it *domain.Item) any { return &it.Priority }, saved: savedAlways},
+	{sql: "items.quantity", key: "quantity", write: writeInt2, field: func(it *domain.Item) any { return &it.Quantity }, saved: savedAlways},
+	{sql: "items.notes", key: "notes", write: writeText, field: func(it *domain.Item) any { return &it.Notes }, saved: savedAlways},
 }
 
 // itemColumns are what scanItem reads: the owner, then itemFields in order.

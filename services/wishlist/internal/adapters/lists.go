@@ -43,7 +43,7 @@ func (r *Repository) ListJSON(ctx context.Context, userID, listID string, write 
 		}
 		if domain.SeesClaims(a.Role) {
 			return r.writeRows(ctx, managerProjection, nil, nil, write,
-				"SELECT "+managerProjection.sql+" FROM items WHERE items.list_id = $1"+listOrder, listID, userID)
+				"SELECT "+managerProjection.sql+" FROM "+managerProjection.table+" WHERE items.list_id = $1"+listOrder, listID, userID)
 		}
 	}
 	write(json.RawMessage("[]")) // an empty list, or nothing saved yet (no default list either)

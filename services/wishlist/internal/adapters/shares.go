@@ -135,7 +135,7 @@ func (r *Repository) SharedJSON(ctx context.Context, token, viewerUID string, wr
 		}
 	}
 	return r.writeRows(ctx, p, prefix, []byte("}"), write,
-		"SELECT "+p.sql+" FROM items WHERE items.list_id = $1"+sharedOrder, l.ID, viewerUID)
+		"SELECT "+p.sql+" FROM "+p.table+" WHERE items.list_id = $1"+sharedOrder, l.ID, viewerUID)
 }
 
 // sharedHead is the shared view's opening up to its items: `{"viewer":…,"list":{…},"items":`.
