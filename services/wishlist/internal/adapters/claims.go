@@ -321,8 +321,16 @@ func claimEnded(ctx context.Context, tx pgx.Tx, c seasonClaim, reason string) er
 }
 
 // dropExcessClaims releases the newest claims until what is claimed fits the new quantity.
-// Called after the item's row was updated in the same transaction.
+// This season's group gift is now for at most that many units; a complete one keeps them (the
+// family's joint gift goes last) and the claims share what is left. Called after the item's row
+// was updated in the same transaction.
 func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
+	var groupUnits int
+	err := tx.QueryRow(ctx, `UPDATE group_gifts SET units = LEAST(units, $2) WHERE item_id = $1 AND reveal_at > now()
+		RETURNING CASE WHEN completed_at IS NOT NULL THEN units ELSE 0 END`, item.ID, item.Quantity).Scan(&groupUnits)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("fit the group gift to the quantity: %w", err)
+	}
 	claims, err := seasonClaims(ctx, tx, "i.id = $1", item.ID)
 	if err != nil {
 		return err
@@ -331,7 +339,7 @@ func dropExcessClaims(ctx context.Context, tx pgx.Tx, item domain.Item) error {
 	for i, c := range claims {
 		held[i] = c.Quantity
 	}
-	for _, i := range domain.ClaimsToDrop(item.Quantity, held) {
+	for _, i := range domain.ClaimsToDrop(item.Quantity-groupUnits, held) {
 		c := claims[i]
 		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE item_id = $1 AND user_id = $2 AND reveal_at = $3", item.ID, c.UserID, c.RevealAt); err != nil {
 			return fmt.Errorf("release claim: %w", err)

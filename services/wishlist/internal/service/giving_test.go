@@ -440,3 +440,52 @@ func TestRemovingAnItemTellsItsPledgers(t *testing.T) {
 		return nil
 	})
 }
+
+// Lowering an item's quantity fits this season's group gift to it: a complete one keeps its
+// units (the family's joint gift goes last) and the newest claims are released, so what is
+// taken never exceeds the quantity.
+func TestLoweringTheQuantityFitsAGroupGiftToIt(t *testing.T) {
+	_, dbURL := testenv.Postgres(t)
+	broker := testenv.StartNATS(t)
+	w := start(t, dbURL, broker.URL())
+	token, lego := pricedGift(w, "kid", "Lego castle", "€40.00", 3)
+	base := "/api/shared/" + token + "/items/" + lego
+	w.must(200, "PUT", base+"/claim", "dad", map[string]any{"quantity": 1}, nil)
+	var started groupGiftView
+	w.must(201, "POST", base+"/group-gift", "mum", map[string]any{}, &started)
+	if started.GroupGift.Target != "80.00" { // the two units still free
+		t.Fatalf("target %s", started.GroupGift.Target)
+	}
+	w.must(200, "PUT", base+"/pledge", "gran", map[string]any{"amount": "80.00"}, nil)
+	claimed := func() any {
+		var view sharedView
+		w.must(200, "GET", "/api/shared/"+token, "uncle", nil, &view)
+		return view.Items[0]["claimed"]
+	}
+	if c := claimed(); c != float64(3) {
+		t.Fatalf("claimed %v before, want 3", c)
+	}
+	w.must(200, "PATCH", "/api/wishlist/"+lego, "kid", map[string]any{"quantity": 2}, nil)
+	if c := claimed(); c != float64(2) {
+		t.Fatalf("claimed %v at quantity 2, want 2 (the group gift's)", c)
+	}
+	var mine []struct{ ItemID string }
+	w.must(200, "GET", "/api/claims", "dad", nil, &mine)
+	for _, c := range mine {
+		if c.ItemID == lego {
+			t.Fatal("dad's claim survived a quantity the complete group gift fills")
+		}
+	}
+	w.must(200, "PATCH", "/api/wishlist/"+lego, "kid", map[string]any{"quantity": 1}, nil)
+	if c := claimed(); c != float64(1) {
+		t.Fatalf("claimed %v at quantity 1, want 1", c)
+	}
+	testenv.Eventually(t, 10*time.Second, func() error {
+		for _, e := range streamEvents(t, broker.URL()) {
+			if e.Type == "item.unclaimed" && e.UserID == "dad" && strings.Contains(string(e.Data), `"reason":"quantity_lowered"`) {
+				return nil
+			}
+		}
+		return fmt.Errorf("dad was not told his claim was released")
+	})
+}
