@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { anItem } from '../../../test/items';
 import { json, mockFetch, renderWithProviders, signedIn } from '../../../test/utils';
 import type { ClaimEntry } from '../types';
-import ClaimsPage from './ClaimsPage';
+import ClaimsPage, { groupByPerson } from './ClaimsPage';
 
 function entry(owner: string, name: string, over: Partial<ClaimEntry> = {}): ClaimEntry {
   return {
@@ -64,6 +64,22 @@ describe('my gift shopping list /claims', () => {
     expect(row).toHaveTextContent('The link to this list changed: ask Tom for the new one.');
     expect(row.querySelector('a')).toBeNull();
     expect(screen.queryByRole('link', { name: 'Christmas' })).not.toBeInTheDocument();
+  });
+
+  it('keeps two people of the same name apart, by their recipient key', () => {
+    const tomA = { key: 'u:tom-a', displayName: 'Tom' };
+    const tomB = { key: 'l:list-b', displayName: 'Tom' };
+    const groups = groupByPerson([
+      entry('Tom', 'Bike', { recipient: tomA }),
+      entry('Ann', 'Kite', { recipient: tomB }),
+      entry('Tom', 'Socks', { recipient: tomA }),
+      entry('Ann', 'Book'),
+    ]);
+    expect(groups.map((g) => [g.key, g.person, g.entries.map((e) => e.item.name)])).toEqual([
+      ['u:tom-a', 'Tom', ['Bike', 'Socks']],
+      ['l:list-b', 'Tom', ['Kite']],
+      ['owner:Ann', 'Ann', ['Book']],
+    ]);
   });
 
   it('says what to do when nothing is claimed yet', async () => {

@@ -12,17 +12,27 @@ import type { ClaimEntry } from '../types';
 import { useShoppingListGiving } from '../givingSlots';
 import './familyLists.css';
 
+/** One person the caller gives to, and what they are getting them. */
+export interface PersonGroup {
+  key: string;
+  person: string;
+  entries: ClaimEntry[];
+}
+
 /**
- * The caller's claims, one group per person they give to (the list's recipient; its owner's
- * name for an answer without one), in first-seen order.
+ * The caller's claims, one group per person they give to, in first-seen order: by the
+ * recipient's key (two people of the same name stay apart), or by the list's owner for an answer
+ * without a recipient.
  */
-export function groupByPerson(entries: readonly ClaimEntry[]): [string, ClaimEntry[]][] {
-  const groups = new Map<string, ClaimEntry[]>();
+export function groupByPerson(entries: readonly ClaimEntry[]): PersonGroup[] {
+  const groups = new Map<string, PersonGroup>();
   for (const entry of entries) {
-    const person = entry.recipient?.displayName ?? entry.list.ownerName;
-    groups.set(person, [...(groups.get(person) ?? []), entry]);
+    const key = entry.recipient?.key ?? `owner:${entry.list.ownerName}`;
+    const group = groups.get(key) ?? { key, person: entry.recipient?.displayName ?? entry.list.ownerName, entries: [] };
+    group.entries.push(entry);
+    groups.set(key, group);
   }
-  return [...groups.entries()];
+  return [...groups.values()];
 }
 
 function ClaimRow({ entry }: { entry: ClaimEntry }) {
@@ -99,9 +109,9 @@ export default function ClaimsPage() {
           <p>{t('claims.empty')}</p>
         </div>
       )}
-      {groups.map(([person, entries], index) => (
+      {groups.map(({ key, person, entries }, index) => (
         // The heading's id by position: a name has spaces, which aria-labelledby reads as two ids.
-        <section key={person} className="card claims-group" aria-labelledby={`claims-group-${index}`}>
+        <section key={key} className="card claims-group" aria-labelledby={`claims-group-${index}`}>
           <h2 id={`claims-group-${index}`} className="claims-group__title">
             {t('claims.for', { person })}
           </h2>
