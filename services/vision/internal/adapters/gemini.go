@@ -1,4 +1,5 @@
-// Package adapters connects the vision service to Gemini (google.golang.org/genai) and Redis.
+// Package adapters connects the vision service to Gemini (google.golang.org/genai), Redis, the
+// media service, the product databases (Upstream) and shops' pages (Fetcher).
 package adapters
 
 import (
@@ -32,6 +33,8 @@ type Gemini struct {
 	client *genai.Client
 	model  string
 }
+
+var _ domain.Model = (*Gemini)(nil)
 
 // NewGemini builds the client. It does no network call.
 func NewGemini(ctx context.Context, cfg GeminiConfig) (*Gemini, error) {

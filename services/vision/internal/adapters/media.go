@@ -13,6 +13,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
 // Media stores images through the media service's upload API, as the user who imports
@@ -22,6 +23,8 @@ type Media struct {
 	client   *http.Client
 	identity *auth.IdentitySigner
 }
+
+var _ domain.ImageStore = (*Media)(nil)
 
 // NewMedia talks to the media service at base (MEDIA_URL), asserting the importing user
 // with identity (the media service refuses calls without a valid assertion).

@@ -9,7 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/santa-wishlist/santa/pkg/redisclient"
-	"github.com/santa-wishlist/santa/services/vision/internal/app"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
 // Redis keeps the answer cache and the daily quota counters. Every key starts with prefix,
@@ -18,6 +18,11 @@ type Redis struct {
 	client *redis.Client
 	prefix string
 }
+
+var (
+	_ domain.Cache = (*Redis)(nil)
+	_ domain.Quota = (*Redis)(nil)
+)
 
 // NewRedis connects to the server at url ("redis://host:6379/0").
 func NewRedis(url, prefix string) (*Redis, error) {
@@ -72,7 +77,7 @@ return 0
 
 // Take counts one model call against every counter, unless one is spent; it returns that
 // one. The counters expire at expireAt (the end of their day).
-func (r *Redis) Take(ctx context.Context, counters []app.Counter, expireAt time.Time) (*app.Counter, error) {
+func (r *Redis) Take(ctx context.Context, counters []domain.Counter, expireAt time.Time) (*domain.Counter, error) {
 	if len(counters) == 0 {
 		return nil, nil
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/testenv"
-	"github.com/santa-wishlist/santa/services/vision/internal/app"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
 // testRedis is the test Redis under a prefix no other test uses; its keys are removed when
@@ -52,7 +52,7 @@ func TestRedisQuotaCountsUntilTheLimit(t *testing.T) {
 	r := testRedis(t)
 	ctx := context.Background()
 	expireAt := time.Now().Add(time.Hour)
-	counters := []app.Counter{{Scope: "user", Key: "u", Limit: 2}, {Scope: "ip", Key: "ip", Limit: 3}}
+	counters := []domain.Counter{{Scope: "user", Key: "u", Limit: 2}, {Scope: "ip", Key: "ip", Limit: 3}}
 
 	for i := range 2 {
 		if spent, err := r.Take(ctx, counters, expireAt); spent != nil || err != nil {
@@ -68,7 +68,7 @@ func TestRedisQuotaCountsUntilTheLimit(t *testing.T) {
 		t.Fatalf("ip used %d, want 2", n)
 	}
 	// Another user on the same address has one call left there.
-	other := []app.Counter{{Scope: "user", Key: "u2", Limit: 2}, {Scope: "ip", Key: "ip", Limit: 3}}
+	other := []domain.Counter{{Scope: "user", Key: "u2", Limit: 2}, {Scope: "ip", Key: "ip", Limit: 3}}
 	if spent, _ := r.Take(ctx, other, expireAt); spent != nil {
 		t.Fatal("fourth call from the address refused")
 	}
@@ -84,7 +84,7 @@ func TestRedisQuotaCountsUntilTheLimit(t *testing.T) {
 func TestRedisQuotaIsExactUnderConcurrency(t *testing.T) {
 	r := testRedis(t)
 	ctx := context.Background()
-	counters := []app.Counter{{Scope: "ip", Key: "busy", Limit: 10}}
+	counters := []domain.Counter{{Scope: "ip", Key: "busy", Limit: 10}}
 	var (
 		wg      sync.WaitGroup
 		mu      sync.Mutex

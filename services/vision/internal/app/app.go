@@ -1,5 +1,7 @@
 // Package app holds the vision use cases: analyse a photo, generate a gift or wishlist item,
-// with the answer cache, the daily quotas, and retries and timeouts around the model.
+// with the answer cache, the daily quotas, and retries and timeouts around the model; and the
+// product lookups: a barcode (Barcodes), a shop's link (Links), a product's picture
+// (ProductImages).
 package app
 
 import (
@@ -22,31 +24,6 @@ import (
 	"github.com/santa-wishlist/santa/pkg/caller"
 	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
-
-// Model answers one call to the generative model, without retrying.
-type Model interface {
-	Generate(ctx context.Context, call domain.Call) (domain.ModelReply, error)
-}
-
-// Cache keeps answers by key.
-type Cache interface {
-	Get(ctx context.Context, key string) ([]byte, bool, error)
-	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
-}
-
-// Counter is one daily quota: who is counted, under which key, up to which limit.
-type Counter struct {
-	Scope string // "user" or "ip"
-	Key   string
-	Limit int
-}
-
-// Quota counts model calls.
-type Quota interface {
-	// Take counts one call against every counter unless one is already spent, and returns
-	// the spent one.
-	Take(ctx context.Context, counters []Counter, expireAt time.Time) (*Counter, error)
-}
 
 // Config tunes the use cases.
 type Config struct {
@@ -128,9 +105,9 @@ const (
 
 // Service runs the use cases. A nil Model means no API key is configured.
 type Service struct {
-	model   Model
-	cache   Cache
-	quota   Quota
+	model   domain.Model
+	cache   domain.Cache
+	quota   domain.Quota
 	cfg     Config
 	metrics *Metrics
 	logger  *slog.Logger
@@ -139,7 +116,7 @@ type Service struct {
 }
 
 // New builds the service; model may be nil (fallback answers only).
-func New(model Model, cache Cache, quota Quota, cfg Config, metrics *Metrics, logger *slog.Logger) *Service {
+func New(model domain.Model, cache domain.Cache, quota domain.Quota, cfg Config, metrics *Metrics, logger *slog.Logger) *Service {
 	if cfg.MaxAttempts < 1 {
 		cfg.MaxAttempts = 1
 	}
@@ -227,7 +204,7 @@ func run[T any](ctx context.Context, s *Service, who caller.Caller, call domain.
 }
 
 // storeTimeout bounds each cache or quota operation, so a Redis outage answers quickly
-// instead of holding requests.
+// instead of holding requests (for a lookup, a cache outage costs an upstream call, not the answer).
 const storeTimeout = 2 * time.Second
 
 func (s *Service) cached(ctx context.Context, key string) ([]byte, bool) {
@@ -331,16 +308,16 @@ func (s *Service) takeCounters(ctx context.Context, who caller.Caller, prefix st
 	now := s.now().UTC()
 	day := now.Format("2006-01-02")
 	midnight := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
-	var counters []Counter
+	var counters []domain.Counter
 	if who.UID != "" && perUser > 0 {
-		counters = append(counters, Counter{Scope: "user", Key: prefix + UserSubject(who.UID) + ":" + day, Limit: perUser})
+		counters = append(counters, domain.Counter{Scope: "user", Key: prefix + UserSubject(who.UID) + ":" + day, Limit: perUser})
 	}
 	if perIP > 0 {
-		counters = append(counters, Counter{Scope: "ip", Key: prefix + "ip:" + ipSubject(who.IP) + ":" + day, Limit: perIP})
+		counters = append(counters, domain.Counter{Scope: "ip", Key: prefix + "ip:" + ipSubject(who.IP) + ":" + day, Limit: perIP})
 	}
 	// The global budget comes last, so a caller over their own quota is told about theirs.
 	if global > 0 {
-		counters = append(counters, Counter{Scope: "global", Key: GlobalBudgetKey(now), Limit: global})
+		counters = append(counters, domain.Counter{Scope: "global", Key: GlobalBudgetKey(now), Limit: global})
 	}
 	// The counters outlive midnight by an hour so a clock a little behind does not reset
 	// them early.

@@ -57,7 +57,7 @@ func start(t *testing.T, cfg app.Config, withKey bool) *harness {
 		_ = store.Purge(context.Background())
 		_ = store.Close()
 	})
-	var model app.Model
+	var model domain.Model
 	if withKey {
 		g, err := adapters.NewGemini(context.Background(), adapters.GeminiConfig{APIKey: apiKey, Model: cfg.Model, BaseURL: fake.URL})
 		if err != nil {

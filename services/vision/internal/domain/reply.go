@@ -1,5 +1,7 @@
 // Package domain holds the vision rules: what a model reply means, the spec's defaults and
-// error messages (docs/spec.md), the prompts, and which images are accepted. It does no I/O.
+// error messages (docs/spec.md), the prompts, and which images are accepted; and the product
+// lookup's (lookup.go): barcodes, categories, a shop page's product, the product databases'
+// answers. It does no I/O: what the use cases call out to is declared in stores.go.
 package domain
 
 import (

@@ -12,15 +12,15 @@ import (
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
-	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
 // Lookups are the product lookups the routes serve.
 type Lookups struct {
 	App      *app.Service
-	Barcodes *lookup.Barcodes
-	Links    *lookup.Links
-	Images   *lookup.ProductImages
+	Barcodes *app.Barcodes
+	Links    *app.Links
+	Images   *app.ProductImages
 	// Photos signs the stored pictures' addresses in the answers (nil without media, when no
 	// picture is ever stored).
 	Photos *mediaurl.Signer
@@ -61,13 +61,13 @@ func (l Lookups) link(c *gin.Context) {
 	if err == nil {
 		err = l.App.TakeLookup(c.Request.Context(), who)
 	}
-	var item lookup.LinkItem
+	var item domain.LinkItem
 	if err == nil {
 		item, err = l.Links.Import(c.Request.Context(), who, u)
 	}
 	var (
-		refused *lookup.RefusedError
-		failed  *lookup.FetchError
+		refused *domain.RefusedError
+		failed  *domain.FetchError
 	)
 	switch {
 	case err == nil:
@@ -96,19 +96,19 @@ type barcodeRequest struct {
 }
 
 // parseBarcode decodes {code} and checks it, answering the 400 itself when it is wrong.
-func parseBarcode(c *gin.Context) (lookup.Barcode, bool) {
+func parseBarcode(c *gin.Context) (domain.Barcode, bool) {
 	var req barcodeRequest
 	if !httpserver.DecodeJSON(c, &req, 4<<10) {
-		return lookup.Barcode{}, false
+		return domain.Barcode{}, false
 	}
-	code, err := lookup.ParseBarcode(req.Code)
+	code, err := domain.ParseBarcode(req.Code)
 	if err != nil {
 		errCode := "invalid_barcode"
-		if errors.Is(err, lookup.ErrCodeCheckDigit) {
+		if errors.Is(err, domain.ErrCodeCheckDigit) {
 			errCode = "invalid_check_digit"
 		}
 		httpserver.AbortFields(c, http.StatusBadRequest, errCode, err.Error(), map[string]string{"code": err.Error()})
-		return lookup.Barcode{}, false
+		return domain.Barcode{}, false
 	}
 	return code, true
 }
@@ -129,13 +129,13 @@ func (l Lookups) barcodeImage(c *gin.Context) {
 	switch {
 	case err == nil:
 		c.JSON(http.StatusCreated, imageAnswer{ImageURL: l.signed(stored)})
-	case errors.Is(err, lookup.ErrProductNotFound):
+	case errors.Is(err, domain.ErrProductNotFound):
 		httpserver.Abort(c, http.StatusNotFound, "product_not_found", err.Error())
-	case errors.Is(err, lookup.ErrNoProductImage):
+	case errors.Is(err, domain.ErrNoProductImage):
 		httpserver.Abort(c, http.StatusNotFound, "no_product_image", err.Error())
-	case errors.Is(err, lookup.ErrProductImageUnavailable):
+	case errors.Is(err, domain.ErrProductImageUnavailable):
 		httpserver.Abort(c, http.StatusBadGateway, "image_unavailable", err.Error())
-	case errors.Is(err, lookup.ErrLookupUnavailable):
+	case errors.Is(err, domain.ErrLookupUnavailable):
 		httpserver.Abort(c, http.StatusServiceUnavailable, "lookup_unavailable", err.Error())
 	default:
 		lookupFail(c, err)
@@ -157,9 +157,9 @@ func (l Lookups) barcode(c *gin.Context) {
 	switch {
 	case err == nil:
 		c.JSON(http.StatusOK, product)
-	case errors.Is(err, lookup.ErrProductNotFound):
+	case errors.Is(err, domain.ErrProductNotFound):
 		httpserver.Abort(c, http.StatusNotFound, "product_not_found", err.Error())
-	case errors.Is(err, lookup.ErrLookupUnavailable):
+	case errors.Is(err, domain.ErrLookupUnavailable):
 		httpserver.Abort(c, http.StatusServiceUnavailable, "lookup_unavailable", err.Error())
 	default:
 		lookupFail(c, err)

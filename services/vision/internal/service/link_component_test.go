@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/santa-wishlist/santa/pkg/testenv"
-	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
+	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 	"github.com/santa-wishlist/santa/services/vision/internal/service"
 )
 
@@ -37,7 +38,7 @@ func TestLinkImportAnswersOverHTTP(t *testing.T) {
 	t.Cleanup(shop.Close)
 	addr := netip.MustParseAddrPort(shop.Listener.Addr().String())
 	h := start(t, func(c *service.Config) {
-		c.Lookup.Fetch = lookup.FetchDefaults()
+		c.Lookup.Fetch = adapters.FetchDefaults()
 		c.Lookup.Fetch.Timeout = 300 * time.Millisecond
 		c.Lookup.Fetch.TestAllow = []netip.AddrPort{addr}
 		c.Lookup.MediaURL = "" // no media here: the picture is reported missing, the item still comes
@@ -46,10 +47,10 @@ func TestLinkImportAnswersOverHTTP(t *testing.T) {
 	base := "http://" + addr.String()
 
 	r := h.postJSON("/api/lookup/url", map[string]string{"url": base + "/toy"}, user)
-	var it lookup.LinkItem
+	var it domain.LinkItem
 	r.json(t, &it)
 	if r.status != 200 || it.Name != "Toy Robot" || it.Price != "$19.50" || it.Category != "Toys" ||
-		it.ShoppingURL != base+"/toy" || it.ImageURL != "" || it.ImageError == "" || it.Source != lookup.FromOpenGraph {
+		it.ShoppingURL != base+"/toy" || it.ImageURL != "" || it.ImageError == "" || it.Source != domain.FromOpenGraph {
 		t.Fatalf("import: %d %s", r.status, r.body)
 	}
 	if r := h.postJSON("/api/lookup/url", map[string]string{"url": base + "/toy"}, nil); r.status != 401 {
@@ -101,7 +102,7 @@ func TestAnImportedPictureIsAnsweredAtASignedAddress(t *testing.T) {
 	t.Cleanup(media.Close)
 	addr := netip.MustParseAddrPort(shop.Listener.Addr().String())
 	h := start(t, func(c *service.Config) {
-		c.Lookup.Fetch = lookup.FetchDefaults()
+		c.Lookup.Fetch = adapters.FetchDefaults()
 		c.Lookup.Fetch.TestAllow = []netip.AddrPort{addr}
 		c.Lookup.MediaURL = media.URL
 		c.Signer = testenv.IdentitySigner("vision")
@@ -109,7 +110,7 @@ func TestAnImportedPictureIsAnsweredAtASignedAddress(t *testing.T) {
 	})
 	r := h.postJSON("/api/lookup/url", map[string]string{"url": "http://" + addr.String() + "/toy"},
 		map[string]string{"X-User-Id": "link-tester", "X-Real-IP": "203.0.113.51"})
-	var it lookup.LinkItem
+	var it domain.LinkItem
 	r.json(t, &it)
 	u, err := url.Parse(it.ImageURL)
 	if r.status != 200 || err != nil || u.Path != stored {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/santa-wishlist/santa/fakes/products"
-	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 	"github.com/santa-wishlist/santa/services/vision/internal/service"
 )
 
@@ -29,7 +29,7 @@ func TestBarcodeLookupOverHTTP(t *testing.T) {
 	h := start(t, withFakeProducts(t, fake))
 
 	r := h.postJSON("/api/lookup/barcode", map[string]string{"code": products.CodeLegoFire}, nil)
-	var p lookup.Product
+	var p domain.Product
 	r.json(t, &p)
 	if r.status != 200 || p.Name != "LEGO City Fire Station" || p.Category != "Toys" || p.Code != products.CodeLegoFire ||
 		p.Source != "openproductsfacts" || p.ImageURL == "" || r.header.Get("X-Lookup-Cache") != "" {

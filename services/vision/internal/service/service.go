@@ -22,7 +22,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/wiring"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
-	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 	"github.com/santa-wishlist/santa/services/vision/internal/ports"
 )
 
@@ -64,7 +64,7 @@ type LookupConfig struct {
 	// PerMinute are our own request rates per database (Open Facts, UPCitemdb).
 	OpenFactsPerMinute, UPCitemdbPerMinute float64
 	// Fetch bounds the shop-page fetcher of POST /api/lookup/url.
-	Fetch lookup.FetchConfig
+	Fetch adapters.FetchConfig
 	// MediaURL is the media service, where imported pictures are stored.
 	MediaURL string
 }
@@ -82,7 +82,7 @@ func LookupDefaults() LookupConfig {
 		BreakerOpenFor:       30 * time.Second,
 		OpenFactsPerMinute:   100,
 		UPCitemdbPerMinute:   6,
-		Fetch:                lookup.FetchDefaults(),
+		Fetch:                adapters.FetchDefaults(),
 	}
 }
 
@@ -166,7 +166,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if err != nil {
 		return nil, err
 	}
-	var model app.Model
+	var model domain.Model
 	if cfg.Gemini.APIKey != "" {
 		gemini, err := adapters.NewGemini(ctx, cfg.Gemini)
 		if err != nil {
@@ -189,7 +189,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		logger.Warn("LOOKUP_FETCH_TEST_ALLOW is set: the link importer may reach these local addresses (test stacks only)",
 			"pairs", fmt.Sprint(cfg.Lookup.Fetch.TestAllow))
 	}
-	var images lookup.ImageStore
+	var images domain.ImageStore
 	if cfg.Lookup.MediaURL != "" {
 		if cfg.Photos == nil {
 			return nil, errors.New("vision: MEDIA_URL needs MEDIA_URL_SECRET to sign the stored pictures' addresses")
@@ -197,12 +197,12 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		images = adapters.NewMedia(cfg.Lookup.MediaURL, cfg.Signer)
 	}
 	barcodes := newBarcodes(cfg.Lookup, store, srv.Registry, logger)
-	links := lookup.NewLinks(lookup.NewFetcher(cfg.Lookup.Fetch), images, logger)
+	links := app.NewLinks(adapters.NewFetcher(cfg.Lookup.Fetch), images, logger)
 	ports.RegisterLookupRoutes(srv.Engine, ports.Lookups{
 		App:      svc,
 		Barcodes: barcodes,
 		Links:    links,
-		Images:   lookup.NewProductImages(barcodes, links, store, cfg.Lookup.MissTTL),
+		Images:   app.NewProductImages(barcodes, links, store, cfg.Lookup.MissTTL),
 		Photos:   cfg.Photos,
 	})
 	srv.AddReadinessCheck("redis", store.Ping)
@@ -223,15 +223,15 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 }
 
 // newBarcodes asks Open Food Facts, then Open Products Facts, then UPCitemdb.
-func newBarcodes(cfg LookupConfig, cache lookup.Cache, reg prometheus.Registerer, logger *slog.Logger) *lookup.Barcodes {
-	upstream := func(name, base string, perMinute float64, burst int) lookup.UpstreamConfig {
-		return lookup.UpstreamConfig{Name: name, BaseURL: base, Timeout: cfg.Timeout, PerMinute: perMinute, Burst: burst,
+func newBarcodes(cfg LookupConfig, cache domain.Cache, reg prometheus.Registerer, logger *slog.Logger) *app.Barcodes {
+	upstream := func(name, base string, perMinute float64, burst int) adapters.UpstreamConfig {
+		return adapters.UpstreamConfig{Name: name, BaseURL: base, Timeout: cfg.Timeout, PerMinute: perMinute, Burst: burst,
 			BreakerFailures: cfg.BreakerFailures, BreakerOpenFor: cfg.BreakerOpenFor}
 	}
-	sources := []lookup.ProductSource{
-		lookup.NewOpenFactsUpstream(upstream(lookup.SourceOpenFoodFacts, cfg.OpenFoodFactsURL, cfg.OpenFactsPerMinute, 10)),
-		lookup.NewOpenFactsUpstream(upstream(lookup.SourceOpenProductsFacts, cfg.OpenProductsFactsURL, cfg.OpenFactsPerMinute, 10)),
-		lookup.NewUPCitemdbUpstream(upstream(lookup.SourceUPCitemdb, cfg.UPCitemdbURL, cfg.UPCitemdbPerMinute, 6)),
+	sources := []domain.ProductSource{
+		adapters.NewOpenFactsUpstream(upstream(domain.SourceOpenFoodFacts, cfg.OpenFoodFactsURL, cfg.OpenFactsPerMinute, 10)),
+		adapters.NewOpenFactsUpstream(upstream(domain.SourceOpenProductsFacts, cfg.OpenProductsFactsURL, cfg.OpenFactsPerMinute, 10)),
+		adapters.NewUPCitemdbUpstream(upstream(domain.SourceUPCitemdb, cfg.UPCitemdbURL, cfg.UPCitemdbPerMinute, 6)),
 	}
-	return lookup.NewBarcodes(sources, cache, cfg.FoundTTL, cfg.MissTTL, lookup.NewMetrics(reg), logger)
+	return app.NewBarcodes(sources, cache, cfg.FoundTTL, cfg.MissTTL, app.NewLookupMetrics(reg), logger)
 }

@@ -1,4 +1,4 @@
-package lookup
+package adapters
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"code.dny.dev/ssrf"
+
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
 // FetchConfig bounds what the shop-page fetcher may do.
@@ -45,14 +47,7 @@ func FetchDefaults() FetchConfig {
 	}
 }
 
-// RefusedError is a URL the fetcher will not reach; the message is shown to the user.
-type RefusedError struct {
-	Code, Message string
-}
-
-func (e *RefusedError) Error() string { return e.Message }
-
-func refused(code, msg string) error { return &RefusedError{Code: code, Message: msg} }
+func refused(code, msg string) error { return &domain.RefusedError{Code: code, Message: msg} }
 
 // Why a link is refused (the error codes of POST /api/lookup/url).
 var (
@@ -63,24 +58,6 @@ var (
 	errRedirects = refused("too_many_redirects", "The shop's page redirected too many times.")
 )
 
-// FetchError is a page that could not be fetched (the shop's fault or the network's).
-type FetchError struct {
-	Status  int // the shop's HTTP status, 0 if none
-	Timeout bool
-	Detail  string
-}
-
-func (e *FetchError) Error() string {
-	switch {
-	case e.Timeout:
-		return "The shop's page did not load in time. Please try again or fill in the item by hand."
-	case e.Status != 0:
-		return fmt.Sprintf("The shop answered with an error (%d). Please check the link or fill in the item by hand.", e.Status)
-	default:
-		return "The shop's page could not be loaded. Please check the link or fill in the item by hand."
-	}
-}
-
 // Fetcher fetches pages from the internet and nothing else: every address a connection is
 // about to use is checked when it is dialled (after DNS, for each address tried and each
 // redirect), so neither a name that resolves to a private address nor one that changes its
@@ -89,6 +66,8 @@ type Fetcher struct {
 	cfg    FetchConfig
 	client *http.Client
 }
+
+var _ domain.PageFetcher = (*Fetcher)(nil)
 
 // NewFetcher builds the fetcher.
 func NewFetcher(cfg FetchConfig) *Fetcher {
@@ -169,44 +148,36 @@ func checkURL(u *url.URL, allowed map[netip.AddrPort]bool) error {
 	return errPort
 }
 
-// Page is a fetched page.
-type Page struct {
-	URL         *url.URL // after redirects
-	ContentType string
-	Body        []byte
-	Truncated   bool
-}
-
 // Get fetches u (checked by CheckURL) and reads at most maxBytes of it (0: the configured
 // cap). accept says which media types are wanted.
-func (f *Fetcher) Get(ctx context.Context, u *url.URL, maxBytes int64, accept ...string) (Page, error) {
+func (f *Fetcher) Get(ctx context.Context, u *url.URL, maxBytes int64, accept ...string) (domain.Page, error) {
 	if maxBytes <= 0 {
 		maxBytes = f.cfg.MaxBytes
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return Page{}, errBadURL
+		return domain.Page{}, errBadURL
 	}
 	req.Header.Set("User-Agent", f.cfg.UserAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,image/avif,image/webp,image/*;q=0.8,*/*;q=0.5")
 	req.Header.Set("Accept-Language", "en-US,en;q=0.9")
 	resp, err := f.client.Do(req)
 	if err != nil {
-		return Page{}, classify(err)
+		return domain.Page{}, classify(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return Page{}, &FetchError{Status: resp.StatusCode}
+		return domain.Page{}, &domain.FetchError{Status: resp.StatusCode}
 	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if len(accept) > 0 && !typeAccepted(ct, accept) {
-		return Page{}, refused("not_a_page", "This link does not lead to a web page (it is "+orUnknown(ct)+").")
+		return domain.Page{}, refused("not_a_page", "This link does not lead to a web page (it is "+orUnknown(ct)+").")
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
 	if err != nil {
-		return Page{}, classify(err)
+		return domain.Page{}, classify(err)
 	}
-	p := Page{URL: resp.Request.URL, ContentType: ct, Body: body}
+	p := domain.Page{URL: resp.Request.URL, ContentType: ct, Body: body}
 	if int64(len(body)) > maxBytes {
 		p.Body, p.Truncated = body[:maxBytes], true
 	}
@@ -232,7 +203,7 @@ func orUnknown(s string) string {
 // classify turns a client error into what the user is told: a refusal (the dial-time
 // check, a redirect) or a fetch failure.
 func classify(err error) error {
-	var r *RefusedError
+	var r *domain.RefusedError
 	switch {
 	case errors.As(err, &r):
 		return r
@@ -241,9 +212,9 @@ func classify(err error) error {
 	case errors.Is(err, ssrf.ErrProhibitedIP), errors.Is(err, ssrf.ErrProhibitedNetwork), errors.Is(err, ssrf.ErrInvalidHostPort):
 		return errAddress
 	case isTimeout(err):
-		return &FetchError{Timeout: true, Detail: err.Error()}
+		return &domain.FetchError{Timeout: true, Detail: err.Error()}
 	}
-	return &FetchError{Detail: err.Error()}
+	return &domain.FetchError{Detail: err.Error()}
 }
 
 // numericSpelling reports an IPv4 address written in one of the forms C's inet_aton accepts

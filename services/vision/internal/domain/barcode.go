@@ -1,6 +1,4 @@
-// Package lookup turns what a shopper has at hand into a wishlist product: a scanned barcode
-// (looked up in public product databases) or a shop's page (read with an SSRF-safe fetcher).
-package lookup
+package domain
 
 import (
 	"errors"

@@ -1,10 +1,10 @@
-package lookup_test
+package domain_test
 
 import (
 	"slices"
 	"testing"
 
-	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
 func TestCategoryMapping(t *testing.T) {
@@ -27,11 +27,11 @@ func TestCategoryMapping(t *testing.T) {
 		{[]string{"Strings and clearing supplies"}, "Other"}, // "ring" inside a word is no jewel
 	}
 	for _, c := range cases {
-		got := lookup.MapCategory(c.texts...)
+		got := domain.MapCategory(c.texts...)
 		if got != c.want {
 			t.Errorf("MapCategory(%q) = %q, want %q", c.texts, got, c.want)
 		}
-		if !slices.Contains(lookup.Categories, got) {
+		if !slices.Contains(domain.Categories, got) {
 			t.Errorf("MapCategory(%q) = %q, not one of the spec's categories", c.texts, got)
 		}
 	}

@@ -1,4 +1,4 @@
-package lookup
+package app
 
 import (
 	"context"
@@ -9,45 +9,28 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
-// ProductSource is one product database.
-type ProductSource interface {
-	Name() string
-	// Lookup answers found=false with a nil error when the database does not know the code.
-	Lookup(ctx context.Context, code string) (Product, bool, error)
-}
-
-// Cache keeps answers by key (Redis in the service).
-type Cache interface {
-	Get(ctx context.Context, key string) ([]byte, bool, error)
-	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
-}
-
-// ErrProductNotFound: no database knows the code.
-var ErrProductNotFound = errors.New("We could not find this product. You can still add it by hand.")
-
-// ErrLookupUnavailable: every database failed, so we cannot say the code is unknown.
-var ErrLookupUnavailable = errors.New("The product databases are not answering right now. Please try again shortly, or add the item by hand.")
-
-// Outcome says how a barcode was answered (for the service's own tests and figures; never
-// told to a caller, as the cache is shared).
-type Outcome string
+// LookupOutcome says how a barcode was answered (for the service's own tests and figures;
+// never told to a caller, as the cache is shared).
+type LookupOutcome string
 
 const (
-	OutcomeHit  Outcome = "hit"
-	OutcomeMiss Outcome = "miss"
+	LookupHit  LookupOutcome = "hit"
+	LookupMiss LookupOutcome = "miss"
 )
 
-// Metrics count lookups by upstream and the cache's help.
-type Metrics struct {
+// LookupMetrics count lookups by upstream and the cache's help.
+type LookupMetrics struct {
 	Upstream  *prometheus.CounterVec
 	CacheHits *prometheus.CounterVec
 }
 
-// NewMetrics registers the lookup metrics, every label already present at zero.
-func NewMetrics(reg prometheus.Registerer) *Metrics {
-	m := &Metrics{
+// NewLookupMetrics registers the lookup metrics, every label already present at zero.
+func NewLookupMetrics(reg prometheus.Registerer) *LookupMetrics {
+	m := &LookupMetrics{
 		Upstream: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lookup_upstream_requests_total",
 			Help: "Barcode lookups asked of a product database, by upstream and result (found, not_found or a failure reason).",
@@ -57,8 +40,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"kind"}),
 	}
 	reg.MustRegister(m.Upstream, m.CacheHits)
-	for _, u := range []string{SourceOpenFoodFacts, SourceOpenProductsFacts, SourceUPCitemdb} {
-		for _, r := range []string{"found", "not_found", ReasonTimeout, ReasonRateLimited, ReasonThrottled, ReasonOpen, ReasonStatus, ReasonMalformed, ReasonNetwork} {
+	for _, u := range []string{domain.SourceOpenFoodFacts, domain.SourceOpenProductsFacts, domain.SourceUPCitemdb} {
+		for _, r := range []string{"found", "not_found", domain.UpstreamTimeout, domain.UpstreamRateLimited, domain.UpstreamThrottled, domain.UpstreamCircuitOpen, domain.UpstreamStatus, domain.UpstreamMalformed, domain.UpstreamNetwork} {
 			m.Upstream.WithLabelValues(u, r)
 		}
 	}
@@ -68,44 +51,40 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 
 // Barcodes looks codes up in the product databases, in order, with a cache in front.
 type Barcodes struct {
-	sources []ProductSource
-	cache   Cache
+	sources []domain.ProductSource
+	cache   domain.Cache
 	// FoundTTL and MissTTL keep found and not-found answers.
 	foundTTL, missTTL time.Duration
-	metrics           *Metrics
+	metrics           *LookupMetrics
 	logger            *slog.Logger
 	flight            singleflight.Group
 }
 
 // NewBarcodes builds the lookup over sources, asked in order.
-func NewBarcodes(sources []ProductSource, cache Cache, foundTTL, missTTL time.Duration, metrics *Metrics, logger *slog.Logger) *Barcodes {
+func NewBarcodes(sources []domain.ProductSource, cache domain.Cache, foundTTL, missTTL time.Duration, metrics *LookupMetrics, logger *slog.Logger) *Barcodes {
 	return &Barcodes{sources: sources, cache: cache, foundTTL: foundTTL, missTTL: missTTL, metrics: metrics, logger: logger}
 }
 
 type cachedAnswer struct {
-	Found   bool     `json:"found"`
-	Product *Product `json:"product,omitempty"`
+	Found   bool            `json:"found"`
+	Product *domain.Product `json:"product,omitempty"`
 }
-
-// storeTimeout bounds each cache operation, so a Redis outage costs an upstream call, not
-// the answer.
-const storeTimeout = 2 * time.Second
 
 // Lookup answers the product for a checked code. beforeUpstream runs only when the cache
 // cannot answer (the caller's daily quota); its error is returned as is.
-func (b *Barcodes) Lookup(ctx context.Context, code Barcode, beforeUpstream func(context.Context) error) (Product, Outcome, error) {
+func (b *Barcodes) Lookup(ctx context.Context, code domain.Barcode, beforeUpstream func(context.Context) error) (domain.Product, LookupOutcome, error) {
 	key := "barcode:" + code.Query
 	if p, found, ok := b.cached(ctx, key); ok {
 		b.metrics.CacheHits.WithLabelValues("barcode").Inc()
 		if !found {
-			return Product{}, OutcomeHit, ErrProductNotFound
+			return domain.Product{}, LookupHit, domain.ErrProductNotFound
 		}
 		p.Code = code.Code
-		return p, OutcomeHit, nil
+		return p, LookupHit, nil
 	}
 	if beforeUpstream != nil {
 		if err := beforeUpstream(ctx); err != nil {
-			return Product{}, "", err
+			return domain.Product{}, "", err
 		}
 	}
 	// Two shoppers scanning the same code at once make one round of upstream calls, on a
@@ -114,21 +93,21 @@ func (b *Barcodes) Lookup(ctx context.Context, code Barcode, beforeUpstream func
 		return b.ask(context.WithoutCancel(ctx), code.Query, key)
 	})
 	if err != nil {
-		return Product{}, OutcomeMiss, err
+		return domain.Product{}, LookupMiss, err
 	}
-	p := v.(Product)
+	p := v.(domain.Product)
 	p.Code = code.Code
-	return p, OutcomeMiss, nil
+	return p, LookupMiss, nil
 }
 
-func (b *Barcodes) ask(ctx context.Context, query, key string) (Product, error) {
+func (b *Barcodes) ask(ctx context.Context, query, key string) (domain.Product, error) {
 	failed := 0
 	for _, src := range b.sources {
 		p, found, err := src.Lookup(ctx, query)
 		if err != nil {
 			failed++
-			reason := ReasonNetwork
-			var ue *UpstreamError
+			reason := domain.UpstreamNetwork
+			var ue *domain.UpstreamError
 			if errors.As(err, &ue) {
 				reason = ue.Reason
 			}
@@ -145,33 +124,33 @@ func (b *Barcodes) ask(ctx context.Context, query, key string) (Product, error) 
 		return p, nil
 	}
 	if failed == len(b.sources) {
-		return Product{}, ErrLookupUnavailable
+		return domain.Product{}, domain.ErrLookupUnavailable
 	}
 	// "Not found" is only remembered when every database said so: one that failed may know it.
 	if failed == 0 {
 		b.store(ctx, key, cachedAnswer{Found: false}, b.missTTL)
 	}
-	return Product{}, ErrProductNotFound
+	return domain.Product{}, domain.ErrProductNotFound
 }
 
-func (b *Barcodes) cached(ctx context.Context, key string) (Product, bool, bool) {
+func (b *Barcodes) cached(ctx context.Context, key string) (domain.Product, bool, bool) {
 	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	data, ok, err := b.cache.Get(ctx, key)
 	if err != nil {
 		b.logger.Warn("lookup cache unavailable", "err", err)
-		return Product{}, false, false
+		return domain.Product{}, false, false
 	}
 	if !ok {
-		return Product{}, false, false
+		return domain.Product{}, false, false
 	}
 	var a cachedAnswer
 	if err := json.Unmarshal(data, &a); err != nil || (a.Found && a.Product == nil) {
 		b.logger.Warn("unreadable lookup cache entry ignored", "key", key)
-		return Product{}, false, false
+		return domain.Product{}, false, false
 	}
 	if !a.Found {
-		return Product{}, false, true
+		return domain.Product{}, false, true
 	}
 	return *a.Product, true, true
 }

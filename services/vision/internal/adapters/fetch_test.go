@@ -1,4 +1,4 @@
-package lookup_test
+package adapters_test
 
 import (
 	"context"
@@ -16,7 +16,8 @@ import (
 
 	"golang.org/x/net/dns/dnsmessage"
 
-	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
+	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
 // testDNS answers A queries from a table that a test may change between lookups (for DNS
@@ -126,7 +127,7 @@ func listenTarget(t *testing.T, addr string, h http.HandlerFunc) *target {
 
 // ssrfRig is a shop on 127.0.0.1:P, allowed by the test-only allowance, and a victim on
 // 127.0.0.2:P — same port, so only the address check can stop a request to it.
-func ssrfRig(t *testing.T, shopHandler http.HandlerFunc) (shop, victim *target, f *lookup.Fetcher, dns *testDNS) {
+func ssrfRig(t *testing.T, shopHandler http.HandlerFunc) (shop, victim *target, f *adapters.Fetcher, dns *testDNS) {
 	t.Helper()
 	for range 20 {
 		shop = listenTarget(t, "127.0.0.1:0", shopHandler)
@@ -144,17 +145,17 @@ func ssrfRig(t *testing.T, shopHandler http.HandlerFunc) (shop, victim *target, 
 		t.Fatal("no shared port for the shop and the victim")
 	}
 	dns = startDNS(t)
-	cfg := lookup.FetchDefaults()
+	cfg := adapters.FetchDefaults()
 	cfg.Timeout = 500 * time.Millisecond
 	cfg.TestAllow = []netip.AddrPort{netip.MustParseAddrPort("127.0.0.1:" + shop.port)}
 	cfg.Resolver = dns.resolver()
-	return shop, victim, lookup.NewFetcher(cfg), dns
+	return shop, victim, adapters.NewFetcher(cfg), dns
 }
 
-func fetch(f *lookup.Fetcher, raw string) (lookup.Page, error) {
+func fetch(f *adapters.Fetcher, raw string) (domain.Page, error) {
 	u, err := f.CheckURL(raw)
 	if err != nil {
-		return lookup.Page{}, err
+		return domain.Page{}, err
 	}
 	return f.Get(context.Background(), u, 0)
 }
@@ -207,7 +208,7 @@ func TestTheFetcherRefusesEveryInternalAddress(t *testing.T) {
 	for _, raw := range refusedURLs {
 		before := victim.hits.Load()
 		_, err := fetch(f, raw)
-		var refused *lookup.RefusedError
+		var refused *domain.RefusedError
 		if !errors.As(err, &refused) || refused.Code != "url_not_allowed" {
 			t.Errorf("%s: got %v, want a url_not_allowed refusal", raw, err)
 		}
@@ -234,7 +235,7 @@ func TestTheFetcherRefusesOtherSchemesAndPorts(t *testing.T) {
 		"http://":                      "invalid_url",
 	} {
 		_, err := fetch(f, raw)
-		var refused *lookup.RefusedError
+		var refused *domain.RefusedError
 		if !errors.As(err, &refused) || refused.Code != code {
 			t.Errorf("%q: got %v, want %s", raw, err, code)
 		}
@@ -272,11 +273,11 @@ func TestTheFetcherCapsSizeTimeAndRedirectsAndKeepsNoCookies(t *testing.T) {
 	}
 	start := time.Now()
 	_, err = fetch(f, base+"/slow")
-	var failed *lookup.FetchError
+	var failed *domain.FetchError
 	if !errors.As(err, &failed) || !failed.Timeout || time.Since(start) > 1500*time.Millisecond {
 		t.Fatalf("slow page: %v after %s", err, time.Since(start))
 	}
-	var refused *lookup.RefusedError
+	var refused *domain.RefusedError
 	if _, err := fetch(f, base+"/loop"); !errors.As(err, &refused) || refused.Code != "too_many_redirects" {
 		t.Fatalf("redirect loop: %v", err)
 	}

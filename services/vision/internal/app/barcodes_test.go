@@ -1,4 +1,4 @@
-package lookup_test
+package app_test
 
 import (
 	"context"
@@ -14,18 +14,19 @@ import (
 	"github.com/santa-wishlist/santa/fakes/products"
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/vision/internal/adapters"
-	"github.com/santa-wishlist/santa/services/vision/internal/lookup"
+	"github.com/santa-wishlist/santa/services/vision/internal/app"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
 // rig is the barcode lookup over the fake product databases and the test Redis, under a
 // key prefix of its own.
 type rig struct {
 	fake      *products.Server
-	barcodes  *lookup.Barcodes
-	upstreams []*lookup.Upstream
+	barcodes  *app.Barcodes
+	upstreams []*adapters.Upstream
 }
 
-func newRig(t *testing.T, tune ...func(*lookup.UpstreamConfig)) *rig {
+func newRig(t *testing.T, tune ...func(*adapters.UpstreamConfig)) *rig {
 	t.Helper()
 	fake := products.New(false)
 	fake.SlowDelay = 2 * time.Second
@@ -36,30 +37,30 @@ func newRig(t *testing.T, tune ...func(*lookup.UpstreamConfig)) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cache.Purge(context.Background()); _ = cache.Close() })
-	cfg := func(name, path string) lookup.UpstreamConfig {
-		c := lookup.UpstreamConfig{Name: name, BaseURL: ts.URL + path, Timeout: 300 * time.Millisecond,
+	cfg := func(name, path string) adapters.UpstreamConfig {
+		c := adapters.UpstreamConfig{Name: name, BaseURL: ts.URL + path, Timeout: 300 * time.Millisecond,
 			PerMinute: 6000, Burst: 100, BreakerFailures: 3, BreakerOpenFor: time.Minute}
 		for _, f := range tune {
 			f(&c)
 		}
 		return c
 	}
-	ups := []*lookup.Upstream{
-		lookup.NewOpenFactsUpstream(cfg(lookup.SourceOpenFoodFacts, "/openfoodfacts")),
-		lookup.NewOpenFactsUpstream(cfg(lookup.SourceOpenProductsFacts, "/openproductsfacts")),
-		lookup.NewUPCitemdbUpstream(cfg(lookup.SourceUPCitemdb, "/upcitemdb")),
+	ups := []*adapters.Upstream{
+		adapters.NewOpenFactsUpstream(cfg(domain.SourceOpenFoodFacts, "/openfoodfacts")),
+		adapters.NewOpenFactsUpstream(cfg(domain.SourceOpenProductsFacts, "/openproductsfacts")),
+		adapters.NewUPCitemdbUpstream(cfg(domain.SourceUPCitemdb, "/upcitemdb")),
 	}
-	sources := make([]lookup.ProductSource, len(ups))
+	sources := make([]domain.ProductSource, len(ups))
 	for i, u := range ups {
 		sources[i] = u
 	}
-	b := lookup.NewBarcodes(sources, cache, time.Hour, time.Hour, lookup.NewMetrics(prometheus.NewRegistry()), slog.New(slog.DiscardHandler))
+	b := app.NewBarcodes(sources, cache, time.Hour, time.Hour, app.NewLookupMetrics(prometheus.NewRegistry()), slog.New(slog.DiscardHandler))
 	return &rig{fake: fake, barcodes: b, upstreams: ups}
 }
 
-func (r *rig) lookup(t *testing.T, raw string) (lookup.Product, lookup.Outcome, error) {
+func (r *rig) lookup(t *testing.T, raw string) (domain.Product, app.LookupOutcome, error) {
 	t.Helper()
-	code, err := lookup.ParseBarcode(raw)
+	code, err := domain.ParseBarcode(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,19 +73,19 @@ func TestEachDatabaseAnswersInItsOwnShape(t *testing.T) {
 		code, name, brand, category, source, image string
 		price                                      string
 	}{
-		{products.CodeNutella, "Nutella", "Ferrero", "Other", lookup.SourceOpenFoodFacts,
+		{products.CodeNutella, "Nutella", "Ferrero", "Other", domain.SourceOpenFoodFacts,
 			"/images/openfoodfacts/301/762/401/0701/front_en.3.400.jpg", ""},
-		{products.CodeMints, "Peppermint mints", "Frosty", "Other", lookup.SourceOpenFoodFacts, "", ""},
-		{products.CodeLegoFire, "LEGO City Fire Station", "LEGO", "Toys", lookup.SourceOpenProductsFacts, "", ""},
+		{products.CodeMints, "Peppermint mints", "Frosty", "Other", domain.SourceOpenFoodFacts, "", ""},
+		{products.CodeLegoFire, "LEGO City Fire Station", "LEGO", "Toys", domain.SourceOpenProductsFacts, "", ""},
 		// The lowest offer, in dollars (UPCitemdb leaves the currency empty).
-		{products.CodeIPhone, "Apple iPhone 6, Gold, 64 GB", "Apple", "Electronics", lookup.SourceUPCitemdb,
+		{products.CodeIPhone, "Apple iPhone 6, Gold, 64 GB", "Apple", "Electronics", domain.SourceUPCitemdb,
 			"/images/upcitemdb/112231913.jpg", "$209.99"},
-		{products.CodeOdyssey, "The Odyssey (Penguin Classics)", "Penguin Classics", "Books", lookup.SourceUPCitemdb, "", "$7.50"},
-		{"01234565", "Mini Racing Car", "Speedy", "Toys", lookup.SourceUPCitemdb, "", "$4.50"}, // UPC-E, asked as UPC-A
+		{products.CodeOdyssey, "The Odyssey (Penguin Classics)", "Penguin Classics", "Books", domain.SourceUPCitemdb, "", "$7.50"},
+		{"01234565", "Mini Racing Car", "Speedy", "Toys", domain.SourceUPCitemdb, "", "$4.50"}, // UPC-E, asked as UPC-A
 	}
 	for _, c := range cases {
 		p, outcome, err := r.lookup(t, c.code)
-		if err != nil || outcome != lookup.OutcomeMiss {
+		if err != nil || outcome != app.LookupMiss {
 			t.Fatalf("%s: %v %s", c.code, err, outcome)
 		}
 		if p.Code != c.code || p.Name != c.name || p.Brand != c.brand || p.Category != c.category || p.Source != c.source {
@@ -110,7 +111,7 @@ func TestEachDatabaseAnswersInItsOwnShape(t *testing.T) {
 
 func TestAnUnknownCodeIsNotFoundAndRemembered(t *testing.T) {
 	r := newRig(t)
-	if _, _, err := r.lookup(t, products.CodeUnknown); !errors.Is(err, lookup.ErrProductNotFound) {
+	if _, _, err := r.lookup(t, products.CodeUnknown); !errors.Is(err, domain.ErrProductNotFound) {
 		t.Fatalf("got %v", err)
 	}
 	for _, u := range []string{products.OpenFoodFacts, products.OpenProductsFacts, products.UPCitemdb} {
@@ -119,7 +120,7 @@ func TestAnUnknownCodeIsNotFoundAndRemembered(t *testing.T) {
 		}
 	}
 	_, outcome, err := r.lookup(t, products.CodeUnknown)
-	if !errors.Is(err, lookup.ErrProductNotFound) || outcome != lookup.OutcomeHit {
+	if !errors.Is(err, domain.ErrProductNotFound) || outcome != app.LookupHit {
 		t.Fatalf("second lookup: %v %s", err, outcome)
 	}
 	if n := len(r.fake.Requests()[products.OpenFoodFacts]); n != 1 {
@@ -130,12 +131,12 @@ func TestAnUnknownCodeIsNotFoundAndRemembered(t *testing.T) {
 func TestTheSecondLookupMakesNoUpstreamCall(t *testing.T) {
 	r := newRig(t)
 	first, outcome, err := r.lookup(t, products.CodeIPhone)
-	if err != nil || outcome != lookup.OutcomeMiss {
+	if err != nil || outcome != app.LookupMiss {
 		t.Fatal(err, outcome)
 	}
 	before := r.fake.Requests()
 	second, outcome, err := r.lookup(t, products.CodeIPhone)
-	if err != nil || outcome != lookup.OutcomeHit {
+	if err != nil || outcome != app.LookupHit {
 		t.Fatal(err, outcome)
 	}
 	after := r.fake.Requests()
@@ -156,7 +157,7 @@ func TestAFailingDatabaseIsSkippedAndItsNotFoundNotRemembered(t *testing.T) {
 			r.fake.SetMode(products.OpenFoodFacts, mode)
 			start := time.Now()
 			p, _, err := r.lookup(t, products.CodeLegoFire)
-			if err != nil || p.Source != lookup.SourceOpenProductsFacts {
+			if err != nil || p.Source != domain.SourceOpenProductsFacts {
 				t.Fatalf("got %+v %v", p, err)
 			}
 			if took := time.Since(start); took > time.Second {
@@ -164,12 +165,12 @@ func TestAFailingDatabaseIsSkippedAndItsNotFoundNotRemembered(t *testing.T) {
 			}
 			// Nobody knows this code, but one database failed: it may know it, so the
 			// answer is not remembered and the next scan asks again.
-			if _, _, err := r.lookup(t, products.CodeUnknown); !errors.Is(err, lookup.ErrProductNotFound) {
+			if _, _, err := r.lookup(t, products.CodeUnknown); !errors.Is(err, domain.ErrProductNotFound) {
 				t.Fatalf("unknown: %v", err)
 			}
 			r.fake.SetMode(products.OpenFoodFacts, products.ModeOK)
 			n := r.fake.Count(products.UPCitemdb)
-			if _, outcome, _ := r.lookup(t, products.CodeUnknown); outcome != lookup.OutcomeMiss || r.fake.Count(products.UPCitemdb) != n+1 {
+			if _, outcome, _ := r.lookup(t, products.CodeUnknown); outcome != app.LookupMiss || r.fake.Count(products.UPCitemdb) != n+1 {
 				t.Errorf("a not-found with a failed upstream was cached (%s)", outcome)
 			}
 		})
@@ -179,13 +180,13 @@ func TestAFailingDatabaseIsSkippedAndItsNotFoundNotRemembered(t *testing.T) {
 func TestEveryDatabaseFailingIsUnavailableNotNotFound(t *testing.T) {
 	r := newRig(t)
 	r.fake.SetMode("all", products.ModeDown)
-	if _, _, err := r.lookup(t, products.CodeUnknown); !errors.Is(err, lookup.ErrLookupUnavailable) {
+	if _, _, err := r.lookup(t, products.CodeUnknown); !errors.Is(err, domain.ErrLookupUnavailable) {
 		t.Fatalf("got %v", err)
 	}
 }
 
 func TestTheCircuitBreakerStopsAskingAFailingDatabase(t *testing.T) {
-	r := newRig(t, func(c *lookup.UpstreamConfig) { c.BreakerOpenFor = 200 * time.Millisecond })
+	r := newRig(t, func(c *adapters.UpstreamConfig) { c.BreakerOpenFor = 200 * time.Millisecond })
 	off := r.upstreams[0]
 	r.fake.SetMode(products.OpenFoodFacts, products.ModeDown)
 	// Three consecutive failures (distinct codes, so the cache is no help) open the circuit.
@@ -200,7 +201,7 @@ func TestTheCircuitBreakerStopsAskingAFailingDatabase(t *testing.T) {
 	}
 	n := r.fake.Count(products.OpenFoodFacts)
 	p, _, err := r.lookup(t, codes[3])
-	if err != nil || p.Source != lookup.SourceOpenProductsFacts {
+	if err != nil || p.Source != domain.SourceOpenProductsFacts {
 		t.Fatalf("with the breaker open the next database answers: %+v %v", p, err)
 	}
 	if r.fake.Count(products.OpenFoodFacts) != n {
@@ -209,7 +210,7 @@ func TestTheCircuitBreakerStopsAskingAFailingDatabase(t *testing.T) {
 	// After the open period one trial request goes through; it succeeds and closes it.
 	r.fake.SetMode(products.OpenFoodFacts, products.ModeOK)
 	time.Sleep(250 * time.Millisecond)
-	if p, _, err := r.lookup(t, products.CodeNutella); err != nil || p.Source != lookup.SourceOpenFoodFacts {
+	if p, _, err := r.lookup(t, products.CodeNutella); err != nil || p.Source != domain.SourceOpenFoodFacts {
 		t.Fatalf("half-open trial: %+v %v", p, err)
 	}
 	if off.BreakerState() != "closed" {
@@ -218,8 +219,8 @@ func TestTheCircuitBreakerStopsAskingAFailingDatabase(t *testing.T) {
 }
 
 func TestOurOwnRateLimitSendsNothingBeyondIt(t *testing.T) {
-	r := newRig(t, func(c *lookup.UpstreamConfig) {
-		if c.Name == lookup.SourceUPCitemdb {
+	r := newRig(t, func(c *adapters.UpstreamConfig) {
+		if c.Name == domain.SourceUPCitemdb {
 			c.PerMinute, c.Burst = 1, 2 // UPCitemdb's trial: a small burst, then one a minute
 		}
 	})
@@ -230,7 +231,7 @@ func TestOurOwnRateLimitSendsNothingBeyondIt(t *testing.T) {
 	}
 	// The third code only UPCitemdb knows: our limit holds it back, so it is unknown for now
 	// (and not remembered as such).
-	if _, _, err := r.lookup(t, "01234565"); !errors.Is(err, lookup.ErrProductNotFound) {
+	if _, _, err := r.lookup(t, "01234565"); !errors.Is(err, domain.ErrProductNotFound) {
 		t.Fatalf("got %v", err)
 	}
 	if n := r.fake.Count(products.UPCitemdb); n != 2 {

@@ -1,18 +1,12 @@
-package lookup
+package app
 
 import (
 	"context"
-	"errors"
 	"time"
 
-	"github.com/santa-wishlist/santa/pkg/auth"
+	"github.com/santa-wishlist/santa/pkg/caller"
+	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
-
-// ErrNoProductImage: the product is known but no database has a picture of it.
-var ErrNoProductImage = errors.New("No picture of this product is known. You can add a photo yourself.")
-
-// ErrProductImageUnavailable: the database's picture could not be fetched or stored.
-var ErrProductImageUnavailable = errors.New("The product's picture could not be imported right now; you can add a photo yourself.")
 
 // ProductImages stores a scanned product's picture as the caller's upload (media), so the
 // item saved from a scan never hot-links a product database's image. Only the picture the
@@ -20,19 +14,19 @@ var ErrProductImageUnavailable = errors.New("The product's picture could not be 
 type ProductImages struct {
 	barcodes *Barcodes
 	links    *Links
-	cache    Cache
+	cache    domain.Cache
 	ttl      time.Duration
 }
 
 // NewProductImages builds the importer; a stored picture's URL is remembered per user and
 // code for ttl, so scanning the same product again stores no second copy.
-func NewProductImages(barcodes *Barcodes, links *Links, cache Cache, ttl time.Duration) *ProductImages {
+func NewProductImages(barcodes *Barcodes, links *Links, cache domain.Cache, ttl time.Duration) *ProductImages {
 	return &ProductImages{barcodes: barcodes, links: links, cache: cache, ttl: ttl}
 }
 
 // Store answers our own URL of the picture of the product code names (looked up through the
 // cache first; beforeUpstream as for Barcodes.Lookup).
-func (p *ProductImages) Store(ctx context.Context, user auth.User, code Barcode, beforeUpstream func(context.Context) error) (string, error) {
+func (p *ProductImages) Store(ctx context.Context, user caller.Caller, code domain.Barcode, beforeUpstream func(context.Context) error) (string, error) {
 	key := "barcode-image:" + user.UID + ":" + code.Query
 	if data, ok, err := p.get(ctx, key); err == nil && ok && len(data) > 0 {
 		return string(data), nil
@@ -42,15 +36,15 @@ func (p *ProductImages) Store(ctx context.Context, user auth.User, code Barcode,
 		return "", err
 	}
 	if product.ImageURL == "" {
-		return "", ErrNoProductImage
+		return "", domain.ErrNoProductImage
 	}
 	if p.links == nil || p.links.images == nil {
-		return "", ErrProductImageUnavailable
+		return "", domain.ErrProductImageUnavailable
 	}
 	stored, err := p.links.storeImage(ctx, user, product.ImageURL)
 	if err != nil {
 		p.links.logger.Warn("product image not imported", "code", code.Query, "err", err)
-		return "", ErrProductImageUnavailable
+		return "", domain.ErrProductImageUnavailable
 	}
 	setCtx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
