@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/santa-wishlist/santa/services/gateway/internal/domain"
 )
 
 // IdempotencyStore remembers the answer to a POST by its Idempotency-Key, so a double tap or a
@@ -26,6 +28,8 @@ type IdempotencyStore struct {
 	limits  IdempotencyLimits
 }
 
+var _ domain.IdempotencyStore = (*IdempotencyStore)(nil)
+
 // IdempotencyLimits bound what the store keeps.
 type IdempotencyLimits struct {
 	KeepFor        time.Duration
@@ -41,30 +45,12 @@ func NewIdempotencyStore(rdb *redis.Client, prefix string, limits IdempotencyLim
 	return &IdempotencyStore{rdb: rdb, prefix: prefix, lockTTL: time.Minute, limits: limits}
 }
 
-// ErrTooManyKeys means the user claimed MaxKeysPerUser keys within KeepFor.
-var ErrTooManyKeys = errors.New("too many Idempotency-Keys for this user")
-
-// StoredResponse is a finished answer kept for replay.
-type StoredResponse struct {
-	Status      int    `json:"status"`
-	ContentType string `json:"contentType"`
-	Body        []byte `json:"body"`
-	// RequestHash is the SHA-256 of the request body the answer belongs to: a key reused
-	// for a different body is refused instead of replaying an answer to another request.
-	RequestHash []byte `json:"requestHash,omitempty"`
-	// BodyHash replaces Body for an answer over MaxStoredBody: the SHA-256 of what was sent.
-	BodyHash []byte `json:"bodyHash,omitempty"`
-}
-
-// ErrInProgress means the first request with this key has not finished yet.
-var ErrInProgress = errors.New("a request with this Idempotency-Key is still in progress")
-
 const pendingMarker = "pending"
 
 // Begin claims the key for user. It returns (nil, nil) when this request is the first and
 // must run; the stored answer when one exists; ErrInProgress when the first is still running;
 // ErrTooManyKeys when the user has claimed too many keys lately.
-func (s *IdempotencyStore) Begin(ctx context.Context, user, key string) (*StoredResponse, error) {
+func (s *IdempotencyStore) Begin(ctx context.Context, user, key string) (*domain.StoredResponse, error) {
 	full := s.prefix + ":" + key
 	claimed, err := s.rdb.SetNX(ctx, full, pendingMarker, s.lockTTL).Result()
 	if err != nil {
@@ -82,7 +68,7 @@ func (s *IdempotencyStore) Begin(ctx context.Context, user, key string) (*Stored
 		}
 		if n.Val() > s.limits.MaxKeysPerUser {
 			_ = s.Abandon(ctx, key)
-			return nil, ErrTooManyKeys
+			return nil, domain.ErrTooManyKeys
 		}
 		return nil, nil
 	}
@@ -95,9 +81,9 @@ func (s *IdempotencyStore) Begin(ctx context.Context, user, key string) (*Stored
 		return nil, fmt.Errorf("read idempotency key: %w", err)
 	}
 	if raw == pendingMarker {
-		return nil, ErrInProgress
+		return nil, domain.ErrInProgress
 	}
-	var stored StoredResponse
+	var stored domain.StoredResponse
 	if err := json.Unmarshal([]byte(raw), &stored); err != nil {
 		return nil, fmt.Errorf("decode stored response: %w", err)
 	}
@@ -105,7 +91,7 @@ func (s *IdempotencyStore) Begin(ctx context.Context, user, key string) (*Stored
 }
 
 // Finish keeps the answer for replay: whole when small, as status and hash when large.
-func (s *IdempotencyStore) Finish(ctx context.Context, key string, resp StoredResponse) error {
+func (s *IdempotencyStore) Finish(ctx context.Context, key string, resp domain.StoredResponse) error {
 	if len(resp.Body) > s.limits.MaxStoredBody {
 		sum := sha256.Sum256(resp.Body)
 		resp.Body, resp.BodyHash = nil, sum[:]

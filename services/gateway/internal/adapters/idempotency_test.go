@@ -12,6 +12,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
+	"github.com/santa-wishlist/santa/services/gateway/internal/domain"
 )
 
 // redisBytes is the memory Redis reports for every key under prefix.
@@ -42,14 +43,14 @@ func flood(t *testing.T, s *adapters.IdempotencyStore, user string, n int) int {
 	for i := range n {
 		key := fmt.Sprintf("%s:/api/wishlist:key-%d", user, i)
 		stored, err := s.Begin(ctx, user, key)
-		if errors.Is(err, adapters.ErrTooManyKeys) {
+		if errors.Is(err, domain.ErrTooManyKeys) {
 			refused++
 			continue
 		}
 		if err != nil || stored != nil {
 			t.Fatalf("key %d: %v %v", i, stored, err)
 		}
-		if err := s.Finish(ctx, key, adapters.StoredResponse{Status: 201, ContentType: "application/json", Body: answer}); err != nil {
+		if err := s.Finish(ctx, key, domain.StoredResponse{Status: 201, ContentType: "application/json", Body: answer}); err != nil {
 			t.Fatal(err)
 		}
 	}

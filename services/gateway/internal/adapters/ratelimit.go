@@ -1,4 +1,5 @@
-// Package adapters holds the gateway's Redis-backed rate limiter and idempotency store.
+// Package adapters holds the gateway's Redis-backed rate limiter and idempotency store, which
+// implement domain's RateLimiter and IdempotencyStore.
 package adapters
 
 import (
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/santa-wishlist/santa/services/gateway/internal/domain"
 )
 
 // DefaultSyncInterval is how often a gateway adds its counts to Redis.
@@ -30,6 +33,8 @@ type RateLimiter struct {
 	counters map[string]*counter // by Redis key
 }
 
+var _ domain.RateLimiter = (*RateLimiter)(nil)
+
 // counter is one key's count in the current window, as this replica knows it.
 type counter struct {
 	windowEnd time.Time
@@ -46,29 +51,15 @@ func NewRateLimiter(rdb *redis.Client, prefix string) *RateLimiter {
 	return &RateLimiter{rdb: rdb, prefix: prefix, window: time.Minute, counters: map[string]*counter{}}
 }
 
-// Limit is one counter to check: a scope ("ip", "user"), who, and how many per window.
-type Limit struct {
-	Scope string
-	Key   string
-	Max   int64
-}
-
-// Verdict says whether a request may pass and, if not, when to come back.
-type Verdict struct {
-	Allowed    bool
-	Scope      string // the limit that refused
-	RetryAfter time.Duration
-}
-
 // Allow counts the request against every limit (a refused request counts too, so hammering
 // does not help) and says whether it may pass. It never waits on Redis.
-func (r *RateLimiter) Allow(now time.Time, limits ...Limit) Verdict {
+func (r *RateLimiter) Allow(now time.Time, limits ...domain.Limit) domain.Verdict {
 	windowStart := now.Truncate(r.window)
 	keys := make([]string, len(limits)) // formatted before taking the lock every request shares
 	for i, l := range limits {
 		keys[i] = fmt.Sprintf("%s:%s:%s:%d", r.prefix, l.Scope, l.Key, windowStart.Unix())
 	}
-	verdict := Verdict{Allowed: true}
+	verdict := domain.Verdict{Allowed: true}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, l := range limits {
@@ -80,7 +71,7 @@ func (r *RateLimiter) Allow(now time.Time, limits ...Limit) Verdict {
 		}
 		c.pending++
 		if verdict.Allowed && c.count() > l.Max {
-			verdict = Verdict{Scope: l.Scope, RetryAfter: max(c.windowEnd.Sub(now), time.Second)}
+			verdict = domain.Verdict{Scope: l.Scope, RetryAfter: max(c.windowEnd.Sub(now), time.Second)}
 		}
 	}
 	return verdict

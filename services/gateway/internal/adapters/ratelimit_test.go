@@ -10,12 +10,13 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/testenv"
 	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
+	"github.com/santa-wishlist/santa/services/gateway/internal/domain"
 )
 
 // A fixed instant 20 s into a minute, so windows are predictable.
 var noon = time.Date(2026, 12, 24, 12, 0, 20, 0, time.UTC)
 
-func allowed(l *adapters.RateLimiter, now time.Time, n int, limit adapters.Limit) int {
+func allowed(l *adapters.RateLimiter, now time.Time, n int, limit domain.Limit) int {
 	passed := 0
 	for i := 0; i < n; i++ {
 		if l.Allow(now, limit).Allowed {
@@ -28,7 +29,7 @@ func allowed(l *adapters.RateLimiter, now time.Time, n int, limit adapters.Limit
 func TestOneGatewayIsExactWithoutWaitingForRedis(t *testing.T) {
 	rdb := testenv.Redis(t)
 	l := adapters.NewRateLimiter(rdb, "test-rl-"+testenv.RandomHex(4))
-	ip := adapters.Limit{Scope: "ip", Key: "203.0.113.7", Max: 3}
+	ip := domain.Limit{Scope: "ip", Key: "203.0.113.7", Max: 3}
 
 	if got := allowed(l, noon, 3, ip); got != 3 {
 		t.Fatalf("%d of the first 3 passed", got)
@@ -54,7 +55,7 @@ func TestGatewaysShareTheirCountsThroughRedis(t *testing.T) {
 	rdb := testenv.Redis(t)
 	prefix := "test-rl-" + testenv.RandomHex(4)
 	a, b := adapters.NewRateLimiter(rdb, prefix), adapters.NewRateLimiter(rdb, prefix)
-	user := adapters.Limit{Scope: "user", Key: "alice", Max: 5}
+	user := domain.Limit{Scope: "user", Key: "alice", Max: 5}
 	ctx := context.Background()
 
 	if got := allowed(a, noon, 3, user); got != 3 {
@@ -105,7 +106,7 @@ func TestLimitsHoldWhileRedisIsDownAndCountsWaitForIt(t *testing.T) {
 	down := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
 	t.Cleanup(func() { _ = down.Close() })
 	l := adapters.NewRateLimiter(down, "test-rl-"+testenv.RandomHex(4))
-	ip := adapters.Limit{Scope: "ip", Key: "198.51.100.1", Max: 2}
+	ip := domain.Limit{Scope: "ip", Key: "198.51.100.1", Max: 2}
 
 	allowed(l, noon, 2, ip)
 	if err := l.Sync(context.Background(), noon); err == nil {
@@ -125,7 +126,7 @@ func TestRunSendsTheLastCountsWhenItStops(t *testing.T) {
 		time.Sleep(untilNext) // the final sync must happen in the same window
 		now = time.Now()
 	}
-	allowed(l, now, 4, adapters.Limit{Scope: "ip", Key: "192.0.2.9", Max: 100})
+	allowed(l, now, 4, domain.Limit{Scope: "ip", Key: "192.0.2.9", Max: 100})
 
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -147,7 +148,7 @@ func TestForgetUserOutlastsAnotherGatewaysLateSync(t *testing.T) {
 	rdb := testenv.Redis(t)
 	prefix := "test-rl-" + testenv.RandomHex(4)
 	a, b := adapters.NewRateLimiter(rdb, prefix), adapters.NewRateLimiter(rdb, prefix)
-	user := adapters.Limit{Scope: "user", Key: "gone-" + testenv.RandomHex(4), Max: 100}
+	user := domain.Limit{Scope: "user", Key: "gone-" + testenv.RandomHex(4), Max: 100}
 	ctx := context.Background()
 	now := time.Now()
 	allowed(a, now, 2, user)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
-	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
+	"github.com/santa-wishlist/santa/services/gateway/internal/domain"
 )
 
 // securityHeaders applies to every answer. The CSP allows only our own origin (plus the Auth
@@ -71,29 +71,29 @@ type RateLimits struct {
 // allowance of their own ("stream-ip", see StreamConfig.OpensPerIP): a household or a school
 // behind one address opens many at once, and must not use up the per-address limit meant for
 // one person's requests.
-func limitIP(limiter *adapters.RateLimiter, limits RateLimits, streamOpensPerIP int64, refused *prometheus.CounterVec) gin.HandlerFunc {
+func limitIP(limiter domain.RateLimiter, limits RateLimits, streamOpensPerIP int64, refused *prometheus.CounterVec) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		l := adapters.Limit{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP}
+		l := domain.Limit{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP}
 		if c.FullPath() == streamPath {
-			l = adapters.Limit{Scope: "stream-ip", Key: c.ClientIP(), Max: streamOpensPerIP}
+			l = domain.Limit{Scope: "stream-ip", Key: c.ClientIP(), Max: streamOpensPerIP}
 		}
 		check(c, limiter, refused, l)
 	}
 }
 
 // limitUser counts a signed-in request per user, after its token was verified.
-func limitUser(limiter *adapters.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
+func limitUser(limiter domain.RateLimiter, limits RateLimits, refused *prometheus.CounterVec) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		u, ok := auth.UserFrom(c)
 		if !ok {
 			c.Next()
 			return
 		}
-		check(c, limiter, refused, adapters.Limit{Scope: "user", Key: u.UID, Max: limits.PerUser})
+		check(c, limiter, refused, domain.Limit{Scope: "user", Key: u.UID, Max: limits.PerUser})
 	}
 }
 
-func check(c *gin.Context, limiter *adapters.RateLimiter, refused *prometheus.CounterVec, l adapters.Limit) {
+func check(c *gin.Context, limiter domain.RateLimiter, refused *prometheus.CounterVec, l domain.Limit) {
 	verdict := limiter.Allow(time.Now(), l)
 	if !verdict.Allowed {
 		refused.WithLabelValues(verdict.Scope).Inc()
@@ -124,7 +124,7 @@ const IdempotencyHeader = "Idempotency-Key"
 // idempotent replays the stored answer for a repeated Idempotency-Key of the same user and
 // the same request body; the same key with another body is refused (422), as the IETF
 // Idempotency-Key draft asks, rather than answered with the first request's result.
-func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
+func idempotent(store domain.IdempotencyStore) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		key := c.GetHeader(IdempotencyHeader)
 		if key == "" {
@@ -139,12 +139,12 @@ func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
 		scoped := u.UID + ":" + c.FullPath() + ":" + key
 		stored, err := store.Begin(c.Request.Context(), u.UID, scoped)
 		switch {
-		case errors.Is(err, adapters.ErrTooManyKeys):
+		case errors.Is(err, domain.ErrTooManyKeys):
 			c.Header("Retry-After", "600")
 			httpserver.Abort(c, http.StatusTooManyRequests, "too_many_idempotency_keys",
 				"Too many new requests lately. Please wait a while and try again.")
 			return
-		case errors.Is(err, adapters.ErrInProgress):
+		case errors.Is(err, domain.ErrInProgress):
 			c.Header("Retry-After", "1")
 			httpserver.Abort(c, http.StatusConflict, "request_in_progress", "This request is already being processed. Please wait a moment.")
 			return
@@ -173,7 +173,7 @@ func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
 			return
 		}
 		_, _ = io.Copy(hash, body) // whatever the service did not read (it may refuse early)
-		if err := store.Finish(c.Request.Context(), scoped, adapters.StoredResponse{
+		if err := store.Finish(c.Request.Context(), scoped, domain.StoredResponse{
 			Status: status, ContentType: tee.Header().Get("Content-Type"), Body: tee.body.Bytes(),
 			RequestHash: hash.Sum(nil),
 		}); err != nil {
@@ -183,7 +183,7 @@ func idempotent(store *adapters.IdempotencyStore) gin.HandlerFunc {
 }
 
 // replay answers a repeated request with the stored answer, if it is the same request.
-func replay(c *gin.Context, stored *adapters.StoredResponse) {
+func replay(c *gin.Context, stored *domain.StoredResponse) {
 	if stored.RequestHash != nil {
 		hash := sha256.New()
 		if _, err := io.Copy(hash, c.Request.Body); err != nil {

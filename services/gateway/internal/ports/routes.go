@@ -10,7 +10,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/auth/firebaseauth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
-	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
+	"github.com/santa-wishlist/santa/services/gateway/internal/domain"
 )
 
 // Body limits: JSON calls are small; calls that may carry a photo get room for one.
@@ -37,9 +37,9 @@ type WebConfig struct {
 // Deps are what the routes need.
 type Deps struct {
 	Verifier    *firebaseauth.Verifier
-	Limiter     *adapters.RateLimiter
+	Limiter     domain.RateLimiter
 	Limits      RateLimits
-	Idempotency *adapters.IdempotencyStore
+	Idempotency domain.IdempotencyStore
 	Upstreams   Upstreams
 	// Identity signs each internal call's assertion of the verified user (zero trust between
 	// services: they refuse calls without one).

@@ -5,7 +5,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/santa-wishlist/santa/pkg/httpserver"
-	"github.com/santa-wishlist/santa/services/gateway/internal/adapters"
+	"github.com/santa-wishlist/santa/services/gateway/internal/domain"
 )
 
 // StreamConfig bounds the live streams this gateway pod forwards.
@@ -19,6 +19,6 @@ type StreamConfig struct {
 
 // rateLimitStreamOpens counts a stream open against its user's limit, like every request;
 // its address was already counted by limitIP, in the stream opens' own scope.
-func rateLimitStreamOpens(limiter *adapters.RateLimiter, perUser int64, refused *prometheus.CounterVec) gin.HandlerFunc {
+func rateLimitStreamOpens(limiter domain.RateLimiter, perUser int64, refused *prometheus.CounterVec) gin.HandlerFunc {
 	return limitUser(limiter, RateLimits{PerUser: perUser}, refused)
 }
