@@ -9,10 +9,12 @@ import { SCREENSHOT_DIR } from './env';
  * photographed in the default look (English, light) is also photographed and checked with axe in
  * the dark theme (dark-<name>.png) and in German (de-<name>.png): the page is switched in place,
  * as a second tab of the app would switch it, so the screen's state stays as the test left it.
- * Names that already say their look (dark-, de-) are taken as they are.
+ * Names that already say their look (dark-, de-) are taken as they are. Every photographed screen
+ * is also held to 44 × 44 px targets (expectTargets), which axe does not measure.
  */
 export async function snap(page: Page, name: string): Promise<void> {
   await shoot(page, name);
+  await expectTargets(page, name);
   if (/^(dark|de)-/.test(name) || (await page.locator('html').getAttribute('data-theme')) === 'dark') return;
   if ((await page.locator('html').getAttribute('lang')) !== 'en') return;
 
