@@ -78,6 +78,11 @@ async function runLighthouse() {
       formFactor: 'mobile',
     });
     const { categories, audits } = result.lhr;
+    // A run Lighthouse could not finish (a page that never painted in its window, a lost
+    // connection to Chrome) has no score, not a score of 0: say why, and let the caller run again.
+    if (categories.performance.score === null || categories.accessibility.score === null) {
+      return { failed: result.lhr.runtimeError?.code ?? 'no score', warnings: result.lhr.runWarnings ?? [] };
+    }
     return {
       performance: Math.round(categories.performance.score * 100),
       accessibility: Math.round(categories.accessibility.score * 100),
@@ -117,8 +122,17 @@ if (process.env.LIGHTHOUSE_RUNS === '0') {
 }
 const runs = [];
 const runCount = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
-for (let i = 0; i < runCount; i++) {
+for (let i = 0, failed = 0; i < runCount; i++) {
   const run = await runLighthouse();
+  if (run.failed) {
+    console.log(`Lighthouse run ${i + 1}/${runCount}: no score (${run.failed}${run.warnings.length ? `; ${run.warnings.join('; ')}` : ''}), run again`);
+    if (++failed > runCount) {
+      console.error('budget: Lighthouse could not finish a run; see above');
+      process.exit(1);
+    }
+    i--;
+    continue;
+  }
   console.log(`Lighthouse run ${i + 1}/${runCount}: performance ${run.performance}, accessibility ${run.accessibility}`);
   runs.push(run);
 }
