@@ -17,8 +17,8 @@ import (
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
 
-// The givers' shared view writes a group gift in Go (givingFrom, writeGroupGift) and the group
-// gift routes answer it from SQL (groupGiftSQL): the two are the same value, for every viewer,
+// The givers' shared view reads each item's group gift in its list query (givingFrom) and the
+// group gift routes read one alone (groupGiftView): the two are the same value, for every viewer,
 // currency and name, and appendMoney writes what money_text and domain.FormatMinor write.
 func TestTheSharedViewsGroupGiftIsTheRoutesAnswer(t *testing.T) {
 	ctx := context.Background()

@@ -78,17 +78,9 @@ var suggestionColumns = []column{
 }
 
 // givingFrom is the givers' projections' FROM: each item with its group gift of this season (gg:
-// one row or none), read once per item for both what is claimed and the groupGift column, $2
-// being the giver. The pledges come as three arrays in one order (the sorted subquery feeds all
-// three aggregates alike), written out in Go: building the same JSON in SQL cost the givers'
-// shared view about twice as much per group gift (make bench-lists, make bench-giving).
-const givingFrom = `items LEFT JOIN LATERAL (
-	SELECT g.organizer_name, g.organizer_uid = $2 AS organizer_is_me, g.target_minor, g.currency, g.digits,
-		g.completed_at IS NOT NULL AS complete, g.units, s.total, s.names, s.amounts, s.mine
-	FROM group_gifts g CROSS JOIN LATERAL (
-		SELECT COALESCE(sum(p.amount_minor), 0)::bigint AS total, array_agg(p.display_name) AS names,
-			array_agg(p.amount_minor) AS amounts, array_agg(p.user_id = $2) AS mine
-		FROM (SELECT * FROM pledges p WHERE p.group_gift_id = g.id ORDER BY p.created_at, p.user_id) p) s
+// one row or none, groupGiftColumns and its units), read once per item for both what is claimed
+// and the groupGift column.
+const givingFrom = `items LEFT JOIN LATERAL (SELECT ` + groupGiftColumns + `, g.units FROM ` + groupGiftFrom + `
 	WHERE g.item_id = items.id AND g.reveal_at > now()) gg ON true`
 
 // givingColumns are a giver's: the item's group gift of this season (from givingFrom), and its
@@ -100,8 +92,8 @@ var givingColumns = []column{
 	{sql: "items.price", key: "priceAmount", write: writePriceAmount},
 }
 
-// writeGroupGift writes givingFrom's group gift as the API's groupGift (groupGiftSQL's shape),
-// or null when the item has none this season.
+// writeGroupGift writes a group gift read with groupGiftColumns as the API's groupGift, or null
+// when the item has none this season.
 func writeGroupGift(buf []byte, v [][]byte) ([]byte, error) {
 	if v[0] == nil {
 		return append(buf, "null"...), nil
