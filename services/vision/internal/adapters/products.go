@@ -138,9 +138,9 @@ func (u *Upstream) fetch(ctx context.Context, code string) (answer, error) {
 	}
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
-		return fail(domain.UpstreamRateLimited, resp.StatusCode, truncate(string(body), 200))
+		return fail(domain.UpstreamRateLimited, resp.StatusCode, domain.Truncate(string(body), 200))
 	case resp.StatusCode >= 500:
-		return fail(domain.UpstreamStatus, resp.StatusCode, truncate(string(body), 200))
+		return fail(domain.UpstreamStatus, resp.StatusCode, domain.Truncate(string(body), 200))
 	}
 	p, found, err := u.parse(code, resp.StatusCode, body)
 	if err != nil {
@@ -152,12 +152,4 @@ func (u *Upstream) fetch(ctx context.Context, code string) (answer, error) {
 func isTimeout(err error) bool {
 	var t interface{ Timeout() bool }
 	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &t) && t.Timeout())
-}
-
-// truncate cuts an upstream's answer for an error's detail.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -180,7 +180,7 @@ func run[T any](ctx context.Context, s *Service, who caller.Caller, call domain.
 		result, err := parse(reply)
 		if err != nil {
 			s.countFailure(call.Kind, err)
-			s.logger.Warn("model reply not usable", "kind", call.Kind, "err", err, "reply", truncate(reply.Text, 500))
+			s.logger.Warn("model reply not usable", "kind", call.Kind, "err", err, "reply", domain.Truncate(reply.Text, 500))
 			return nil, err
 		}
 		if data, err := json.Marshal(result); err == nil {
@@ -231,7 +231,7 @@ func (s *Service) callModel(ctx context.Context, call domain.Call) (domain.Model
 		s.countFailure(call.Kind, f)
 		if !f.Retryable() || attempt >= s.cfg.MaxAttempts {
 			s.logger.Warn("model call failed", "kind", call.Kind, "attempt", attempt, "reason", f.Reason,
-				"status", f.Status, "detail", truncate(f.Detail, 500))
+				"status", f.Status, "detail", domain.Truncate(f.Detail, 500))
 			return domain.ModelReply{}, f
 		}
 		wait := s.backoff(attempt)
@@ -399,11 +399,4 @@ func newID(now time.Time) string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	return strconv.FormatInt(now.UnixMilli(), 10) + "-" + hex.EncodeToString(b)
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -138,7 +138,7 @@ func ParseUPCitemdb(code string, status int, body []byte) (Product, bool, error)
 	case r.Code == "INVALID_UPC" || (status == http.StatusNotFound):
 		return Product{}, false, nil // it does not know the code
 	case status != http.StatusOK || r.Code != "OK" || r.Total == nil:
-		return Product{}, false, fmt.Errorf("HTTP %d, code %q: %s", status, r.Code, truncate(r.Message, 200))
+		return Product{}, false, fmt.Errorf("HTTP %d, code %q: %s", status, r.Code, Truncate(r.Message, 200))
 	case len(r.Items) == 0:
 		return Product{}, false, nil
 	}
@@ -234,7 +234,9 @@ func httpURL(s string) string {
 	return u.String()
 }
 
-func truncate(s string, n int) string {
+// Truncate cuts a text for a log line or an error's detail (a model's reply, an upstream's
+// answer) to n bytes and an ellipsis.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
