@@ -7,10 +7,10 @@ import { PushPrompt } from '../../features/push/PushPrompt';
 import { useWishlistCount } from '../../features/wishlist/hooks/useWishlistCount';
 import { selectAuthLoading, selectCurrentUser } from '../../lib/session';
 import { useAppSelector } from '../hooks';
+import { AppBackground } from './AppBackground';
 import { SantaOverlay } from './SantaOverlay';
 import { ShellToast } from './ShellToast';
 import { Toaster } from './Toaster';
-import { useDailyBackground } from './useDailyBackground';
 import { usePageEvents } from './usePageEvents';
 import { useScrollRestoration } from './useScrollRestoration';
 import './shell.css';
@@ -19,17 +19,16 @@ import './shell.css';
 export function Shell() {
   usePageEvents();
   useScrollRestoration();
-  useDailyBackground();
   const wishlistCount = useWishlistCount();
   useLiveUpdates(wishlistCount);
-  const backgroundUrl = useAppSelector((s) => s.shell.backgroundUrl);
   const user = useAppSelector(selectCurrentUser);
   const loading = useAppSelector(selectAuthLoading);
   const initialized = useAppSelector((s) => s.auth.initialized);
   const { logout } = useAuthActions();
 
   return (
-    <div className="app" style={{ '--app-background': `url("${backgroundUrl}")` } as React.CSSProperties}>
+    <div className="app">
+      <AppBackground />
       <a className="skip-link" href="#main">
         Skip to content
       </a>
