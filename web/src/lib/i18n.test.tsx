@@ -182,6 +182,13 @@ describe('locale formatting', () => {
     expect(formatNumber(1234, 'de')).toBe('1.234');
   });
 
+  it('writes a whole number below 1000 as Intl would, in every language', () => {
+    for (const lng of LANGUAGES) {
+      const intl = new Intl.NumberFormat(lng);
+      for (const n of [0, 1, 7, 24, 99, 100, 365, 999, 1000, 2.5]) expect(formatNumber(n, lng)).toBe(intl.format(n));
+    }
+  });
+
   it('sets a value apart in the language\'s own word order', async () => {
     await inLanguage('de');
     const [before, after] = around((code) => i18next.t('editor.scanNotice', { ns: 'photo', code }));
