@@ -6,7 +6,7 @@ package ports
 // Body limits in bytes, by class: the spec's x-body-limits.
 const (
 	PhotoBodyLimit = 12582912
-	SmallBodyLimit = 1048576
+	SmallBodyLimit = 65536
 )
 
 // proxiedRoutes are the spec's operations that the gateway forwards to their x-service
