@@ -6,7 +6,7 @@ GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
 HELM ?= $(HOME)/.cache/santa/bin/helm
 
-.PHONY: alerts-test cluster cluster-stop k8s-test skaffold-test dev test smoke screenshots security bench bench-streams bench-lookup bench-giving bench-lists bench-first-run web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
+.PHONY: generate alerts-test cluster cluster-stop k8s-test skaffold-test dev test smoke screenshots security bench bench-streams bench-lookup bench-giving bench-lists bench-first-run web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
 	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it); the first run installs and builds"
@@ -15,6 +15,7 @@ help:
 	@echo "make screenshots the Playwright suite over a test stack, saving docs/screenshots (test runs do not)"
 	@echo "make go-test     only the Go tests (dependencies started if needed)"
 	@echo "make lint        gofmt, go vet and the web's ESLint"
+	@echo "make generate    the code made from api/openapi.yaml: the gateway's route table, the web's API types"
 	@echo "make fmt         gofmt every Go file"
 	@echo "make web         the web app's build (web/dist)"
 	@echo "make stack-start / stack-stop  the test stack in the background"
@@ -141,6 +142,14 @@ chart-test: helm
 
 chart-render: helm
 	$(HELM) template santa charts/santa-wishlist -f deploy/values/prod.yaml --kube-version 1.33.0
+
+# The code made from api/openapi.yaml, committed: the gateway's route table (tools/apigen writes
+# services/gateway/internal/ports/routes.gen.go) and the web's API types (openapi-typescript
+# writes web/src/lib/api/schema.ts). make test fails while either differs from what this makes
+# (tools/apigen's TestGeneratedFilesAreUpToDate, web's src/test/apiTypes.test.ts).
+generate:
+	go run ./tools/apigen
+	cd web && { [ -x node_modules/.bin/openapi-typescript ] || PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci; } && npm run gen:api
 
 stack-start:
 	STACK=test $(STACK) start

@@ -69,3 +69,28 @@ func RoutesMatchSpec(t testing.TB, r *gin.Engine, service string) {
 		t.Errorf("the routes and the spec disagree:\n%s", strings.Join(diff, "\n"))
 	}
 }
+
+// SpecSignedIn says, for each of the spec's operations in SpecRoutes' form, whether it needs a
+// signed-in caller: its security (the document's, when it has none of its own) is not empty
+// and offers no empty requirement ({}), which would let a caller in without a token.
+func SpecSignedIn(t testing.TB) map[string]bool {
+	t.Helper()
+	doc := OpenAPI(t).doc
+	signedIn := map[string]bool{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			reqs := doc.Security
+			if op.Security != nil {
+				reqs = *op.Security
+			}
+			needed := len(reqs) > 0
+			for _, req := range reqs {
+				if len(req) == 0 {
+					needed = false
+				}
+			}
+			signedIn[method+" "+path] = needed
+		}
+	}
+	return signedIn
+}

@@ -44,8 +44,14 @@ func securityHeaders(csp string) gin.HandlerFunc {
 func limitBody(max int64) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if c.Request.ContentLength > max {
+			// In the words the services use for the same limit (httpserver.DecodeJSON), so the
+			// answer does not depend on which of the two refused.
+			limit := fmt.Sprintf("%d bytes", max)
+			if max%(1<<20) == 0 {
+				limit = fmt.Sprintf("%d MB", max>>20)
+			}
 			httpserver.Abort(c, http.StatusRequestEntityTooLarge, "too_large",
-				fmt.Sprintf("The request is too large (the limit is %d MB).", max>>20))
+				fmt.Sprintf("The request is too large (the limit is %s).", limit))
 			return
 		}
 		if c.Request.Body != nil {
