@@ -16,6 +16,16 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${K8S_CACHE:-$HOME/.cache/santa/k8s}
 log() { printf '\033[1;36m[cluster]\033[0m %s\n' "$*" >&2; }
 
+# One build at a time: make test starts this in the background, and a build started by hand (or
+# by another checkout) may still be running; two would write the same directories. The second
+# waits for the first, then finds its binaries cached.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.build.lock"
+if ! flock -n 9; then
+  log "another build of the cluster's binaries is running; waiting for it"
+  flock 9
+fi
+
 kube_bin=$CACHE/kubernetes-$K8S_VERSION
 build_kubernetes() {
   local cmds=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
