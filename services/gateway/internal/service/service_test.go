@@ -334,6 +334,14 @@ func TestWebAppCachingAndSecurityHeaders(t *testing.T) {
 			}
 		}
 	}
+	// HSTS only on answers that came over HTTPS: the ingress controller terminates TLS and says
+	// so in X-Forwarded-Proto (browsers ignore the header over plain HTTP anyway).
+	if h := g.do("GET", "/", "", nil, "X-Forwarded-Proto", "https").Header.Get("Strict-Transport-Security"); h != "max-age=31536000; includeSubDomains" {
+		t.Fatalf("over HTTPS: Strict-Transport-Security %q", h)
+	}
+	if h := g.do("GET", "/", "", nil).Header.Get("Strict-Transport-Security"); h != "" {
+		t.Fatalf("over plain HTTP: Strict-Transport-Security %q, want none", h)
+	}
 	if api := g.do("GET", "/api/nothing-here", "", nil); api.Status != 404 || !strings.Contains(string(api.Body), `"error"`) {
 		t.Fatalf("unknown API path: %d", api.Status)
 	}
