@@ -75,13 +75,20 @@ const (
 // drops the copy.
 const DuplicateWindow = 30 * time.Minute
 
-// Envelope is the wire shape of every event (api/events/envelope.schema.json).
+// Envelope is the wire shape of every event on the SANTA stream. The subject equals `type`;
+// `id` is also the Nats-Msg-Id, so JetStream drops a republished copy.
 type Envelope struct {
-	ID         string          `json:"id"`
-	Type       string          `json:"type"`
-	OccurredAt time.Time       `json:"occurredAt"`
-	UserID     string          `json:"userId"`
-	Data       json.RawMessage `json:"data"`
+	ID         string    `json:"id" jsonschema:"format=uuid"`
+	Type       string    `json:"type"`
+	OccurredAt time.Time `json:"occurredAt"`
+	// Firebase uid of the wishlist's owner; for item.claimed and item.unclaimed the claimer
+	// (never the owner), for item.pledged the giver, for item.thanked who thanked, for
+	// list.changed whoever caused the change; for list.families the list's owner; for
+	// list.suggestion.created the suggester; for list.managers.changed who changed the
+	// managers; for family events see each data schema; for user.deleted and user.erased the
+	// deleted account; for reminder.* the person reminded
+	UserID string          `json:"userId" jsonschema:"minLength=1"`
+	Data   json.RawMessage `json:"data" jsonschema:"type=object"`
 }
 
 // NewEnvelope wraps data in an envelope with a fresh id.
