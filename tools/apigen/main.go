@@ -1,8 +1,9 @@
-// Command apigen writes the Go code that api/openapi.yaml decides, so that what the spec says
-// about a route is written once, in the spec: today the gateway's table of proxied routes,
-// services/gateway/internal/ports/routes.gen.go. (The web's types come from the same spec
-// through openapi-typescript: web's `npm run gen:api`.) `make generate` runs both;
-// TestGeneratedFilesAreUpToDate fails while a committed file differs from what apigen writes.
+// Command apigen writes the code and documents the contract decides, so that each fact is
+// written once: from api/openapi.yaml the gateway's table of proxied routes,
+// services/gateway/internal/ports/routes.gen.go (the web's types come from the same spec
+// through openapi-typescript: web's `npm run gen:api`); from pkg/events' Go types the events'
+// JSON Schemas, api/events/*.schema.json. `make generate` runs it; TestGeneratedFilesAreUpToDate
+// fails while a committed file differs from what apigen writes.
 //
 //	go run ./tools/apigen [-root DIR]
 package main
@@ -11,6 +12,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 
@@ -21,24 +23,40 @@ import (
 const specPath = "api/openapi.yaml"
 
 func main() {
-	root := flag.String("root", ".", "the repository root: the spec is read from it and the generated files written under it")
+	root := flag.String("root", ".", "the repository root: the sources are read from it and the generated files written under it")
 	flag.Parse()
-	files, err := generate(*root)
-	if err != nil {
+	if err := run(*root); err != nil {
 		fmt.Fprintln(os.Stderr, "apigen:", err)
 		os.Exit(1)
 	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(*root, name), src, 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "apigen:", err)
-			os.Exit(1)
-		}
-	}
 }
 
-// generate reads the spec under root and answers every generated file by its path from root.
-func generate(root string) (map[string][]byte, error) {
-	raw, err := os.ReadFile(filepath.Join(root, specPath))
+func run(root string) error {
+	if err := os.Chdir(root); err != nil {
+		return err
+	}
+	files, err := generate()
+	if err != nil {
+		return err
+	}
+	for name, src := range files {
+		if err := os.WriteFile(name, src, 0o644); err != nil {
+			return err
+		}
+	}
+	// A schema no Go type makes any more (its event type was removed) goes too.
+	for _, name := range strayEventSchemas(files) {
+		if err := os.Remove(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// generate reads the sources in the repository root (the working directory) and answers every
+// generated file by its path from there.
+func generate() (map[string][]byte, error) {
+	raw, err := os.ReadFile(specPath)
 	if err != nil {
 		return nil, err
 	}
@@ -53,5 +71,22 @@ func generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", specPath, err)
 	}
-	return map[string][]byte{gatewayRoutesFile: routes}, nil
+	files, err := eventSchemas()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", eventsDir, err)
+	}
+	maps.Copy(files, map[string][]byte{gatewayRoutesFile: routes})
+	return files, nil
+}
+
+// strayEventSchemas are the schema files under api/events that generate did not make.
+func strayEventSchemas(files map[string][]byte) []string {
+	names, _ := filepath.Glob(filepath.Join(eventSchemasDir, "*.schema.json"))
+	var stray []string
+	for _, name := range names {
+		if _, ok := files[filepath.ToSlash(name)]; !ok {
+			stray = append(stray, name)
+		}
+	}
+	return stray
 }
