@@ -15,7 +15,7 @@ help:
 	@echo "make screenshots the Playwright suite over a test stack, saving docs/screenshots (test runs do not)"
 	@echo "make go-test     only the Go tests (dependencies started if needed)"
 	@echo "make lint        gofmt, go vet and the web's ESLint"
-	@echo "make generate    the code made from api/openapi.yaml: the gateway's route table, the web's API types"
+	@echo "make generate    from api/openapi.yaml the gateway's route table and the web's API types; from pkg/events the event schemas"
 	@echo "make fmt         gofmt every Go file"
 	@echo "make web         the web app's build (web/dist)"
 	@echo "make stack-start / stack-stop  the test stack in the background"
@@ -143,10 +143,12 @@ chart-test: helm
 chart-render: helm
 	$(HELM) template santa charts/santa-wishlist -f deploy/values/prod.yaml --kube-version 1.33.0
 
-# The code made from api/openapi.yaml, committed: the gateway's route table (tools/apigen writes
-# services/gateway/internal/ports/routes.gen.go) and the web's API types (openapi-typescript
-# writes web/src/lib/api/schema.ts). make test fails while either differs from what this makes
-# (tools/apigen's TestGeneratedFilesAreUpToDate, web's src/test/apiTypes.test.ts).
+# What the contracts make, committed: from api/openapi.yaml the gateway's route table
+# (tools/apigen writes services/gateway/internal/ports/routes.gen.go) and the web's API types
+# (openapi-typescript writes web/src/lib/api/schema.ts); from pkg/events' Go types the events'
+# JSON Schemas (tools/apigen writes api/events/*.schema.json). make test fails while one differs
+# from what this makes (tools/apigen's TestGeneratedFilesAreUpToDate, web's
+# src/test/apiTypes.test.ts).
 generate:
 	go run ./tools/apigen
 	cd web && { [ -x node_modules/.bin/openapi-typescript ] || PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci; } && npm run gen:api
