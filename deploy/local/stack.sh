@@ -107,7 +107,9 @@ kill_group() {
 RENDERER=$BIN/serviceenv
 VALUES=$ROOT/charts/santa-wishlist/values.yaml
 
+# shellcheck source=SCRIPTDIR/stack-install.sh
 . "$ROOT/deploy/local/stack-install.sh" # installs, builds, the stack's secrets
+# shellcheck source=SCRIPTDIR/stack-deps.sh
 . "$ROOT/deploy/local/stack-deps.sh"    # the dependencies
 
 # service_env NAME: the service's environment, KEY=value lines (secrets included).
