@@ -50,8 +50,8 @@ var chartLikeLocal = []string{
 	"--set", "smtp.publicUrl=http://localhost",
 }
 
-// localInputs are what stack.sh's render_inputs gives the renderer, every optional one
-// included, and a value for every ${NAME} without a default that deploy/local/env.yaml refers
+// localInputs are what stack.sh gives the renderer (deploy/local/stackplan's Inputs), every
+// optional one included, and a value for every ${NAME} without a default that deploy/local/env.yaml refers
 // to (those with one, such as GOMEMLIMIT, are also read by the renderer's own Go runtime).
 func localInputs(t *testing.T, root string, svcs []string) []string {
 	t.Helper()

@@ -91,15 +91,30 @@ func TestClashesFindsASharedPort(t *testing.T) {
 	}
 }
 
-// stack.sh takes every port from the plan: a port number written into the script would be a
-// listener the test above cannot see.
+// stack.sh takes every port from the plan: a port number written into the script, into the
+// parts it sources or into the Go program that resolves the plan for it (deploy/local/stackplan)
+// would be a listener the test above cannot see.
 func TestStackScriptWritesNoPortOfItsOwn(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(root(t), "deploy/local/stack.sh"))
-	if err != nil {
-		t.Fatal(err)
+	files := []string{"deploy/local/stack.sh", "deploy/local/stack-deps.sh", "deploy/local/stack-install.sh"}
+	gofiles, err := filepath.Glob(filepath.Join(root(t), "deploy/local/stackplan/*.go"))
+	if err != nil || len(gofiles) == 0 {
+		t.Fatalf("deploy/local/stackplan: %v", err)
 	}
-	code := regexp.MustCompile(`(?m)#.*$`).ReplaceAllString(string(b), "") // comments may cite one
-	for _, m := range regexp.MustCompile(`[:\s=]([0-9]{4,5})\b`).FindAllStringSubmatch(code, -1) {
-		t.Errorf("stack.sh names port %s itself; put it in deploy/local/ports.env", m[1])
+	for _, f := range gofiles {
+		if !strings.HasSuffix(f, "_test.go") { // the tests' fixtures are plans of their own
+			rel, _ := filepath.Rel(root(t), f)
+			files = append(files, rel)
+		}
+	}
+	comment := map[bool]*regexp.Regexp{false: regexp.MustCompile(`(?m)#.*$`), true: regexp.MustCompile(`(?m)(^|\s)//.*$`)}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root(t), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		code := comment[strings.HasSuffix(f, ".go")].ReplaceAllString(string(b), "") // comments may cite one
+		for _, m := range regexp.MustCompile(`[:\s=]([0-9]{4,5})\b`).FindAllStringSubmatch(code, -1) {
+			t.Errorf("%s names port %s itself; put it in deploy/local/ports.env", f, m[1])
+		}
 	}
 }

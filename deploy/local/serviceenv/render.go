@@ -230,7 +230,7 @@ func Render(v *Values, l *Local, name string, in func(string) string) (map[strin
 
 	if len(missing) > 0 {
 		slices.Sort(missing)
-		return nil, fmt.Errorf("%s needs %s from the local stack (stack.sh's render_inputs)", name, strings.Join(missing, ", "))
+		return nil, fmt.Errorf("%s needs %s from the local stack (deploy/local/stackplan's Inputs)", name, strings.Join(missing, ", "))
 	}
 	for k, val := range env {
 		if strings.ContainsAny(val, "\n\x00") {
