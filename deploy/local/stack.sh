@@ -148,7 +148,7 @@ exited() {
   plan exited "$status" "$1"
 }
 
-# wait_ready NAME...: each one ready within 30 s (its admin port answers /readyz as ready, with
+# wait_ready NAME...: each one ready within 60 s (its admin port answers /readyz as ready, with
 # the service's own name); one that exits meanwhile fails at once.
 wait_ready() {
   local s status

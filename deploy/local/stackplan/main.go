@@ -16,7 +16,7 @@
 //	nats-url USER            the URL of a user of the stack's NATS
 //	firebase-json            the Auth emulator's firebase.json
 //	wait-port ADDR NAME [S]  waits up to S seconds (60) for ADDR to answer
-//	wait-ready SERVICE       waits about 30 s for /readyz on its admin port to name it; exits 3
+//	wait-ready SERVICE       waits up to 60 s for /readyz on its admin port to name it; exits 3
 //	                         when its process (.dev/PROFILE/SERVICE.pid) ends first
 //	exited STATUS SERVICE    the line that says the service ended, and why (from its log)
 //	ports-free SERVICE...    fails, naming the holder, when a port of a built service is taken

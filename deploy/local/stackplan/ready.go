@@ -72,7 +72,12 @@ func alive(pidFile string) bool {
 	return err == nil && syscall.Kill(pid, 0) == nil
 }
 
-// WaitReady waits about 30 s for the service to be ready; Exited when its process ends first.
+// readyWithin is how long a service has to become ready. A service is ready in about a second on
+// a quiet machine; the limit is for a busy one (make test builds the cluster beside the stack),
+// where the shell loop this replaced, with a curl per try, allowed about 45 s in practice.
+const readyWithin = 60 * time.Second
+
+// WaitReady waits up to readyWithin for the service to be ready; Exited when its process ends first.
 // Otherwise the error says which port did not answer, after the log's last lines.
 func WaitReady(p *Plan, stack, state, service string, stderr io.Writer) error {
 	pub, err := p.ServicePort(stack, service, false)
@@ -80,7 +85,7 @@ func WaitReady(p *Plan, stack, state, service string, stderr io.Writer) error {
 		return err
 	}
 	adm, _ := p.ServicePort(stack, service, true)
-	for n := 0; n < 300; n++ {
+	for deadline := time.Now().Add(readyWithin); time.Now().Before(deadline); {
 		if Ready(adm, service) {
 			return nil
 		}
