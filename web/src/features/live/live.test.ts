@@ -189,11 +189,13 @@ describe('live events', () => {
 // What `tsc` refuses: each line below must be a type error, else its expect-error directive is
 // unused and fails the type check. Never called: only the types matter.
 export function typeChecks(): void {
-  // @ts-expect-error a name api/openapi.yaml's StreamEvent does not have
+  // @ts-expect-error a name api/openapi.yaml's LiveEvent does not have
   const name: LiveEventName = 'wishlist-changed';
   // @ts-expect-error data the spec's HelloData does not have (hello carries only the count)
-  const hello: Extract<LiveEvent, { name: 'hello' }> = { name: 'hello', data: { count: 1, itemId: 'i' } };
+  const hello: Extract<LiveEvent, { event: 'hello' }> = { event: 'hello', data: { count: 1, itemId: 'i' } };
   // @ts-expect-error a santa event's data is SantaData: its name is a string
-  const santa: Extract<LiveEvent, { name: 'santa' }> = { name: 'santa', data: { message: 'Santa received your gift request!', itemId: 'i', name: 1 } };
-  void [name, hello, santa];
+  const santa: Extract<LiveEvent, { event: 'santa' }> = { event: 'santa', data: { message: 'Santa received your gift request!', itemId: 'i', name: 1 } };
+  // @ts-expect-error a name paired with another event's data (hello's count is not a wishlist-count)
+  const mixed: LiveEvent = { event: 'wishlist-count', data: { count: 1 } };
+  void [name, hello, santa, mixed];
 }

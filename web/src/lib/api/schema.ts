@@ -138,8 +138,8 @@ export interface paths {
          *       retry) carries the newer count, so the badge never steps back.
          *     - `santa`, after a gift request: `{"message": "Santa received your gift request!",
          *       "itemId": "...", "name": "..."}`.
-         *     - `reminder-draw-soon`, `reminder-shopping`, `reminder-list-empty`: the reminders
-         *       (ReminderNoticeData), once each.
+         *     - every other notice: its name and data as LiveEvent (components.schemas) has them;
+         *       LiveEvent is the list of every event name and its data.
          *     - `: ping` comment lines every 15 s keep proxies from closing a quiet stream.
          *
          *     `id` is the notice's seq: it increases for one user, with gaps (seqs are shared by all
@@ -1349,28 +1349,79 @@ export interface components {
             /** @description The app's language on this device (a BCP 47 tag such as "de" or "fr-CA"); reminders are pushed in it (en, de, fr or es; anything else is English). The app sends it again when its language changes. */
             language?: string;
         };
-        Notice: {
+        /** @description A stored notice, as GET /api/notifications answers it - the live event it was sent as (LiveNotice - its event name and that event's data), with its id and time. */
+        Notice: components["schemas"]["LiveNotice"] & {
             /**
              * Format: int64
              * @description The seq, as sent in the stream's id: line.
              */
             id: number;
-            event: components["schemas"]["NoticeEvent"];
-            /** @description The data of the stream event of that name (anyOf, not oneOf - several shapes share their required fields, as a reminder's familyId and familyName do the secret-santa notice's). */
-            data: components["schemas"]["WishlistCountData"] | components["schemas"]["SantaData"] | components["schemas"]["SharedListChangedData"] | components["schemas"]["ClaimRemovedData"] | components["schemas"]["SecretSantaNoticeData"] | components["schemas"]["SecretSantaMessageNoticeData"] | components["schemas"]["FamilyMemberJoinedData"] | components["schemas"]["ReminderNoticeData"] | components["schemas"]["ThankYouNoticeData"] | components["schemas"]["GroupGiftCompleteNoticeData"];
             /**
              * Format: date-time
              * @description When the event happened (the event's occurredAt).
              */
             occurredAt: string;
         };
-        /**
-         * @description A notice's event name, as GET /api/notifications answers it and the live stream sends it.
-         * @enum {string}
-         */
-        NoticeEvent: "wishlist-count" | "santa" | "shared-list-changed" | "claim-removed" | "secret-santa" | "secret-santa-message" | "family-member-joined" | "reminder-draw-soon" | "reminder-shopping" | "reminder-list-empty" | "reminder-exchange-soon" | "thank-you" | "group-gift-complete";
-        /** @description An event name of the live stream (/api/notifications/stream): hello (HelloData), first on every connection and never stored, or a notice's (NoticeEvent), with that notice's data. */
-        StreamEvent: "hello" | components["schemas"]["NoticeEvent"];
+        /** @description An event of the live stream (/api/notifications/stream): its name (event, sent as the `event:` line) and its data (sent as the `data:` line, one line of JSON). hello comes first on every connection and is never stored; every other event is a notice (LiveNotice). Each variant names its events in its event enum, so the name tells which data it carries: these enums are the one list of event names. */
+        LiveEvent: components["schemas"]["HelloEvent"] | components["schemas"]["LiveNotice"];
+        /** @description A notice's event name and its data, one shape per name, as the live stream sends it and GET /api/notifications keeps it. */
+        LiveNotice: components["schemas"]["WishlistCountEvent"] | components["schemas"]["SantaEvent"] | components["schemas"]["SharedListChangedEvent"] | components["schemas"]["ClaimRemovedEvent"] | components["schemas"]["SecretSantaEvent"] | components["schemas"]["SecretSantaMessageEvent"] | components["schemas"]["FamilyMemberJoinedEvent"] | components["schemas"]["ReminderEvent"] | components["schemas"]["ThankYouEvent"] | components["schemas"]["GroupGiftCompleteEvent"];
+        HelloEvent: {
+            /** @enum {string} */
+            event: "hello";
+            data: components["schemas"]["HelloData"];
+        };
+        WishlistCountEvent: {
+            /** @enum {string} */
+            event: "wishlist-count";
+            data: components["schemas"]["WishlistCountData"];
+        };
+        SantaEvent: {
+            /** @enum {string} */
+            event: "santa";
+            data: components["schemas"]["SantaData"];
+        };
+        SharedListChangedEvent: {
+            /** @enum {string} */
+            event: "shared-list-changed";
+            data: components["schemas"]["SharedListChangedData"];
+        };
+        ClaimRemovedEvent: {
+            /** @enum {string} */
+            event: "claim-removed";
+            data: components["schemas"]["ClaimRemovedData"];
+        };
+        SecretSantaEvent: {
+            /** @enum {string} */
+            event: "secret-santa";
+            data: components["schemas"]["SecretSantaNoticeData"];
+        };
+        SecretSantaMessageEvent: {
+            /** @enum {string} */
+            event: "secret-santa-message";
+            data: components["schemas"]["SecretSantaMessageNoticeData"];
+        };
+        FamilyMemberJoinedEvent: {
+            /** @enum {string} */
+            event: "family-member-joined";
+            data: components["schemas"]["FamilyMemberJoinedData"];
+        };
+        /** @description The four reminders share their data's shape; each fills its own fields (ReminderNoticeData). */
+        ReminderEvent: {
+            /** @enum {string} */
+            event: "reminder-draw-soon" | "reminder-shopping" | "reminder-list-empty" | "reminder-exchange-soon";
+            data: components["schemas"]["ReminderNoticeData"];
+        };
+        ThankYouEvent: {
+            /** @enum {string} */
+            event: "thank-you";
+            data: components["schemas"]["ThankYouNoticeData"];
+        };
+        GroupGiftCompleteEvent: {
+            /** @enum {string} */
+            event: "group-gift-complete";
+            data: components["schemas"]["GroupGiftCompleteNoticeData"];
+        };
         /** @description hello: first on every connection of the live stream, without an id: the caller's wishlist count (0 before any item). */
         HelloData: {
             count: number;
