@@ -24,6 +24,8 @@ var oapiCodegen = []struct{ spec, config, output string }{
 	{internalSpecPath, "pkg/internalapi/media/oapi-codegen.yaml", "pkg/internalapi/media/client.gen.go"},
 	// Media's server interface of those routes, which its ports implement.
 	{internalSpecPath, "services/media/internal/ports/internalapi.oapi-codegen.yaml", "services/media/internal/ports/internalapi.gen.go"},
+	// A service's client of media's public upload (vision's, as the importing user).
+	{specPath, "pkg/publicapi/media/oapi-codegen.yaml", "pkg/publicapi/media/client.gen.go"},
 }
 
 // oapiCodegenFiles runs the pinned oapi-codegen for each entry of oapiCodegen and answers the
