@@ -1,12 +1,15 @@
 package testenv
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
 )
 
@@ -53,16 +56,64 @@ func PublicRoutes(r *gin.Engine) []string {
 // service ("" for all): a route registered but not documented, or documented but not served.
 func RoutesMatchSpec(t testing.TB, r *gin.Engine, service string) {
 	t.Helper()
-	served, documented := PublicRoutes(r), SpecRoutes(t, service)
+	routesMatch(t, "api/openapi.yaml", service, PublicRoutes(r), SpecRoutes(t, service))
+}
+
+// InternalRoutesMatchSpec fails t unless r's /internal/ routes are exactly the operations
+// api/internal.yaml gives to service. A service that registers them through the generated
+// RegisterHandlers matches by construction; this catches one added by hand beside them.
+func InternalRoutesMatchSpec(t testing.TB, r *gin.Engine, service string) {
+	t.Helper()
+	var served []string
+	for _, ri := range r.Routes() {
+		if strings.HasPrefix(ri.Path, "/internal/") {
+			served = append(served, ri.Method+" "+ginParam.ReplaceAllString(ri.Path, "{$1}"))
+		}
+	}
+	slices.Sort(served)
+	routesMatch(t, "api/internal.yaml", service, served, InternalSpecRoutes(t, service))
+}
+
+// InternalSpecRoutes are the operations api/internal.yaml (beside api/openapi.yaml) gives to
+// service (its paths' x-service), in SpecRoutes' form.
+func InternalSpecRoutes(t testing.TB, service string) []string {
+	t.Helper()
+	public, err := openAPIPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(filepath.Dir(public), "internal.yaml")
+	doc, err := openapi3.NewLoader().LoadFromFile(path)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("%s is not a valid OpenAPI document: %v", path, err)
+	}
+	var routes []string
+	for p, item := range doc.Paths.Map() {
+		if owner, _ := item.Extensions["x-service"].(string); owner != service {
+			continue
+		}
+		for method := range item.Operations() {
+			routes = append(routes, method+" "+p)
+		}
+	}
+	slices.Sort(routes)
+	return routes
+}
+
+func routesMatch(t testing.TB, spec, service string, served, documented []string) {
+	t.Helper()
 	var diff []string
 	for _, route := range served {
 		if !slices.Contains(documented, route) {
-			diff = append(diff, fmt.Sprintf("  served but not given to it in api/openapi.yaml: %s", route))
+			diff = append(diff, fmt.Sprintf("  served but not given to it in %s: %s", spec, route))
 		}
 	}
 	for _, route := range documented {
 		if !slices.Contains(served, route) {
-			diff = append(diff, fmt.Sprintf("  in api/openapi.yaml (x-service %q) but not served: %s", service, route))
+			diff = append(diff, fmt.Sprintf("  in %s (x-service %q) but not served: %s", spec, service, route))
 		}
 	}
 	if len(diff) > 0 {

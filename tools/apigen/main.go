@@ -1,9 +1,11 @@
 // Command apigen writes the code and documents the contract decides, so that each fact is
 // written once: from api/openapi.yaml the gateway's table of proxied routes,
 // services/gateway/internal/ports/routes.gen.go (the web's types come from the same spec
-// through openapi-typescript: web's `npm run gen:api`); from pkg/events' Go types the events'
-// JSON Schemas, api/events/*.schema.json. `make generate` runs it; TestGeneratedFilesAreUpToDate
-// fails while a committed file differs from what apigen writes.
+// through openapi-typescript: web's `npm run gen:api`); from api/internal.yaml, through the
+// oapi-codegen that tools/oapigen pins, the internal clients and servers (oapicodegen.go says
+// which); from pkg/events' Go types the events' JSON Schemas, api/events/*.schema.json.
+// `make generate` runs it; TestGeneratedFilesAreUpToDate fails while a committed file differs
+// from what apigen writes.
 //
 //	go run ./tools/apigen [-root DIR]
 package main
@@ -76,6 +78,11 @@ func generate() (map[string][]byte, error) {
 		return nil, fmt.Errorf("%s: %w", eventsDir, err)
 	}
 	maps.Copy(files, map[string][]byte{gatewayRoutesFile: routes})
+	generated, err := oapiCodegenFiles()
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(files, generated)
 	return files, nil
 }
 

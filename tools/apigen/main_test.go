@@ -8,7 +8,8 @@ import (
 )
 
 // Every generated file is committed (a reader and the Docker build see it without running
-// apigen); this fails while one differs from what api/openapi.yaml and pkg/events make, which
+// apigen); this fails while one differs from what api/openapi.yaml, api/internal.yaml and
+// pkg/events make (through oapi-codegen for the internal clients and servers), which
 // is when a source changed and `make generate` was not run, or the file was edited by hand.
 func TestGeneratedFilesAreUpToDate(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))

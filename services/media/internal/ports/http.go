@@ -17,6 +17,7 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
+	internalapi "github.com/santa-wishlist/santa/pkg/internalapi/media"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
@@ -32,24 +33,31 @@ type HTTP struct {
 	now  func() time.Time
 }
 
+// The internal routes are api/internal.yaml's, registered by its generated RegisterHandlers.
+var _ ServerInterface = (*HTTP)(nil)
+
 // RegisterRoutes adds the media routes:
 //
 //	POST /api/media       upload through the gateway (or by vision); the owner is the asserted user
+//	GET|HEAD /media/*key  the stored objects, at signed addresses only (no listing)
+//
+// and api/internal.yaml's, which only the wishlist service may call:
+//
 //	POST /internal/media  upload by the wishlist service; the owner is the user it asserts
 //	POST /internal/media/discard  the wishlist drops an image no item kept (its owner's only)
 //	POST /internal/media/attach   the wishlist says an item took an unattached upload (kept)
-//	GET|HEAD /media/*key  the stored objects, at signed addresses only (no listing)
 //
 // urls signs the addresses the public upload answers and checks those a download asks for.
 func RegisterRoutes(r gin.IRouter, svc *app.Service, urls *mediaurl.Signer) {
 	h := &HTTP{app: svc, urls: urls, now: time.Now}
 	r.POST("/api/media", h.upload(false))
-	r.POST("/internal/media", h.upload(true))
-	r.POST("/internal/media/discard", h.discard)
-	r.POST("/internal/media/attach", h.attach)
 	r.GET("/media/*key", h.serve)
 	r.HEAD("/media/*key", h.serve)
+	RegisterHandlers(r, h)
 }
+
+// StoreItemImage serves POST /internal/media: the upload, as the wishlist asserts its user.
+func (h *HTTP) StoreItemImage(c *gin.Context) { h.upload(true)(c) }
 
 // uploadInput is a request read from either form: image holds a multipart file's bytes,
 // dataURL the JSON body's data: URL.
@@ -57,12 +65,6 @@ type uploadInput struct {
 	image   []byte
 	dataURL string
 	itemID  string
-}
-
-type jsonUpload struct {
-	DataURL string `json:"dataUrl"`
-	ItemID  string `json:"itemId"`
-	UserID  string `json:"userId"` // accepted from older callers, ignored: the owner is asserted
 }
 
 // upload stores an image sent as multipart/form-data (field "image", optional "itemId") or
@@ -136,16 +138,17 @@ func readJSON(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 		return uploadInput{}, bodyFailed(c, err, maxBytes)
 	}
 	c.Request.Body = io.NopCloser(bytes.NewReader(raw))
-	var body jsonUpload
+	// Its userId, accepted from older callers, is ignored: the owner is asserted.
+	var body internalapi.DataUrlImage
 	if !httpserver.DecodeJSON(c, &body, limit) {
 		return uploadInput{}, false
 	}
-	if strings.TrimSpace(body.DataURL) == "" {
+	if strings.TrimSpace(body.DataUrl) == "" {
 		httpserver.AbortFields(c, http.StatusBadRequest, "missing_image", "dataUrl is required.",
 			map[string]string{"dataUrl": "Send the image as a data: URL such as data:image/jpeg;base64,..."})
 		return uploadInput{}, false
 	}
-	return uploadInput{dataURL: body.DataURL, itemID: body.ItemID}, true
+	return uploadInput{dataURL: body.DataUrl, itemID: body.ItemId}, true
 }
 
 // readMultipart streams the form: the image part is read up to maxBytes+1 (to tell "too
@@ -205,20 +208,18 @@ func readMultipart(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 	return req, true
 }
 
-// discard removes an image the wishlist stored for an item it then did not save. Only the
+// DiscardImage removes an image the wishlist stored for an item it then did not save. Only the
 // wishlist may ask, and only for the user it asserts: someone else's image stays.
-func (h *HTTP) discard(c *gin.Context) {
+func (h *HTTP) DiscardImage(c *gin.Context) {
 	user, ok := wishlistCaller(c, "discard")
 	if !ok {
 		return
 	}
-	var body struct {
-		ImageURL string `json:"imageUrl"`
-	}
+	var body internalapi.DiscardImage
 	if !httpserver.DecodeJSON(c, &body, 4<<10) {
 		return
 	}
-	n, err := h.app.Discard(c.Request.Context(), user.UID, body.ImageURL)
+	n, err := h.app.Discard(c.Request.Context(), user.UID, body.ImageUrl)
 	switch {
 	case errors.Is(err, domain.ErrNotFound):
 		httpserver.Abort(c, http.StatusNotFound, "not_found", "There is no image at this address.")
@@ -226,7 +227,7 @@ func (h *HTTP) discard(c *gin.Context) {
 		httpserver.Logger(c).Error("discarding an image failed", "err", err)
 		httpserver.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be removed right now.")
 	default:
-		c.JSON(http.StatusOK, gin.H{"removed": n})
+		c.JSON(http.StatusOK, internalapi.ImagesRemoved{Removed: n})
 	}
 }
 
@@ -240,21 +241,18 @@ func wishlistCaller(c *gin.Context, verb string) (auth.User, bool) {
 	return user, true
 }
 
-// attach records that an item took one of the asserted user's unattached uploads, so that
-// the sweeper keeps it. Only the wishlist may ask.
-func (h *HTTP) attach(c *gin.Context) {
+// AttachImage records that an item took one of the asserted user's unattached uploads, so
+// that the sweeper keeps it. Only the wishlist may ask.
+func (h *HTTP) AttachImage(c *gin.Context) {
 	user, ok := wishlistCaller(c, "attach")
 	if !ok {
 		return
 	}
-	var body struct {
-		ImageURL string `json:"imageUrl"`
-		ItemID   string `json:"itemId"`
-	}
+	var body internalapi.AttachImage
 	if !httpserver.DecodeJSON(c, &body, 4<<10) {
 		return
 	}
-	n, err := h.app.Attach(c.Request.Context(), user.UID, body.ImageURL, body.ItemID)
+	n, err := h.app.Attach(c.Request.Context(), user.UID, body.ImageUrl, body.ItemId)
 	switch {
 	case errors.Is(err, domain.ErrInvalidItemID):
 		httpserver.AbortFields(c, http.StatusBadRequest, "invalid_item_id", "itemId must be a UUID.",
@@ -265,7 +263,7 @@ func (h *HTTP) attach(c *gin.Context) {
 		httpserver.Logger(c).Error("attaching an image failed", "err", err)
 		httpserver.Abort(c, http.StatusServiceUnavailable, "storage_unavailable", "The image cannot be updated right now.")
 	default:
-		c.JSON(http.StatusOK, gin.H{"marked": n})
+		c.JSON(http.StatusOK, internalapi.ImagesMarked{Marked: n})
 	}
 }
 

@@ -13,14 +13,15 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
+	"github.com/santa-wishlist/santa/pkg/publicapi/media"
 	"github.com/santa-wishlist/santa/services/vision/internal/domain"
 )
 
 // Media stores images through the media service's upload API, as the user who imports
-// them (the same call the web app makes through the gateway).
+// them (the same call the web app makes through the gateway), with the client generated
+// from api/openapi.yaml.
 type Media struct {
-	base     string
-	client   *http.Client
+	api      *media.Client
 	identity *auth.IdentitySigner
 }
 
@@ -29,7 +30,9 @@ var _ domain.ImageStore = (*Media)(nil)
 // NewMedia talks to the media service at base (MEDIA_URL), asserting the importing user
 // with identity (the media service refuses calls without a valid assertion).
 func NewMedia(base string, identity *auth.IdentitySigner) *Media {
-	return &Media{base: strings.TrimRight(base, "/"), client: &http.Client{Timeout: 15 * time.Second}, identity: identity}
+	// NewClient fails only when an option does; this one cannot.
+	api, _ := media.NewClient(strings.TrimRight(base, "/"), media.WithHTTPClient(&http.Client{Timeout: 15 * time.Second}))
+	return &Media{api: api, identity: identity}
 }
 
 // Store uploads data as owner's image and returns its URL.
@@ -46,15 +49,15 @@ func (m *Media) Store(ctx context.Context, owner auth.User, data []byte) (string
 	if err := w.Close(); err != nil {
 		return "", err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.base+"/api/media", &body)
-	if err != nil {
-		return "", err
+	// The assertion is bound to the request's method and path, which are set by the time the
+	// generated client runs its editors.
+	as := func(_ context.Context, req *http.Request) error {
+		if err := m.identity.SetHeaders(req, owner, true, "media"); err != nil {
+			return fmt.Errorf("identity assertion for the media service: %w", err)
+		}
+		return nil
 	}
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	if err := m.identity.SetHeaders(req, owner, true, "media"); err != nil {
-		return "", fmt.Errorf("identity assertion for the media service: %w", err)
-	}
-	resp, err := m.client.Do(req)
+	resp, err := m.api.UploadMediaWithBody(ctx, w.FormDataContentType(), &body, as)
 	if err != nil {
 		return "", fmt.Errorf("media: %w", err)
 	}
@@ -63,12 +66,10 @@ func (m *Media) Store(ctx context.Context, owner auth.User, data []byte) (string
 	if resp.StatusCode != http.StatusCreated {
 		return "", fmt.Errorf("media answered %d: %s", resp.StatusCode, raw)
 	}
-	var stored struct {
-		URL string `json:"url"`
-	}
-	if err := json.Unmarshal(raw, &stored); err != nil || stored.URL == "" {
+	var stored media.StoredMedia
+	if err := json.Unmarshal(raw, &stored); err != nil || stored.Url == "" {
 		return "", fmt.Errorf("media answer without a url: %s", raw)
 	}
 	// The plain address: it is cached (a product scanned again), and signed when answered.
-	return mediaurl.Unsigned(stored.URL), nil
+	return mediaurl.Unsigned(stored.Url), nil
 }

@@ -14,22 +14,35 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/apperror"
 	"github.com/santa-wishlist/santa/pkg/auth"
-	"github.com/santa-wishlist/santa/pkg/httpserver"
+	"github.com/santa-wishlist/santa/pkg/internalapi/media"
 	"github.com/santa-wishlist/santa/services/wishlist/internal/domain"
 )
 
 // MediaClient stores inline (data: URL) images with the media service, so no image bytes end
-// up in PostgreSQL.
+// up in PostgreSQL. It calls media's internal routes through the client generated from
+// api/internal.yaml.
 type MediaClient struct {
-	baseURL  string
-	http     *http.Client
+	api      *media.Client
 	identity *auth.IdentitySigner
 }
 
 // NewMediaClient talks to the media service at baseURL, asserting the item's owner with
 // identity (the media service refuses calls without a valid assertion).
 func NewMediaClient(baseURL string, identity *auth.IdentitySigner) *MediaClient {
-	return &MediaClient{baseURL: baseURL, http: &http.Client{Timeout: 30 * time.Second}, identity: identity}
+	// NewClient fails only when an option does; this one cannot.
+	api, _ := media.NewClient(baseURL, media.WithHTTPClient(&http.Client{Timeout: 30 * time.Second}))
+	return &MediaClient{api: api, identity: identity}
+}
+
+// as asserts userID to the media service, bound to the request's method and path (which the
+// generated client has set when it runs the editors).
+func (m *MediaClient) as(userID string) media.RequestEditorFn {
+	return func(_ context.Context, req *http.Request) error {
+		if err := m.identity.SetHeaders(req, auth.User{UID: userID}, true, "media"); err != nil {
+			return fmt.Errorf("identity assertion for the media service: %w", err)
+		}
+		return nil
+	}
 }
 
 // rejection is the media service refusing an image (wrong type, too large): the client's
@@ -53,21 +66,15 @@ func (m *MediaClient) StoreDataURL(ctx context.Context, userID, itemID, dataURL 
 	if err != nil {
 		return "", err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.baseURL+"/internal/media", body)
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", contentType)
-	if err := m.identity.SetHeaders(req, auth.User{UID: userID}, true, "media"); err != nil {
-		return "", fmt.Errorf("identity assertion for the media service: %w", err)
-	}
-	resp, err := m.http.Do(req)
+	// The plain client, not the one that parses answers: a refusal's body is read leniently
+	// (any 4xx is the image's fault, whatever its body) and a success's only for its url.
+	resp, err := m.api.StoreItemImageWithBody(ctx, contentType, body, m.as(userID))
 	if err != nil {
 		return "", fmt.Errorf("media service: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode >= 400 && resp.StatusCode < 500 {
-		var e httpserver.ErrorBody
+		var e media.Error
 		_ = json.NewDecoder(resp.Body).Decode(&e)
 		msg := e.Error.Message
 		if msg == "" {
@@ -78,19 +85,18 @@ func (m *MediaClient) StoreDataURL(ctx context.Context, userID, itemID, dataURL 
 	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("media service answered %d", resp.StatusCode)
 	}
-	var out struct {
-		URL string `json:"url"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.URL == "" {
+	var out media.StoredImage
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.Url == "" {
 		return "", fmt.Errorf("media service answer without url: %v", err)
 	}
-	return out.URL, nil
+	return out.Url, nil
 }
 
 // Attach tells the media service that itemID took userID's unattached upload at imageURL.
 // Media answers 404 when the upload is someone else's: domain.ErrNotYourImage.
 func (m *MediaClient) Attach(ctx context.Context, userID, itemID, imageURL string) error {
-	status, err := m.internalCall(ctx, userID, "/internal/media/attach", map[string]string{"imageUrl": imageURL, "itemId": itemID})
+	resp, err := m.api.AttachImage(ctx, media.AttachImage{ImageUrl: imageURL, ItemId: itemID}, m.as(userID))
+	status, err := answered(resp, err, "attach")
 	if err == nil && status == http.StatusNotFound {
 		return domain.ErrNotYourImage
 	}
@@ -100,29 +106,20 @@ func (m *MediaClient) Attach(ctx context.Context, userID, itemID, imageURL strin
 // Discard asks the media service to remove an image stored for an item that was then not
 // saved; media removes it only when userID uploaded it.
 func (m *MediaClient) Discard(ctx context.Context, userID, imageURL string) error {
-	_, err := m.internalCall(ctx, userID, "/internal/media/discard", map[string]string{"imageUrl": imageURL})
+	resp, err := m.api.DiscardImage(ctx, media.DiscardImage{ImageUrl: imageURL}, m.as(userID))
+	_, err = answered(resp, err, "discard")
 	return err
 }
 
-// internalCall posts a small JSON body to one of media's internal routes as userID and
-// answers the status (200 or 404; anything else is an error).
-func (m *MediaClient) internalCall(ctx context.Context, userID, path string, v map[string]string) (int, error) {
-	body, _ := json.Marshal(v)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.baseURL+path, bytes.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if err := m.identity.SetHeaders(req, auth.User{UID: userID}, true, "media"); err != nil {
-		return 0, err
-	}
-	resp, err := m.http.Do(req)
+// answered is the status of one of media's small internal calls (200 or 404; anything else
+// is an error), its body closed.
+func answered(resp *http.Response, err error, call string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("media service: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotFound {
-		return resp.StatusCode, fmt.Errorf("media service answered %d to %s", resp.StatusCode, path)
+		return resp.StatusCode, fmt.Errorf("media service answered %d to %s", resp.StatusCode, call)
 	}
 	return resp.StatusCode, nil
 }
@@ -146,7 +143,7 @@ func uploadBody(userID, itemID, dataURL string) (io.Reader, string, error) {
 			return &buf, form.FormDataContentType(), nil
 		}
 	}
-	body, err := json.Marshal(map[string]string{"dataUrl": dataURL, "itemId": itemID, "userId": userID})
+	body, err := json.Marshal(media.DataUrlImage{DataUrl: dataURL, ItemId: itemID, UserId: userID})
 	if err != nil {
 		return nil, "", err
 	}
