@@ -1,7 +1,9 @@
 // Command apigen writes the code and documents the contract decides, so that each fact is
 // written once: from api/openapi.yaml the gateway's table of proxied routes,
 // services/gateway/internal/ports/routes.gen.go (the web's types come from the same spec
-// through openapi-typescript: web's `npm run gen:api`); from pkg/events' Go types the events'
+// through openapi-typescript: web's `npm run gen:api`), and for each service with a
+// services/<name>/internal/ports/oapi-codegen.yaml its server interface and types (oapi-codegen,
+// from the operations of its x-service) with their sign-in table; from pkg/events' Go types the events'
 // JSON Schemas, api/events/*.schema.json. `make generate` runs it; TestGeneratedFilesAreUpToDate
 // fails while a committed file differs from what apigen writes.
 //
@@ -75,6 +77,11 @@ func generate() (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", eventsDir, err)
 	}
+	servers, err := serviceServers(raw)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(files, servers)
 	maps.Copy(files, map[string][]byte{gatewayRoutesFile: routes})
 	return files, nil
 }
