@@ -12,51 +12,45 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
-// Defines values for NoticeEvent.
+// Defines values for ClaimRemovedEventEvent.
 const (
-	NoticeEventClaimRemoved         NoticeEvent = "claim-removed"
-	NoticeEventFamilyMemberJoined   NoticeEvent = "family-member-joined"
-	NoticeEventGroupGiftComplete    NoticeEvent = "group-gift-complete"
-	NoticeEventReminderDrawSoon     NoticeEvent = "reminder-draw-soon"
-	NoticeEventReminderExchangeSoon NoticeEvent = "reminder-exchange-soon"
-	NoticeEventReminderListEmpty    NoticeEvent = "reminder-list-empty"
-	NoticeEventReminderShopping     NoticeEvent = "reminder-shopping"
-	NoticeEventSanta                NoticeEvent = "santa"
-	NoticeEventSecretSanta          NoticeEvent = "secret-santa"
-	NoticeEventSecretSantaMessage   NoticeEvent = "secret-santa-message"
-	NoticeEventSharedListChanged    NoticeEvent = "shared-list-changed"
-	NoticeEventThankYou             NoticeEvent = "thank-you"
-	NoticeEventWishlistCount        NoticeEvent = "wishlist-count"
+	ClaimRemovedEventEventClaimRemoved ClaimRemovedEventEvent = "claim-removed"
 )
 
-// Valid indicates whether the value is a known member of the NoticeEvent enum.
-func (e NoticeEvent) Valid() bool {
+// Valid indicates whether the value is a known member of the ClaimRemovedEventEvent enum.
+func (e ClaimRemovedEventEvent) Valid() bool {
 	switch e {
-	case NoticeEventClaimRemoved:
+	case ClaimRemovedEventEventClaimRemoved:
 		return true
-	case NoticeEventFamilyMemberJoined:
+	default:
+		return false
+	}
+}
+
+// Defines values for FamilyMemberJoinedEventEvent.
+const (
+	FamilyMemberJoinedEventEventFamilyMemberJoined FamilyMemberJoinedEventEvent = "family-member-joined"
+)
+
+// Valid indicates whether the value is a known member of the FamilyMemberJoinedEventEvent enum.
+func (e FamilyMemberJoinedEventEvent) Valid() bool {
+	switch e {
+	case FamilyMemberJoinedEventEventFamilyMemberJoined:
 		return true
-	case NoticeEventGroupGiftComplete:
-		return true
-	case NoticeEventReminderDrawSoon:
-		return true
-	case NoticeEventReminderExchangeSoon:
-		return true
-	case NoticeEventReminderListEmpty:
-		return true
-	case NoticeEventReminderShopping:
-		return true
-	case NoticeEventSanta:
-		return true
-	case NoticeEventSecretSanta:
-		return true
-	case NoticeEventSecretSantaMessage:
-		return true
-	case NoticeEventSharedListChanged:
-		return true
-	case NoticeEventThankYou:
-		return true
-	case NoticeEventWishlistCount:
+	default:
+		return false
+	}
+}
+
+// Defines values for GroupGiftCompleteEventEvent.
+const (
+	GroupGiftComplete GroupGiftCompleteEventEvent = "group-gift-complete"
+)
+
+// Valid indicates whether the value is a known member of the GroupGiftCompleteEventEvent enum.
+func (e GroupGiftCompleteEventEvent) Valid() bool {
+	switch e {
+	case GroupGiftComplete:
 		return true
 	default:
 		return false
@@ -168,6 +162,30 @@ func (e NotificationSettingsPreferencesChannel) Valid() bool {
 	}
 }
 
+// Defines values for ReminderEventEvent.
+const (
+	ReminderEventEventReminderDrawSoon     ReminderEventEvent = "reminder-draw-soon"
+	ReminderEventEventReminderExchangeSoon ReminderEventEvent = "reminder-exchange-soon"
+	ReminderEventEventReminderListEmpty    ReminderEventEvent = "reminder-list-empty"
+	ReminderEventEventReminderShopping     ReminderEventEvent = "reminder-shopping"
+)
+
+// Valid indicates whether the value is a known member of the ReminderEventEvent enum.
+func (e ReminderEventEvent) Valid() bool {
+	switch e {
+	case ReminderEventEventReminderDrawSoon:
+		return true
+	case ReminderEventEventReminderExchangeSoon:
+		return true
+	case ReminderEventEventReminderListEmpty:
+		return true
+	case ReminderEventEventReminderShopping:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SantaDataMessage.
 const (
 	SantaReceivedYourGiftRequest SantaDataMessage = "Santa received your gift request!"
@@ -177,6 +195,51 @@ const (
 func (e SantaDataMessage) Valid() bool {
 	switch e {
 	case SantaReceivedYourGiftRequest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SantaEventEvent.
+const (
+	SantaEventEventSanta SantaEventEvent = "santa"
+)
+
+// Valid indicates whether the value is a known member of the SantaEventEvent enum.
+func (e SantaEventEvent) Valid() bool {
+	switch e {
+	case SantaEventEventSanta:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SecretSantaEventEvent.
+const (
+	SecretSanta SecretSantaEventEvent = "secret-santa"
+)
+
+// Valid indicates whether the value is a known member of the SecretSantaEventEvent enum.
+func (e SecretSantaEventEvent) Valid() bool {
+	switch e {
+	case SecretSanta:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SecretSantaMessageEventEvent.
+const (
+	SecretSantaMessage SecretSantaMessageEventEvent = "secret-santa-message"
+)
+
+// Valid indicates whether the value is a known member of the SecretSantaMessageEventEvent enum.
+func (e SecretSantaMessageEventEvent) Valid() bool {
+	switch e {
+	case SecretSantaMessage:
 		return true
 	default:
 		return false
@@ -201,6 +264,36 @@ func (e SecretSantaMessageNoticeDataWith) Valid() bool {
 	}
 }
 
+// Defines values for SharedListChangedEventEvent.
+const (
+	SharedListChanged SharedListChangedEventEvent = "shared-list-changed"
+)
+
+// Valid indicates whether the value is a known member of the SharedListChangedEventEvent enum.
+func (e SharedListChangedEventEvent) Valid() bool {
+	switch e {
+	case SharedListChanged:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ThankYouEventEvent.
+const (
+	ThankYou ThankYouEventEvent = "thank-you"
+)
+
+// Valid indicates whether the value is a known member of the ThankYouEventEvent enum.
+func (e ThankYouEventEvent) Valid() bool {
+	switch e {
+	case ThankYou:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WishlistCountDataCause.
 const (
 	ItemCreated WishlistCountDataCause = "item.created"
@@ -213,6 +306,21 @@ func (e WishlistCountDataCause) Valid() bool {
 	case ItemCreated:
 		return true
 	case ItemDeleted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WishlistCountEventEvent.
+const (
+	WishlistCount WishlistCountEventEvent = "wishlist-count"
+)
+
+// Valid indicates whether the value is a known member of the WishlistCountEventEvent enum.
+func (e WishlistCountEventEvent) Valid() bool {
+	switch e {
+	case WishlistCount:
 		return true
 	default:
 		return false
@@ -287,6 +395,16 @@ type ClaimRemovedData struct {
 	Pledge *bool `json:"pledge,omitempty"`
 }
 
+// ClaimRemovedEvent defines model for ClaimRemovedEvent.
+type ClaimRemovedEvent struct {
+	// Data claim-removed: the owner deleted a gift the user claimed, or lowered its quantity below what was claimed (the newest claims are released). Sent to the claimer only.
+	Data  ClaimRemovedData       `json:"data"`
+	Event ClaimRemovedEventEvent `json:"event"`
+}
+
+// ClaimRemovedEventEvent defines model for ClaimRemovedEvent.Event.
+type ClaimRemovedEventEvent string
+
 // Error defines model for Error.
 type Error struct {
 	Error struct {
@@ -305,6 +423,26 @@ type FamilyMemberJoinedData struct {
 	Uid         string             `json:"uid"`
 }
 
+// FamilyMemberJoinedEvent defines model for FamilyMemberJoinedEvent.
+type FamilyMemberJoinedEvent struct {
+	// Data family-member-joined: to the family's admins (not to the one who joined).
+	Data  FamilyMemberJoinedData       `json:"data"`
+	Event FamilyMemberJoinedEventEvent `json:"event"`
+}
+
+// FamilyMemberJoinedEventEvent defines model for FamilyMemberJoinedEvent.Event.
+type FamilyMemberJoinedEventEvent string
+
+// GroupGiftCompleteEvent defines model for GroupGiftCompleteEvent.
+type GroupGiftCompleteEvent struct {
+	// Data group-gift-complete: to each giver who pledged to a group gift, once, when the pledges reach its target. Never to the list's recipient; no amounts (the shared list shows them to givers). Preference kind groupgift.complete.
+	Data  GroupGiftCompleteNoticeData `json:"data"`
+	Event GroupGiftCompleteEventEvent `json:"event"`
+}
+
+// GroupGiftCompleteEventEvent defines model for GroupGiftCompleteEvent.Event.
+type GroupGiftCompleteEventEvent string
+
 // GroupGiftCompleteNoticeData group-gift-complete: to each giver who pledged to a group gift, once, when the pledges reach its target. Never to the list's recipient; no amounts (the shared list shows them to givers). Preference kind groupgift.complete.
 type GroupGiftCompleteNoticeData struct {
 	ItemId   openapi_types.UUID `json:"itemId"`
@@ -316,28 +454,20 @@ type GroupGiftCompleteNoticeData struct {
 	OwnerName string `json:"ownerName"`
 }
 
-// Notice defines model for Notice.
+// LiveNotice A notice's event name and its data, one shape per name, as the live stream sends it and GET /api/notifications keeps it.
+type LiveNotice struct {
+	union json.RawMessage
+}
+
+// Notice A stored notice, as GET /api/notifications answers it - the live event it was sent as (LiveNotice - its event name and that event's data), with its id and time.
 type Notice struct {
-	// Data The data of the stream event of that name (anyOf, not oneOf - several shapes share their required fields, as a reminder's familyId and familyName do the secret-santa notice's).
-	Data Notice_Data `json:"data"`
-
-	// Event A notice's event name, as GET /api/notifications answers it and the live stream sends it.
-	Event NoticeEvent `json:"event"`
-
 	// Id The seq, as sent in the stream's id: line.
 	Id int64 `json:"id"`
 
 	// OccurredAt When the event happened (the event's occurredAt).
 	OccurredAt time.Time `json:"occurredAt"`
+	union      json.RawMessage
 }
-
-// Notice_Data The data of the stream event of that name (anyOf, not oneOf - several shapes share their required fields, as a reminder's familyId and familyName do the secret-santa notice's).
-type Notice_Data struct {
-	union json.RawMessage
-}
-
-// NoticeEvent A notice's event name, as GET /api/notifications answers it and the live stream sends it.
-type NoticeEvent string
 
 // NotificationKind The kinds of notices: secretsanta.drawn, secretsanta.message (a message in one of your Secret Santa conversations), the three reminders, list.changed (a shared list you opened changed), claim.removed (a gift you claimed was removed), groupgift.complete (a group gift you pledged to reached its target; email off by default), gift.thank_you (the recipient of a revealed gift thanked you), family.member_joined (to a family's admins).
 type NotificationKind string
@@ -393,6 +523,16 @@ type PushSubscription struct {
 	Language *string `json:"language,omitempty"`
 }
 
+// ReminderEvent The four reminders share their data's shape; each fills its own fields (ReminderNoticeData).
+type ReminderEvent struct {
+	// Data reminder-draw-soon (to each admin of a family whose planned draw date is 0-3 days away and which has not drawn since it was set: familyId, familyName, drawOn), reminder-exchange-soon (to each participant of a draw whose family's exchange is 0-3 days away: familyId, familyName, exchangeOn, place), reminder-shopping (to a claimer, 7 days before a reveal date: how many of their own claims of that date are not marked purchased - revealAt, notPurchased; it names no list, item or owner) and reminder-list-empty (to the owner of a list shared by link or with a family that has no items a month before its reveal date: listId, listName, revealAt; it counts items, never claims). title and message are English; the app shows its own words in another language from the other fields, and a push is written in the language the device subscribed with. Each is sent once.
+	Data  ReminderNoticeData `json:"data"`
+	Event ReminderEventEvent `json:"event"`
+}
+
+// ReminderEventEvent defines model for ReminderEvent.Event.
+type ReminderEventEvent string
+
 // ReminderNoticeData reminder-draw-soon (to each admin of a family whose planned draw date is 0-3 days away and which has not drawn since it was set: familyId, familyName, drawOn), reminder-exchange-soon (to each participant of a draw whose family's exchange is 0-3 days away: familyId, familyName, exchangeOn, place), reminder-shopping (to a claimer, 7 days before a reveal date: how many of their own claims of that date are not marked purchased - revealAt, notPurchased; it names no list, item or owner) and reminder-list-empty (to the owner of a list shared by link or with a family that has no items a month before its reveal date: listId, listName, revealAt; it counts items, never claims). title and message are English; the app shows its own words in another language from the other fields, and a push is written in the language the device subscribed with. Each is sent once.
 type ReminderNoticeData struct {
 	DaysLeft   int                 `json:"daysLeft"`
@@ -423,6 +563,35 @@ type SantaData struct {
 // SantaDataMessage defines model for SantaData.Message.
 type SantaDataMessage string
 
+// SantaEvent defines model for SantaEvent.
+type SantaEvent struct {
+	Data  SantaData       `json:"data"`
+	Event SantaEventEvent `json:"event"`
+}
+
+// SantaEventEvent defines model for SantaEvent.Event.
+type SantaEventEvent string
+
+// SecretSantaEvent defines model for SecretSantaEvent.
+type SecretSantaEvent struct {
+	// Data secret-santa: to each participant of a draw. Never says whom they drew: GET /api/families/{id}/secret-santa answers the caller's own match.
+	Data  SecretSantaNoticeData `json:"data"`
+	Event SecretSantaEventEvent `json:"event"`
+}
+
+// SecretSantaEventEvent defines model for SecretSantaEvent.Event.
+type SecretSantaEventEvent string
+
+// SecretSantaMessageEvent defines model for SecretSantaMessageEvent.
+type SecretSantaMessageEvent struct {
+	// Data secret-santa-message: someone wrote in one of the user's two Secret Santa conversations. with "santa": the user's own Secret Santa wrote ("Your Secret Santa sent you a message"); with "giftee": their giftee did. It never carries the text nor anything of the writer (no uid, name, email or avatar); its occurredAt is the message's own time. The app reads the conversation from GET /api/families/{id}/secret-santa/messages.
+	Data  SecretSantaMessageNoticeData `json:"data"`
+	Event SecretSantaMessageEventEvent `json:"event"`
+}
+
+// SecretSantaMessageEventEvent defines model for SecretSantaMessageEvent.Event.
+type SecretSantaMessageEventEvent string
+
 // SecretSantaMessageNoticeData secret-santa-message: someone wrote in one of the user's two Secret Santa conversations. with "santa": the user's own Secret Santa wrote ("Your Secret Santa sent you a message"); with "giftee": their giftee did. It never carries the text nor anything of the writer (no uid, name, email or avatar); its occurredAt is the message's own time. The app reads the conversation from GET /api/families/{id}/secret-santa/messages.
 type SecretSantaMessageNoticeData struct {
 	FamilyId   openapi_types.UUID               `json:"familyId"`
@@ -445,6 +614,26 @@ type SecretSantaNoticeData struct {
 type SharedListChangedData struct {
 	ListId openapi_types.UUID `json:"listId"`
 }
+
+// SharedListChangedEvent defines model for SharedListChangedEvent.
+type SharedListChangedEvent struct {
+	// Data shared-list-changed: a shared list the user opened in the last 24 hours changed (items or claims); read it again. Never sent to the list's owner for a claim.
+	Data  SharedListChangedData       `json:"data"`
+	Event SharedListChangedEventEvent `json:"event"`
+}
+
+// SharedListChangedEventEvent defines model for SharedListChangedEvent.Event.
+type SharedListChangedEventEvent string
+
+// ThankYouEvent defines model for ThankYouEvent.
+type ThankYouEvent struct {
+	// Data thank-you: to each giver of an item whose recipient (or, for a list kept for someone without an account, a manager) thanked its revealed gifts with POST /api/wishlist/{itemId}/thanks; the message as they wrote it. Preference kind gift.thank_you.
+	Data  ThankYouNoticeData `json:"data"`
+	Event ThankYouEventEvent `json:"event"`
+}
+
+// ThankYouEventEvent defines model for ThankYouEvent.Event.
+type ThankYouEventEvent string
 
 // ThankYouNoticeData thank-you: to each giver of an item whose recipient (or, for a list kept for someone without an account, a manager) thanked its revealed gifts with POST /api/wishlist/{itemId}/thanks; the message as they wrote it. Preference kind gift.thank_you.
 type ThankYouNoticeData struct {
@@ -469,6 +658,15 @@ type WishlistCountData struct {
 
 // WishlistCountDataCause defines model for WishlistCountData.Cause.
 type WishlistCountDataCause string
+
+// WishlistCountEvent defines model for WishlistCountEvent.
+type WishlistCountEvent struct {
+	Data  WishlistCountData       `json:"data"`
+	Event WishlistCountEventEvent `json:"event"`
+}
+
+// WishlistCountEventEvent defines model for WishlistCountEvent.Event.
+type WishlistCountEventEvent string
 
 // BadRequest defines model for BadRequest.
 type BadRequest = Error
@@ -530,22 +728,22 @@ type UnsubscribeFormdataRequestBody UnsubscribeFormdataBody
 // UnsubscribeMultipartRequestBody defines body for Unsubscribe for multipart/form-data ContentType.
 type UnsubscribeMultipartRequestBody UnsubscribeMultipartBody
 
-// AsWishlistCountData returns the union data inside the Notice_Data as a WishlistCountData
-func (t Notice_Data) AsWishlistCountData() (WishlistCountData, error) {
-	var body WishlistCountData
+// AsWishlistCountEvent returns the union data inside the LiveNotice as a WishlistCountEvent
+func (t LiveNotice) AsWishlistCountEvent() (WishlistCountEvent, error) {
+	var body WishlistCountEvent
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromWishlistCountData overwrites any union data inside the Notice_Data as the provided WishlistCountData
-func (t *Notice_Data) FromWishlistCountData(v WishlistCountData) error {
+// FromWishlistCountEvent overwrites any union data inside the LiveNotice as the provided WishlistCountEvent
+func (t *LiveNotice) FromWishlistCountEvent(v WishlistCountEvent) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeWishlistCountData performs a merge with any union data inside the Notice_Data, using the provided WishlistCountData
-func (t *Notice_Data) MergeWishlistCountData(v WishlistCountData) error {
+// MergeWishlistCountEvent performs a merge with any union data inside the LiveNotice, using the provided WishlistCountEvent
+func (t *LiveNotice) MergeWishlistCountEvent(v WishlistCountEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -556,22 +754,22 @@ func (t *Notice_Data) MergeWishlistCountData(v WishlistCountData) error {
 	return err
 }
 
-// AsSantaData returns the union data inside the Notice_Data as a SantaData
-func (t Notice_Data) AsSantaData() (SantaData, error) {
-	var body SantaData
+// AsSantaEvent returns the union data inside the LiveNotice as a SantaEvent
+func (t LiveNotice) AsSantaEvent() (SantaEvent, error) {
+	var body SantaEvent
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromSantaData overwrites any union data inside the Notice_Data as the provided SantaData
-func (t *Notice_Data) FromSantaData(v SantaData) error {
+// FromSantaEvent overwrites any union data inside the LiveNotice as the provided SantaEvent
+func (t *LiveNotice) FromSantaEvent(v SantaEvent) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeSantaData performs a merge with any union data inside the Notice_Data, using the provided SantaData
-func (t *Notice_Data) MergeSantaData(v SantaData) error {
+// MergeSantaEvent performs a merge with any union data inside the LiveNotice, using the provided SantaEvent
+func (t *LiveNotice) MergeSantaEvent(v SantaEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -582,22 +780,22 @@ func (t *Notice_Data) MergeSantaData(v SantaData) error {
 	return err
 }
 
-// AsSharedListChangedData returns the union data inside the Notice_Data as a SharedListChangedData
-func (t Notice_Data) AsSharedListChangedData() (SharedListChangedData, error) {
-	var body SharedListChangedData
+// AsSharedListChangedEvent returns the union data inside the LiveNotice as a SharedListChangedEvent
+func (t LiveNotice) AsSharedListChangedEvent() (SharedListChangedEvent, error) {
+	var body SharedListChangedEvent
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromSharedListChangedData overwrites any union data inside the Notice_Data as the provided SharedListChangedData
-func (t *Notice_Data) FromSharedListChangedData(v SharedListChangedData) error {
+// FromSharedListChangedEvent overwrites any union data inside the LiveNotice as the provided SharedListChangedEvent
+func (t *LiveNotice) FromSharedListChangedEvent(v SharedListChangedEvent) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeSharedListChangedData performs a merge with any union data inside the Notice_Data, using the provided SharedListChangedData
-func (t *Notice_Data) MergeSharedListChangedData(v SharedListChangedData) error {
+// MergeSharedListChangedEvent performs a merge with any union data inside the LiveNotice, using the provided SharedListChangedEvent
+func (t *LiveNotice) MergeSharedListChangedEvent(v SharedListChangedEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -608,22 +806,22 @@ func (t *Notice_Data) MergeSharedListChangedData(v SharedListChangedData) error 
 	return err
 }
 
-// AsClaimRemovedData returns the union data inside the Notice_Data as a ClaimRemovedData
-func (t Notice_Data) AsClaimRemovedData() (ClaimRemovedData, error) {
-	var body ClaimRemovedData
+// AsClaimRemovedEvent returns the union data inside the LiveNotice as a ClaimRemovedEvent
+func (t LiveNotice) AsClaimRemovedEvent() (ClaimRemovedEvent, error) {
+	var body ClaimRemovedEvent
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromClaimRemovedData overwrites any union data inside the Notice_Data as the provided ClaimRemovedData
-func (t *Notice_Data) FromClaimRemovedData(v ClaimRemovedData) error {
+// FromClaimRemovedEvent overwrites any union data inside the LiveNotice as the provided ClaimRemovedEvent
+func (t *LiveNotice) FromClaimRemovedEvent(v ClaimRemovedEvent) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeClaimRemovedData performs a merge with any union data inside the Notice_Data, using the provided ClaimRemovedData
-func (t *Notice_Data) MergeClaimRemovedData(v ClaimRemovedData) error {
+// MergeClaimRemovedEvent performs a merge with any union data inside the LiveNotice, using the provided ClaimRemovedEvent
+func (t *LiveNotice) MergeClaimRemovedEvent(v ClaimRemovedEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -634,22 +832,22 @@ func (t *Notice_Data) MergeClaimRemovedData(v ClaimRemovedData) error {
 	return err
 }
 
-// AsSecretSantaNoticeData returns the union data inside the Notice_Data as a SecretSantaNoticeData
-func (t Notice_Data) AsSecretSantaNoticeData() (SecretSantaNoticeData, error) {
-	var body SecretSantaNoticeData
+// AsSecretSantaEvent returns the union data inside the LiveNotice as a SecretSantaEvent
+func (t LiveNotice) AsSecretSantaEvent() (SecretSantaEvent, error) {
+	var body SecretSantaEvent
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromSecretSantaNoticeData overwrites any union data inside the Notice_Data as the provided SecretSantaNoticeData
-func (t *Notice_Data) FromSecretSantaNoticeData(v SecretSantaNoticeData) error {
+// FromSecretSantaEvent overwrites any union data inside the LiveNotice as the provided SecretSantaEvent
+func (t *LiveNotice) FromSecretSantaEvent(v SecretSantaEvent) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeSecretSantaNoticeData performs a merge with any union data inside the Notice_Data, using the provided SecretSantaNoticeData
-func (t *Notice_Data) MergeSecretSantaNoticeData(v SecretSantaNoticeData) error {
+// MergeSecretSantaEvent performs a merge with any union data inside the LiveNotice, using the provided SecretSantaEvent
+func (t *LiveNotice) MergeSecretSantaEvent(v SecretSantaEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -660,22 +858,22 @@ func (t *Notice_Data) MergeSecretSantaNoticeData(v SecretSantaNoticeData) error 
 	return err
 }
 
-// AsSecretSantaMessageNoticeData returns the union data inside the Notice_Data as a SecretSantaMessageNoticeData
-func (t Notice_Data) AsSecretSantaMessageNoticeData() (SecretSantaMessageNoticeData, error) {
-	var body SecretSantaMessageNoticeData
+// AsSecretSantaMessageEvent returns the union data inside the LiveNotice as a SecretSantaMessageEvent
+func (t LiveNotice) AsSecretSantaMessageEvent() (SecretSantaMessageEvent, error) {
+	var body SecretSantaMessageEvent
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromSecretSantaMessageNoticeData overwrites any union data inside the Notice_Data as the provided SecretSantaMessageNoticeData
-func (t *Notice_Data) FromSecretSantaMessageNoticeData(v SecretSantaMessageNoticeData) error {
+// FromSecretSantaMessageEvent overwrites any union data inside the LiveNotice as the provided SecretSantaMessageEvent
+func (t *LiveNotice) FromSecretSantaMessageEvent(v SecretSantaMessageEvent) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeSecretSantaMessageNoticeData performs a merge with any union data inside the Notice_Data, using the provided SecretSantaMessageNoticeData
-func (t *Notice_Data) MergeSecretSantaMessageNoticeData(v SecretSantaMessageNoticeData) error {
+// MergeSecretSantaMessageEvent performs a merge with any union data inside the LiveNotice, using the provided SecretSantaMessageEvent
+func (t *LiveNotice) MergeSecretSantaMessageEvent(v SecretSantaMessageEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -686,22 +884,22 @@ func (t *Notice_Data) MergeSecretSantaMessageNoticeData(v SecretSantaMessageNoti
 	return err
 }
 
-// AsFamilyMemberJoinedData returns the union data inside the Notice_Data as a FamilyMemberJoinedData
-func (t Notice_Data) AsFamilyMemberJoinedData() (FamilyMemberJoinedData, error) {
-	var body FamilyMemberJoinedData
+// AsFamilyMemberJoinedEvent returns the union data inside the LiveNotice as a FamilyMemberJoinedEvent
+func (t LiveNotice) AsFamilyMemberJoinedEvent() (FamilyMemberJoinedEvent, error) {
+	var body FamilyMemberJoinedEvent
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromFamilyMemberJoinedData overwrites any union data inside the Notice_Data as the provided FamilyMemberJoinedData
-func (t *Notice_Data) FromFamilyMemberJoinedData(v FamilyMemberJoinedData) error {
+// FromFamilyMemberJoinedEvent overwrites any union data inside the LiveNotice as the provided FamilyMemberJoinedEvent
+func (t *LiveNotice) FromFamilyMemberJoinedEvent(v FamilyMemberJoinedEvent) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeFamilyMemberJoinedData performs a merge with any union data inside the Notice_Data, using the provided FamilyMemberJoinedData
-func (t *Notice_Data) MergeFamilyMemberJoinedData(v FamilyMemberJoinedData) error {
+// MergeFamilyMemberJoinedEvent performs a merge with any union data inside the LiveNotice, using the provided FamilyMemberJoinedEvent
+func (t *LiveNotice) MergeFamilyMemberJoinedEvent(v FamilyMemberJoinedEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -712,22 +910,22 @@ func (t *Notice_Data) MergeFamilyMemberJoinedData(v FamilyMemberJoinedData) erro
 	return err
 }
 
-// AsReminderNoticeData returns the union data inside the Notice_Data as a ReminderNoticeData
-func (t Notice_Data) AsReminderNoticeData() (ReminderNoticeData, error) {
-	var body ReminderNoticeData
+// AsReminderEvent returns the union data inside the LiveNotice as a ReminderEvent
+func (t LiveNotice) AsReminderEvent() (ReminderEvent, error) {
+	var body ReminderEvent
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromReminderNoticeData overwrites any union data inside the Notice_Data as the provided ReminderNoticeData
-func (t *Notice_Data) FromReminderNoticeData(v ReminderNoticeData) error {
+// FromReminderEvent overwrites any union data inside the LiveNotice as the provided ReminderEvent
+func (t *LiveNotice) FromReminderEvent(v ReminderEvent) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeReminderNoticeData performs a merge with any union data inside the Notice_Data, using the provided ReminderNoticeData
-func (t *Notice_Data) MergeReminderNoticeData(v ReminderNoticeData) error {
+// MergeReminderEvent performs a merge with any union data inside the LiveNotice, using the provided ReminderEvent
+func (t *LiveNotice) MergeReminderEvent(v ReminderEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -738,22 +936,22 @@ func (t *Notice_Data) MergeReminderNoticeData(v ReminderNoticeData) error {
 	return err
 }
 
-// AsThankYouNoticeData returns the union data inside the Notice_Data as a ThankYouNoticeData
-func (t Notice_Data) AsThankYouNoticeData() (ThankYouNoticeData, error) {
-	var body ThankYouNoticeData
+// AsThankYouEvent returns the union data inside the LiveNotice as a ThankYouEvent
+func (t LiveNotice) AsThankYouEvent() (ThankYouEvent, error) {
+	var body ThankYouEvent
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromThankYouNoticeData overwrites any union data inside the Notice_Data as the provided ThankYouNoticeData
-func (t *Notice_Data) FromThankYouNoticeData(v ThankYouNoticeData) error {
+// FromThankYouEvent overwrites any union data inside the LiveNotice as the provided ThankYouEvent
+func (t *LiveNotice) FromThankYouEvent(v ThankYouEvent) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeThankYouNoticeData performs a merge with any union data inside the Notice_Data, using the provided ThankYouNoticeData
-func (t *Notice_Data) MergeThankYouNoticeData(v ThankYouNoticeData) error {
+// MergeThankYouEvent performs a merge with any union data inside the LiveNotice, using the provided ThankYouEvent
+func (t *LiveNotice) MergeThankYouEvent(v ThankYouEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -764,22 +962,22 @@ func (t *Notice_Data) MergeThankYouNoticeData(v ThankYouNoticeData) error {
 	return err
 }
 
-// AsGroupGiftCompleteNoticeData returns the union data inside the Notice_Data as a GroupGiftCompleteNoticeData
-func (t Notice_Data) AsGroupGiftCompleteNoticeData() (GroupGiftCompleteNoticeData, error) {
-	var body GroupGiftCompleteNoticeData
+// AsGroupGiftCompleteEvent returns the union data inside the LiveNotice as a GroupGiftCompleteEvent
+func (t LiveNotice) AsGroupGiftCompleteEvent() (GroupGiftCompleteEvent, error) {
+	var body GroupGiftCompleteEvent
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromGroupGiftCompleteNoticeData overwrites any union data inside the Notice_Data as the provided GroupGiftCompleteNoticeData
-func (t *Notice_Data) FromGroupGiftCompleteNoticeData(v GroupGiftCompleteNoticeData) error {
+// FromGroupGiftCompleteEvent overwrites any union data inside the LiveNotice as the provided GroupGiftCompleteEvent
+func (t *LiveNotice) FromGroupGiftCompleteEvent(v GroupGiftCompleteEvent) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeGroupGiftCompleteNoticeData performs a merge with any union data inside the Notice_Data, using the provided GroupGiftCompleteNoticeData
-func (t *Notice_Data) MergeGroupGiftCompleteNoticeData(v GroupGiftCompleteNoticeData) error {
+// MergeGroupGiftCompleteEvent performs a merge with any union data inside the LiveNotice, using the provided GroupGiftCompleteEvent
+func (t *LiveNotice) MergeGroupGiftCompleteEvent(v GroupGiftCompleteEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -790,13 +988,328 @@ func (t *Notice_Data) MergeGroupGiftCompleteNoticeData(v GroupGiftCompleteNotice
 	return err
 }
 
-func (t Notice_Data) MarshalJSON() ([]byte, error) {
+func (t LiveNotice) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
-func (t *Notice_Data) UnmarshalJSON(b []byte) error {
+func (t *LiveNotice) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsWishlistCountEvent returns the union data inside the Notice as a WishlistCountEvent
+func (t Notice) AsWishlistCountEvent() (WishlistCountEvent, error) {
+	var body WishlistCountEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWishlistCountEvent overwrites any union data inside the Notice as the provided WishlistCountEvent
+func (t *Notice) FromWishlistCountEvent(v WishlistCountEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeWishlistCountEvent performs a merge with any union data inside the Notice, using the provided WishlistCountEvent
+func (t *Notice) MergeWishlistCountEvent(v WishlistCountEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSantaEvent returns the union data inside the Notice as a SantaEvent
+func (t Notice) AsSantaEvent() (SantaEvent, error) {
+	var body SantaEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSantaEvent overwrites any union data inside the Notice as the provided SantaEvent
+func (t *Notice) FromSantaEvent(v SantaEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSantaEvent performs a merge with any union data inside the Notice, using the provided SantaEvent
+func (t *Notice) MergeSantaEvent(v SantaEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSharedListChangedEvent returns the union data inside the Notice as a SharedListChangedEvent
+func (t Notice) AsSharedListChangedEvent() (SharedListChangedEvent, error) {
+	var body SharedListChangedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSharedListChangedEvent overwrites any union data inside the Notice as the provided SharedListChangedEvent
+func (t *Notice) FromSharedListChangedEvent(v SharedListChangedEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSharedListChangedEvent performs a merge with any union data inside the Notice, using the provided SharedListChangedEvent
+func (t *Notice) MergeSharedListChangedEvent(v SharedListChangedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsClaimRemovedEvent returns the union data inside the Notice as a ClaimRemovedEvent
+func (t Notice) AsClaimRemovedEvent() (ClaimRemovedEvent, error) {
+	var body ClaimRemovedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromClaimRemovedEvent overwrites any union data inside the Notice as the provided ClaimRemovedEvent
+func (t *Notice) FromClaimRemovedEvent(v ClaimRemovedEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeClaimRemovedEvent performs a merge with any union data inside the Notice, using the provided ClaimRemovedEvent
+func (t *Notice) MergeClaimRemovedEvent(v ClaimRemovedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSecretSantaEvent returns the union data inside the Notice as a SecretSantaEvent
+func (t Notice) AsSecretSantaEvent() (SecretSantaEvent, error) {
+	var body SecretSantaEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSecretSantaEvent overwrites any union data inside the Notice as the provided SecretSantaEvent
+func (t *Notice) FromSecretSantaEvent(v SecretSantaEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSecretSantaEvent performs a merge with any union data inside the Notice, using the provided SecretSantaEvent
+func (t *Notice) MergeSecretSantaEvent(v SecretSantaEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSecretSantaMessageEvent returns the union data inside the Notice as a SecretSantaMessageEvent
+func (t Notice) AsSecretSantaMessageEvent() (SecretSantaMessageEvent, error) {
+	var body SecretSantaMessageEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSecretSantaMessageEvent overwrites any union data inside the Notice as the provided SecretSantaMessageEvent
+func (t *Notice) FromSecretSantaMessageEvent(v SecretSantaMessageEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSecretSantaMessageEvent performs a merge with any union data inside the Notice, using the provided SecretSantaMessageEvent
+func (t *Notice) MergeSecretSantaMessageEvent(v SecretSantaMessageEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsFamilyMemberJoinedEvent returns the union data inside the Notice as a FamilyMemberJoinedEvent
+func (t Notice) AsFamilyMemberJoinedEvent() (FamilyMemberJoinedEvent, error) {
+	var body FamilyMemberJoinedEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFamilyMemberJoinedEvent overwrites any union data inside the Notice as the provided FamilyMemberJoinedEvent
+func (t *Notice) FromFamilyMemberJoinedEvent(v FamilyMemberJoinedEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFamilyMemberJoinedEvent performs a merge with any union data inside the Notice, using the provided FamilyMemberJoinedEvent
+func (t *Notice) MergeFamilyMemberJoinedEvent(v FamilyMemberJoinedEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsReminderEvent returns the union data inside the Notice as a ReminderEvent
+func (t Notice) AsReminderEvent() (ReminderEvent, error) {
+	var body ReminderEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromReminderEvent overwrites any union data inside the Notice as the provided ReminderEvent
+func (t *Notice) FromReminderEvent(v ReminderEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeReminderEvent performs a merge with any union data inside the Notice, using the provided ReminderEvent
+func (t *Notice) MergeReminderEvent(v ReminderEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsThankYouEvent returns the union data inside the Notice as a ThankYouEvent
+func (t Notice) AsThankYouEvent() (ThankYouEvent, error) {
+	var body ThankYouEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromThankYouEvent overwrites any union data inside the Notice as the provided ThankYouEvent
+func (t *Notice) FromThankYouEvent(v ThankYouEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeThankYouEvent performs a merge with any union data inside the Notice, using the provided ThankYouEvent
+func (t *Notice) MergeThankYouEvent(v ThankYouEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGroupGiftCompleteEvent returns the union data inside the Notice as a GroupGiftCompleteEvent
+func (t Notice) AsGroupGiftCompleteEvent() (GroupGiftCompleteEvent, error) {
+	var body GroupGiftCompleteEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGroupGiftCompleteEvent overwrites any union data inside the Notice as the provided GroupGiftCompleteEvent
+func (t *Notice) FromGroupGiftCompleteEvent(v GroupGiftCompleteEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGroupGiftCompleteEvent performs a merge with any union data inside the Notice, using the provided GroupGiftCompleteEvent
+func (t *Notice) MergeGroupGiftCompleteEvent(v GroupGiftCompleteEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Notice) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	object["id"], err = json.Marshal(t.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
+	object["occurredAt"], err = json.Marshal(t.OccurredAt)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'occurredAt': %w", err)
+	}
+
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *Notice) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &t.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+	}
+
+	if raw, found := object["occurredAt"]; found {
+		err = json.Unmarshal(raw, &t.OccurredAt)
+		if err != nil {
+			return fmt.Errorf("error reading 'occurredAt': %w", err)
+		}
+	}
+
 	return err
 }
 
