@@ -46,8 +46,9 @@ func run(root string) error {
 			return err
 		}
 	}
-	// A schema no Go type makes any more (its event type was removed) goes too.
-	for _, name := range strayEventSchemas(files) {
+	// A schema no Go type makes any more (its event type was removed) goes too, and so does a
+	// service's generated server without its oapi-codegen.yaml.
+	for _, name := range append(strayEventSchemas(files), strayServerFiles(files)...) {
 		if err := os.Remove(name); err != nil {
 			return err
 		}
