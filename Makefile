@@ -15,7 +15,7 @@ help:
 	@echo "make screenshots the Playwright suite over a test stack, saving docs/screenshots (test runs do not)"
 	@echo "make go-test     only the Go tests (dependencies started if needed)"
 	@echo "make lint        gofmt, go vet and the web's ESLint"
-	@echo "make generate    from api/openapi.yaml and api/internal.yaml the gateway's route table, the web's API types, the internal clients and servers; from pkg/events the event schemas"
+	@echo "make generate    from api/openapi.yaml the gateway's route table, services' servers and the web's API types; from api/internal.yaml the internal clients and servers (oapi-codegen); from pkg/events the event schemas"
 	@echo "make fmt         gofmt every Go file"
 	@echo "make web         the web app's build (web/dist)"
 	@echo "make stack-start / stack-stop  the test stack in the background"

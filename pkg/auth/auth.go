@@ -63,9 +63,26 @@ func UserFrom(c *gin.Context) (User, bool) {
 func Caller(required bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if _, ok := UserFrom(c); !ok && required {
-			httpserver.Abort(c, http.StatusUnauthorized, "unauthenticated", "You need to log in to do this.")
+			unauthenticated(c)
 			return
 		}
 		c.Next()
 	}
+}
+
+// CallerFor is Caller for the routes of a server oapi-codegen generates from the spec, as an
+// entry of its GinServerOptions.Middlewares (which every route shares): signedIn is the table
+// apigen writes beside that server, each route's method and gin path with whether the spec's
+// security needs a signed-in caller. A route the table does not know needs one.
+func CallerFor(signedIn map[string]bool) func(*gin.Context) {
+	return func(c *gin.Context) {
+		required, known := signedIn[c.Request.Method+" "+c.FullPath()]
+		if _, ok := UserFrom(c); !ok && (required || !known) {
+			unauthenticated(c)
+		}
+	}
+}
+
+func unauthenticated(c *gin.Context) {
+	httpserver.Abort(c, http.StatusUnauthorized, "unauthenticated", "You need to log in to do this.")
 }

@@ -1,8 +1,10 @@
 // Command apigen writes the code and documents the contract decides, so that each fact is
 // written once: from api/openapi.yaml the gateway's table of proxied routes,
 // services/gateway/internal/ports/routes.gen.go (the web's types come from the same spec
-// through openapi-typescript: web's `npm run gen:api`); from api/internal.yaml, through the
-// oapi-codegen that tools/oapigen pins, the internal clients and servers (oapicodegen.go says
+// through openapi-typescript: web's `npm run gen:api`), and for each service with a
+// services/<name>/internal/ports/oapi-codegen.yaml its server interface and types (oapi-codegen,
+// from the operations of its x-service) with their sign-in table; from api/internal.yaml, through
+// the oapi-codegen that tools/oapigen pins, the internal clients and servers (oapicodegen.go says
 // which); from pkg/events' Go types the events' JSON Schemas, api/events/*.schema.json.
 // `make generate` runs it; TestGeneratedFilesAreUpToDate fails while a committed file differs
 // from what apigen writes.
@@ -46,8 +48,9 @@ func run(root string) error {
 			return err
 		}
 	}
-	// A schema no Go type makes any more (its event type was removed) goes too.
-	for _, name := range strayEventSchemas(files) {
+	// A schema no Go type makes any more (its event type was removed) goes too, and so does a
+	// service's generated server without its oapi-codegen.yaml.
+	for _, name := range append(strayEventSchemas(files), strayServerFiles(files)...) {
 		if err := os.Remove(name); err != nil {
 			return err
 		}
@@ -77,6 +80,11 @@ func generate() (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", eventsDir, err)
 	}
+	servers, err := serviceServers(raw)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(files, servers)
 	maps.Copy(files, map[string][]byte{gatewayRoutesFile: routes})
 	generated, err := oapiCodegenFiles()
 	if err != nil {

@@ -30,4 +30,7 @@ func TestGeneratedFilesAreUpToDate(t *testing.T) {
 	for _, name := range strayEventSchemas(files) {
 		t.Errorf("%s is no event data type's schema: run `make generate` (which deletes it) and commit the result", name)
 	}
+	for _, name := range strayServerFiles(files) {
+		t.Errorf("%s has no oapi-codegen.yaml beside it: run `make generate` (which deletes it) and commit the result", name)
+	}
 }

@@ -23,18 +23,6 @@ type PreferenceStore interface {
 	Unsubscribe(ctx context.Context, token string) (domain.Unsubscribed, bool, error)
 }
 
-// PreferenceRoutes registers the settings routes (signed in) and the one-click unsubscribe
-// routes (RFC 8058: anyone holding the token, no sign-in).
-func PreferenceRoutes(r gin.IRouter, store PreferenceStore) {
-	h := preferenceHandlers{store: store}
-	signed := r.Group("/api/notifications/preferences", auth.Caller(true))
-	signed.GET("", h.get)
-	signed.PUT("", h.put)
-	open := r.Group("/api/unsubscribe", auth.Caller(false))
-	open.GET("/:token", h.describe)
-	open.POST("/:token", h.unsubscribe)
-}
-
 type preferenceHandlers struct{ store PreferenceStore }
 
 func unavailable(c *gin.Context, what string, err error) {
@@ -42,7 +30,8 @@ func unavailable(c *gin.Context, what string, err error) {
 	httpserver.Abort(c, http.StatusServiceUnavailable, "unavailable", "Notification settings cannot be reached right now.")
 }
 
-func (h preferenceHandlers) get(c *gin.Context) {
+// GetNotificationPreferences answers the caller's settings.
+func (h preferenceHandlers) GetNotificationPreferences(c *gin.Context) {
 	u, _ := auth.UserFrom(c)
 	s, err := h.store.Settings(c.Request.Context(), u.UID)
 	if err != nil {
@@ -52,7 +41,10 @@ func (h preferenceHandlers) get(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusOK, s)
 }
 
-func (h preferenceHandlers) put(c *gin.Context) {
+// PutNotificationPreferences changes what the body names. Its body is not the generated
+// PutNotificationPreferencesJSONRequestBody: that one's enum types would name themselves in a
+// wrong_type answer ("expected ports.NotificationLanguage" for "expected string").
+func (h preferenceHandlers) PutNotificationPreferences(c *gin.Context) {
 	var b struct {
 		Language    *string             `json:"language"`
 		Preferences []domain.Preference `json:"preferences"`
@@ -104,10 +96,9 @@ func notFound(c *gin.Context) {
 	httpserver.Abort(c, http.StatusNotFound, "unsubscribe_not_found", "This unsubscribe link is not known.")
 }
 
-// describe says what the token stops, changing nothing (a link checker or a person opening the
+// DescribeUnsubscribe says what the token stops, changing nothing (a link checker or a person opening the
 // link must not unsubscribe anyone). A browser is sent to the app's page, which asks first.
-func (h preferenceHandlers) describe(c *gin.Context) {
-	token := c.Param("token")
+func (h preferenceHandlers) DescribeUnsubscribe(c *gin.Context, token string) {
 	if !tokenOK(token) {
 		notFound(c)
 		return
@@ -144,10 +135,9 @@ func oneClick(c *gin.Context) bool {
 	return err == nil && values.Get("List-Unsubscribe") == "One-Click"
 }
 
-// unsubscribe is the one-click POST (RFC 8058 section 3.2): the body is
+// Unsubscribe is the one-click POST (RFC 8058 section 3.2): the body is
 // List-Unsubscribe=One-Click, form-encoded; no cookie or sign-in is needed or used.
-func (h preferenceHandlers) unsubscribe(c *gin.Context) {
-	token := c.Param("token")
+func (h preferenceHandlers) Unsubscribe(c *gin.Context, token string) {
 	if !tokenOK(token) {
 		notFound(c)
 		return

@@ -10,7 +10,6 @@ import (
 
 	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
-	"github.com/santa-wishlist/santa/pkg/safedial"
 	"github.com/santa-wishlist/santa/services/notification/internal/domain"
 )
 
@@ -20,29 +19,14 @@ type SubscriptionStore interface {
 	Remove(ctx context.Context, userID, endpoint string) (bool, error)
 }
 
-// PushConfig is what the push routes need; a zero PublicKey means push is not set up here.
-type PushConfig struct {
-	Store     SubscriptionStore
-	PublicKey string
-	Allow     []netip.AddrPort
-}
-
-// PushRoutes registers the subscription routes and the VAPID public key the browser
-// subscribes with.
-func PushRoutes(r gin.IRouter, cfg PushConfig) {
-	h := pushHandlers{cfg: cfg, allow: safedial.Set(cfg.Allow)}
-	api := r.Group("/api/push", auth.Caller(true))
-	api.GET("/key", h.key)
-	api.POST("/subscriptions", h.save)
-	api.DELETE("/subscriptions", h.remove)
-}
-
 type pushHandlers struct {
 	cfg   PushConfig
 	allow map[netip.AddrPort]bool
 }
 
-// subscriptionBody is the browser's PushSubscription.toJSON().
+// subscriptionBody is the browser's PushSubscription.toJSON(). Not the generated
+// SavePushSubscriptionJSONRequestBody: that one reads expirationTime, which a wrong type there
+// would make a 400 where it is ignored.
 type subscriptionBody struct {
 	Endpoint string `json:"endpoint"`
 	Keys     struct {
@@ -61,13 +45,15 @@ func (h pushHandlers) ready(c *gin.Context) bool {
 	return true
 }
 
-func (h pushHandlers) key(c *gin.Context) {
+// GetPushKey answers the VAPID public key the browser subscribes with.
+func (h pushHandlers) GetPushKey(c *gin.Context) {
 	if h.ready(c) {
 		httpserver.WriteJSON(c, http.StatusOK, gin.H{"publicKey": h.cfg.PublicKey})
 	}
 }
 
-func (h pushHandlers) save(c *gin.Context) {
+// SavePushSubscription saves this device's subscription as the caller's.
+func (h pushHandlers) SavePushSubscription(c *gin.Context) {
 	var b subscriptionBody
 	if !h.ready(c) || !httpserver.DecodeJSON(c, &b, 8<<10) {
 		return
@@ -93,10 +79,9 @@ func (h pushHandlers) save(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusCreated, saved)
 }
 
-func (h pushHandlers) remove(c *gin.Context) {
-	var b struct {
-		Endpoint string `json:"endpoint"`
-	}
+// DeletePushSubscription removes the caller's subscription of an endpoint.
+func (h pushHandlers) DeletePushSubscription(c *gin.Context) {
+	var b DeletePushSubscriptionJSONRequestBody
 	if !h.ready(c) || !httpserver.DecodeJSON(c, &b, 8<<10) {
 		return
 	}

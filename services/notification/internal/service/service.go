@@ -189,8 +189,6 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 			return nil, err
 		}
 	}
-	ports.PreferenceRoutes(srv.Engine, prefs)
-	ports.PushRoutes(srv.Engine, ports.PushConfig{Store: subscriptions, PublicKey: cfg.VAPID.PublicKey, Allow: cfg.PushAllow})
 	// The server's shutdown waits for every handler, and a stream never ends by itself, so
 	// streams end when ctx does (SIGTERM, the moment readiness starts failing); their devices
 	// reconnect, to another replica, with Last-Event-ID.
@@ -199,7 +197,9 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		streams = httpserver.DefaultStreamLimits
 	}
 	srv.ParkPath(ports.StreamPath) // an idle stream waits with the smallest stack
-	ports.Routes(srv.Engine, app.NewFeed(hub, notices), httpserver.NewStreamGate(srv.Registry, streams), ctx)
+	feed := app.NewFeed(hub, notices)
+	ports.StreamRoute(srv.Engine, feed, httpserver.NewStreamGate(srv.Registry, streams), ctx)
+	ports.Register(srv.Engine, feed, prefs, ports.PushConfig{Store: subscriptions, PublicKey: cfg.VAPID.PublicKey, Allow: cfg.PushAllow})
 	srv.AddReadinessCheck("postgres", notices.Ping)
 	srv.AddReadinessCheck("nats", lifecycle.NATSReady(w.NC))
 	// Run stops the consumers (the event in hand finishes) and the fan-out, then drains NATS,

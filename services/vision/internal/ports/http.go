@@ -38,23 +38,9 @@ type HTTP struct {
 	app *app.Service
 }
 
-// RegisterRoutes adds:
-//
-//	POST /api/vision/analyze   product analysis of a photo (multipart field "image", or JSON {image, prompt})
-//	POST /api/vision/generate  JSON {prompt, mode: "gift"|"item", image?}: the gift or wishlist item
-func RegisterRoutes(r gin.IRouter, svc *app.Service) {
-	h := &HTTP{app: svc}
-	g := r.Group("/api/vision", auth.Caller(false))
-	g.POST("/analyze", h.analyze)
-	g.POST("/generate", h.generate)
-}
-
-type analyzeJSON struct {
-	Image  string `json:"image"`
-	Prompt string `json:"prompt"`
-}
-
-func (h *HTTP) analyze(c *gin.Context) {
+// AnalyzeImage answers POST /api/vision/analyze: product analysis of a photo (multipart field
+// "image", or JSON {image, prompt}). The multipart form is streamed here, never spooled.
+func (h *HTTP) AnalyzeImage(c *gin.Context) {
 	var (
 		data   []byte
 		prompt string
@@ -67,7 +53,7 @@ func (h *HTTP) analyze(c *gin.Context) {
 			return
 		}
 	case "application/json":
-		var req analyzeJSON
+		var req AnalyzeImageJSONRequestBody
 		if !httpserver.DecodeJSON(c, &req, maxJSONBody) {
 			return
 		}
@@ -76,7 +62,9 @@ func (h *HTTP) analyze(c *gin.Context) {
 			imageError(c, err)
 			return
 		}
-		prompt = req.Prompt
+		if req.Prompt != nil {
+			prompt = *req.Prompt
+		}
 	default:
 		httpserver.Abort(c, http.StatusUnsupportedMediaType, "unsupported_media_type",
 			`Send the image as multipart/form-data (field "image") or as JSON {"image": "data:image/jpeg;base64,..."}.`)
@@ -99,6 +87,9 @@ func (h *HTTP) analyze(c *gin.Context) {
 	c.JSON(http.StatusOK, result)
 }
 
+// generateJSON is generateItem's body. Not the generated GenerateItemJSONRequestBody: the
+// spec's mode has no type, so that one takes any JSON there, where a number must stay a
+// wrong_type answer.
 type generateJSON struct {
 	Prompt string `json:"prompt"`
 	Mode   string `json:"mode"`
@@ -106,7 +97,9 @@ type generateJSON struct {
 	Image string `json:"image"`
 }
 
-func (h *HTTP) generate(c *gin.Context) {
+// GenerateItem answers POST /api/vision/generate: JSON {prompt, mode: "gift"|"item", image?},
+// the gift or wishlist item.
+func (h *HTTP) GenerateItem(c *gin.Context) {
 	var req generateJSON
 	if !httpserver.DecodeJSON(c, &req, maxJSONBody) {
 		return

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/santa-wishlist/santa/pkg/auth"
 	"github.com/santa-wishlist/santa/pkg/httpserver"
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/services/vision/internal/app"
@@ -35,29 +34,15 @@ func (l Lookups) signed(u string) string {
 	return l.Photos.At(time.Now()).Sign(u)
 }
 
-// RegisterLookupRoutes adds:
-//
-//	POST /api/lookup/barcode  {code}: the product a barcode names (visitors too)
-//	POST /api/lookup/url      {url}: a wishlist item filled from a shop's page (signed in)
-//	POST /api/lookup/barcode/image {code}: the product's picture stored as the caller's (signed in)
-func RegisterLookupRoutes(r gin.IRouter, l Lookups) {
-	r.POST("/api/lookup/barcode", auth.Caller(false), l.barcode)
-	r.POST("/api/lookup/barcode/image", auth.Caller(true), l.barcodeImage)
-	r.POST("/api/lookup/url", auth.Caller(true), l.link)
-}
-
-type linkRequest struct {
-	URL string `json:"url"`
-}
-
-func (l Lookups) link(c *gin.Context) {
-	var req linkRequest
+// LookupUrl answers POST /api/lookup/url {url}: a wishlist item filled from a shop's page.
+func (l Lookups) LookupUrl(c *gin.Context) {
+	var req LookupUrlJSONRequestBody
 	if !httpserver.DecodeJSON(c, &req, 8<<10) {
 		return
 	}
 	who := caller(c)
 	// What the link alone refuses costs no quota and makes no connection.
-	u, err := l.Links.CheckURL(req.URL)
+	u, err := l.Links.CheckURL(req.Url)
 	if err == nil {
 		err = l.App.TakeLookup(c.Request.Context(), who)
 	}
@@ -91,17 +76,9 @@ func (l Lookups) link(c *gin.Context) {
 	}
 }
 
-type barcodeRequest struct {
-	Code string `json:"code"`
-}
-
-// parseBarcode decodes {code} and checks it, answering the 400 itself when it is wrong.
-func parseBarcode(c *gin.Context) (domain.Barcode, bool) {
-	var req barcodeRequest
-	if !httpserver.DecodeJSON(c, &req, 4<<10) {
-		return domain.Barcode{}, false
-	}
-	code, err := domain.ParseBarcode(req.Code)
+// parseBarcode checks a body's code, answering the 400 itself when it is wrong.
+func parseBarcode(c *gin.Context, raw string) (domain.Barcode, bool) {
+	code, err := domain.ParseBarcode(raw)
 	if err != nil {
 		errCode := "invalid_barcode"
 		if errors.Is(err, domain.ErrCodeCheckDigit) {
@@ -113,12 +90,21 @@ func parseBarcode(c *gin.Context) (domain.Barcode, bool) {
 	return code, true
 }
 
+// barcodeBodyLimit is what a {code} body may weigh.
+const barcodeBodyLimit = 4 << 10
+
 type imageAnswer struct {
 	ImageURL string `json:"imageUrl"`
 }
 
-func (l Lookups) barcodeImage(c *gin.Context) {
-	code, ok := parseBarcode(c)
+// LookupBarcodeImage answers POST /api/lookup/barcode/image {code}: the product's picture
+// stored as the caller's.
+func (l Lookups) LookupBarcodeImage(c *gin.Context) {
+	var req LookupBarcodeImageJSONRequestBody
+	if !httpserver.DecodeJSON(c, &req, barcodeBodyLimit) {
+		return
+	}
+	code, ok := parseBarcode(c, req.Code)
 	if !ok {
 		return
 	}
@@ -142,8 +128,13 @@ func (l Lookups) barcodeImage(c *gin.Context) {
 	}
 }
 
-func (l Lookups) barcode(c *gin.Context) {
-	code, ok := parseBarcode(c)
+// LookupBarcode answers POST /api/lookup/barcode {code}: the product a barcode names.
+func (l Lookups) LookupBarcode(c *gin.Context) {
+	var req LookupBarcodeJSONRequestBody
+	if !httpserver.DecodeJSON(c, &req, barcodeBodyLimit) {
+		return
+	}
+	code, ok := parseBarcode(c, req.Code)
 	if !ok {
 		return
 	}

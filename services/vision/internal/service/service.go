@@ -184,7 +184,6 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	w.Closes(store.Close)
 	srv := w.Server
 	svc := app.New(model, store, store, cfg.App, app.NewMetrics(srv.Registry), logger)
-	ports.RegisterRoutes(srv.Engine, svc)
 	if len(cfg.Lookup.Fetch.TestAllow) > 0 {
 		logger.Warn("LOOKUP_FETCH_TEST_ALLOW is set: the link importer may reach these local addresses (test stacks only)",
 			"pairs", fmt.Sprint(cfg.Lookup.Fetch.TestAllow))
@@ -198,7 +197,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	}
 	barcodes := newBarcodes(cfg.Lookup, store, srv.Registry, logger)
 	links := app.NewLinks(adapters.NewFetcher(cfg.Lookup.Fetch), images, logger)
-	ports.RegisterLookupRoutes(srv.Engine, ports.Lookups{
+	ports.Register(srv.Engine, ports.Lookups{
 		App:      svc,
 		Barcodes: barcodes,
 		Links:    links,
