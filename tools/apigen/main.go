@@ -4,7 +4,7 @@
 // through openapi-typescript: web's `npm run gen:api`), and for each service with a
 // services/<name>/internal/ports/oapi-codegen.yaml its server interface and types (oapi-codegen,
 // from the operations of its x-service) with their sign-in table; from api/internal.yaml, through
-// the oapi-codegen that tools/oapigen pins, the internal clients and servers (oapicodegen.go says
+// oapi-codegen, the internal clients and servers (oapicodegen.go says
 // which); from pkg/events' Go types the events' JSON Schemas, api/events/*.schema.json.
 // `make generate` runs it; TestGeneratedFilesAreUpToDate fails while a committed file differs
 // from what apigen writes.
