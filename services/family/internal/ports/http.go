@@ -16,29 +16,6 @@ import (
 // smallBody bounds every request: they are all small JSON documents.
 const smallBody = 64 << 10
 
-// Routes registers the family endpoints under their public paths (the gateway forwards them
-// unchanged).
-func Routes(r gin.IRouter, f *app.Families) {
-	h := handlers{f}
-	api := r.Group("/api", auth.Caller(true))
-	api.POST("/families", h.create)
-	api.GET("/families", h.list)
-	api.GET("/families/:id", h.get)
-	api.POST("/families/:id/invites", h.invite)
-	api.GET("/families/:id/invites", h.invites)
-	api.DELETE("/families/:id/invites/:token", h.revokeInvite)
-	api.DELETE("/families/:id/members/:uid", h.removeMember)
-	api.PATCH("/families/:id/members/:uid", h.setRole)
-	api.POST("/families/:id/secret-santa", h.draw)
-	api.GET("/families/:id/secret-santa", h.myMatch)
-	api.PATCH("/families/:id/secret-santa", h.planDraw)
-	api.POST("/families/:id/secret-santa/messages", h.sendMessage)
-	api.GET("/families/:id/secret-santa/messages", h.messages)
-	api.POST("/invites/:token/accept", h.accept)
-	// The accept page shows who invited before the visitor signs in.
-	r.GET("/api/invites/:token", auth.Caller(false), h.inviteInfo)
-}
-
 type handlers struct{ f *app.Families }
 
 // caller is the verified user with Name settled to the name the family sees.
@@ -48,10 +25,9 @@ func caller(c *gin.Context) auth.User {
 	return u
 }
 
-func (h handlers) create(c *gin.Context) {
-	var body struct {
-		Name string `json:"name"`
-	}
+// CreateFamily answers POST /api/families {name}: a new family, the caller its admin.
+func (h handlers) CreateFamily(c *gin.Context, _ CreateFamilyParams) {
+	var body CreateFamilyJSONRequestBody
 	if !httpserver.DecodeJSON(c, &body, smallBody) {
 		return
 	}
@@ -59,17 +35,22 @@ func (h handlers) create(c *gin.Context) {
 	respond(c, http.StatusCreated, created, err, "Failed to create the family")
 }
 
-func (h handlers) list(c *gin.Context) {
+// ListFamilies answers GET /api/families: the caller's families.
+func (h handlers) ListFamilies(c *gin.Context) {
 	fams, err := h.f.List(c.Request.Context(), caller(c).UID)
 	respond(c, http.StatusOK, fams, err, "Failed to load your families")
 }
 
-func (h handlers) get(c *gin.Context) {
-	fam, err := h.f.Get(c.Request.Context(), c.Param("id"), caller(c).UID)
+// GetFamily answers GET /api/families/{id}.
+func (h handlers) GetFamily(c *gin.Context, id FamilyID) {
+	fam, err := h.f.Get(c.Request.Context(), id, caller(c).UID)
 	respond(c, http.StatusOK, fam, err, "Failed to load the family")
 }
 
-func (h handlers) invite(c *gin.Context) {
+// InviteToFamily answers POST /api/families/{id}/invites {email?, language?}. The body keeps its
+// own type: the generated one's email (openapi_types.Email) would refuse a malformed address in
+// its own words, where the app answers it as a field error.
+func (h handlers) InviteToFamily(c *gin.Context, id FamilyID, _ InviteToFamilyParams) {
 	var body struct {
 		Email string `json:"email"`
 		// The inviter's app language, for the invitation email; else their browser's.
@@ -78,36 +59,42 @@ func (h handlers) invite(c *gin.Context) {
 	if c.Request.ContentLength != 0 && !httpserver.DecodeJSON(c, &body, smallBody) {
 		return
 	}
-	inv, err := h.f.Invite(c.Request.Context(), c.Param("id"), caller(c), body.Email, body.Language, c.GetHeader("Accept-Language"))
+	inv, err := h.f.Invite(c.Request.Context(), id, caller(c), body.Email, body.Language, c.GetHeader("Accept-Language"))
 	respond(c, http.StatusCreated, inv, err, "Failed to invite")
 }
 
-func (h handlers) invites(c *gin.Context) {
-	invites, err := h.f.Invites(c.Request.Context(), c.Param("id"), caller(c).UID)
+// ListFamilyInvites answers GET /api/families/{id}/invites.
+func (h handlers) ListFamilyInvites(c *gin.Context, id FamilyID) {
+	invites, err := h.f.Invites(c.Request.Context(), id, caller(c).UID)
 	respond(c, http.StatusOK, invites, err, "Failed to load the invitations")
 }
 
-// revokeInvite takes the invitation's token or its id (from the list of open invitations).
-func (h handlers) revokeInvite(c *gin.Context) {
-	if err := h.f.RevokeInvite(c.Request.Context(), c.Param("id"), caller(c).UID, c.Param("token")); err != nil {
+// RevokeFamilyInvite answers DELETE /api/families/{id}/invites/{token}: token is the
+// invitation's token or its id (from the list of open invitations).
+func (h handlers) RevokeFamilyInvite(c *gin.Context, id FamilyID, token string) {
+	if err := h.f.RevokeInvite(c.Request.Context(), id, caller(c).UID, token); err != nil {
 		writeError(c, err, "Failed to revoke the invitation")
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
-func (h handlers) inviteInfo(c *gin.Context) {
-	info, err := h.f.InviteInfo(c.Request.Context(), c.Param("token"))
+// InviteInfo answers GET /api/invites/{token}: the accept page shows who invited before the
+// visitor signs in.
+func (h handlers) InviteInfo(c *gin.Context, token ShareToken) {
+	info, err := h.f.InviteInfo(c.Request.Context(), token)
 	respond(c, http.StatusOK, info, err, "Failed to open the invitation")
 }
 
-func (h handlers) accept(c *gin.Context) {
-	fam, err := h.f.Accept(c.Request.Context(), c.Param("token"), caller(c))
+// AcceptInvite answers POST /api/invites/{token}/accept.
+func (h handlers) AcceptInvite(c *gin.Context, token ShareToken) {
+	fam, err := h.f.Accept(c.Request.Context(), token, caller(c))
 	respond(c, http.StatusOK, fam, err, "Failed to join the family")
 }
 
-func (h handlers) removeMember(c *gin.Context) {
-	err := h.f.RemoveMember(c.Request.Context(), c.Param("id"), caller(c).UID, c.Param("uid"))
+// RemoveFamilyMember answers DELETE /api/families/{id}/members/{uid}.
+func (h handlers) RemoveFamilyMember(c *gin.Context, id FamilyID, uid string) {
+	err := h.f.RemoveMember(c.Request.Context(), id, caller(c).UID, uid)
 	if err != nil {
 		writeError(c, err, "Failed to remove the member")
 		return
@@ -115,7 +102,9 @@ func (h handlers) removeMember(c *gin.Context) {
 	c.Status(http.StatusNoContent)
 }
 
-func (h handlers) setRole(c *gin.Context) {
+// SetFamilyRole answers PATCH /api/families/{id}/members/{uid} {role}. The body keeps its own
+// type: the generated role takes any JSON, where a number must stay a wrong_type answer.
+func (h handlers) SetFamilyRole(c *gin.Context, id FamilyID, uid string) {
 	var body struct {
 		Role string `json:"role"`
 	}
@@ -123,41 +112,48 @@ func (h handlers) setRole(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	err := h.f.SetRole(ctx, c.Param("id"), caller(c).UID, c.Param("uid"), body.Role)
+	err := h.f.SetRole(ctx, id, caller(c).UID, uid, body.Role)
 	if err != nil {
 		writeError(c, err, "Failed to change the role")
 		return
 	}
-	fam, err := h.f.Get(ctx, c.Param("id"), caller(c).UID)
+	fam, err := h.f.Get(ctx, id, caller(c).UID)
 	respond(c, http.StatusOK, fam, err, "Failed to change the role")
 }
 
-func (h handlers) draw(c *gin.Context) {
+// DrawSecretSanta answers POST /api/families/{id}/secret-santa. The body is the app's
+// DrawRequest, as before: the generated one only repeats it with pointers.
+func (h handlers) DrawSecretSanta(c *gin.Context, id FamilyID) {
 	var req app.DrawRequest
 	if !httpserver.DecodeJSON(c, &req, smallBody) {
 		return
 	}
-	res, err := h.f.Draw(c.Request.Context(), c.Param("id"), caller(c).UID, req)
+	res, err := h.f.Draw(c.Request.Context(), id, caller(c).UID, req)
 	respond(c, http.StatusCreated, res, err, "Failed to draw names")
 }
 
-// planDraw sets the planned draw date ({"drawOn": null} clears it) and the exchange's date,
-// place and budget; a field left out is unchanged.
-func (h handlers) planDraw(c *gin.Context) {
+// PlanSecretSanta answers PATCH /api/families/{id}/secret-santa: it sets the planned draw date
+// ({"drawOn": null} clears it) and the exchange's date, place and budget; a field left out is
+// unchanged. The body is the app's ExchangeRequest, which tells a null from a field left out
+// (the generated pointers cannot).
+func (h handlers) PlanSecretSanta(c *gin.Context, id FamilyID) {
 	var body app.ExchangeRequest
 	if !httpserver.DecodeJSON(c, &body, smallBody) {
 		return
 	}
-	plan, err := h.f.Plan(c.Request.Context(), c.Param("id"), caller(c).UID, body)
+	plan, err := h.f.Plan(c.Request.Context(), id, caller(c).UID, body)
 	respond(c, http.StatusOK, plan, err, "Failed to save the Secret Santa plan")
 }
 
-func (h handlers) myMatch(c *gin.Context) {
-	m, err := h.f.MyMatch(c.Request.Context(), c.Param("id"), caller(c).UID)
+// MySecretSantaMatch answers GET /api/families/{id}/secret-santa.
+func (h handlers) MySecretSantaMatch(c *gin.Context, id FamilyID) {
+	m, err := h.f.MyMatch(c.Request.Context(), id, caller(c).UID)
 	respond(c, http.StatusOK, m, err, "Failed to load your Secret Santa match")
 }
 
-func (h handlers) sendMessage(c *gin.Context) {
+// SendSecretSantaMessage answers POST /api/families/{id}/secret-santa/messages {to, text}. The
+// body keeps its own type: the generated to's enum type would be named in a wrong_type answer.
+func (h handlers) SendSecretSantaMessage(c *gin.Context, id FamilyID, _ SendSecretSantaMessageParams) {
 	var body struct {
 		To   string `json:"to"`
 		Text string `json:"text"`
@@ -165,12 +161,13 @@ func (h handlers) sendMessage(c *gin.Context) {
 	if !httpserver.DecodeJSON(c, &body, smallBody) {
 		return
 	}
-	m, err := h.f.SendMessage(c.Request.Context(), c.Param("id"), caller(c).UID, body.To, body.Text)
+	m, err := h.f.SendMessage(c.Request.Context(), id, caller(c).UID, body.To, body.Text)
 	respond(c, http.StatusCreated, m, err, "Failed to send the message")
 }
 
-func (h handlers) messages(c *gin.Context) {
-	ms, err := h.f.Messages(c.Request.Context(), c.Param("id"), caller(c).UID)
+// MySecretSantaMessages answers GET /api/families/{id}/secret-santa/messages.
+func (h handlers) MySecretSantaMessages(c *gin.Context, id FamilyID) {
+	ms, err := h.f.Messages(c.Request.Context(), id, caller(c).UID)
 	respond(c, http.StatusOK, ms, err, "Failed to load the messages")
 }
 

@@ -46,7 +46,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	}
 	repo := adapters.NewRepository(w.Pool)
 	families := app.New(repo)
-	ports.Routes(w.Server.Engine, families)
+	ports.Register(w.Server.Engine, families)
 	w.Server.AddReadinessCheck("postgres", repo.Ping)
 	// Lists shared with families arrive as wishlist's list.families events.
 	if err := w.Consumer(ports.ConsumeListFamilies(ctx, w.JS, families, logger, w.Metrics)); err != nil {
