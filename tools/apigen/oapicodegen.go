@@ -18,7 +18,7 @@ var oapiCodegen = []struct{ spec, config, output string }{
 	// The callers' client of media's internal routes and the types both sides use.
 	{internalSpecPath, "pkg/internalapi/media/oapi-codegen.yaml", "pkg/internalapi/media/client.gen.go"},
 	// Media's server interface of those routes, which its ports implement.
-	{internalSpecPath, "services/media/internal/ports/internalapi.oapi-codegen.yaml", "services/media/internal/ports/internalapi.gen.go"},
+	{internalSpecPath, "services/media/internal/ports/internalserver/internalapi.oapi-codegen.yaml", "services/media/internal/ports/internalserver/internalapi.gen.go"},
 	// A service's client of media's public upload (vision's, as the importing user).
 	{specPath, "pkg/publicapi/media/oapi-codegen.yaml", "pkg/publicapi/media/client.gen.go"},
 }

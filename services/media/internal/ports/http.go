@@ -21,6 +21,7 @@ import (
 	"github.com/santa-wishlist/santa/pkg/mediaurl"
 	"github.com/santa-wishlist/santa/services/media/internal/app"
 	"github.com/santa-wishlist/santa/services/media/internal/domain"
+	"github.com/santa-wishlist/santa/services/media/internal/ports/internalserver"
 )
 
 // Room around the image for multipart framing, the other form fields and JSON syntax.
@@ -34,7 +35,7 @@ type HTTP struct {
 }
 
 // The internal routes are api/internal.yaml's, registered by its generated RegisterHandlers.
-var _ ServerInterface = (*HTTP)(nil)
+var _ internalserver.ServerInterface = (*HTTP)(nil)
 
 // RegisterRoutes adds the media routes:
 //
@@ -53,7 +54,7 @@ func RegisterRoutes(r gin.IRouter, svc *app.Service, urls *mediaurl.Signer) {
 	r.POST("/api/media", h.upload(false))
 	r.GET("/media/*key", h.serve)
 	r.HEAD("/media/*key", h.serve)
-	RegisterHandlers(r, h)
+	internalserver.RegisterHandlers(r, h)
 }
 
 // StoreItemImage serves POST /internal/media: the upload, as the wishlist asserts its user.
