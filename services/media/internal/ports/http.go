@@ -34,8 +34,12 @@ type HTTP struct {
 	now  func() time.Time
 }
 
-// The internal routes are api/internal.yaml's, registered by its generated RegisterHandlers.
-var _ internalserver.ServerInterface = (*HTTP)(nil)
+// HTTP implements two generated servers: ServerInterface (openapi_api.gen.go), the public
+// upload of api/openapi.yaml, and internalserver's, api/internal.yaml's /internal/ routes.
+var (
+	_ ServerInterface                = (*HTTP)(nil)
+	_ internalserver.ServerInterface = (*HTTP)(nil)
+)
 
 // RegisterRoutes adds the media routes:
 //
@@ -48,14 +52,21 @@ var _ internalserver.ServerInterface = (*HTTP)(nil)
 //	POST /internal/media/discard  the wishlist drops an image no item kept (its owner's only)
 //	POST /internal/media/attach   the wishlist says an item took an unattached upload (kept)
 //
+// The upload and the /internal/ routes are registered by the generated RegisterHandlers. The
+// upload has no sign-in middleware (auth.CallerFor): it refuses a visitor itself, in its own
+// words, before reading the body. The stored objects stay by hand (oapi-codegen.yaml says why).
 // urls signs the addresses the public upload answers and checks those a download asks for.
 func RegisterRoutes(r gin.IRouter, svc *app.Service, urls *mediaurl.Signer) {
 	h := &HTTP{app: svc, urls: urls, now: time.Now}
-	r.POST("/api/media", h.upload(false))
+	RegisterHandlersWithOptions(r, h, GinServerOptions{ErrorHandler: httpserver.ParamError})
 	r.GET("/media/*key", h.serve)
 	r.HEAD("/media/*key", h.serve)
 	internalserver.RegisterHandlers(r, h)
 }
+
+// UploadMedia serves POST /api/media: the upload, as the gateway asserts its signed-in user
+// (or vision, the importing user).
+func (h *HTTP) UploadMedia(c *gin.Context) { h.upload(false)(c) }
 
 // StoreItemImage serves POST /internal/media: the upload, as the wishlist asserts its user.
 func (h *HTTP) StoreItemImage(c *gin.Context) { h.upload(true)(c) }
@@ -139,7 +150,9 @@ func readJSON(c *gin.Context, maxBytes int64) (uploadInput, bool) {
 		return uploadInput{}, bodyFailed(c, err, maxBytes)
 	}
 	c.Request.Body = io.NopCloser(bytes.NewReader(raw))
-	// Its userId, accepted from older callers, is ignored: the owner is asserted.
+	// Its userId, accepted from older callers, is ignored: the owner is asserted. Both uploads
+	// read this type: the public spec's (MediaDataUrlUpload) has a UUID itemId, which would
+	// refuse a malformed one as malformed JSON rather than invalid_item_id.
 	var body internalapi.DataUrlImage
 	if !httpserver.DecodeJSON(c, &body, limit) {
 		return uploadInput{}, false
