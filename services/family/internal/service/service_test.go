@@ -216,6 +216,26 @@ func TestRolesAndAnotherFamilysData(t *testing.T) {
 	}
 	e.refused(http.StatusNotFound, "not_found", "DELETE", id+"/members/zed", "ann", nil)
 
+	// An empty id or token (a path such as /api/families//invites, which the router matches) is
+	// answered as any unknown one, the sign-in first: not a 400 of the generated wrapper.
+	for _, r := range []struct{ method, path string }{
+		{"GET", "/api/families/%s/invites"}, {"POST", "/api/families/%s/invites"},
+		{"DELETE", "/api/families/%s/invites/x"}, {"DELETE", "/api/families/%s/members/ben"},
+		{"PATCH", "/api/families/%s/members/ben"}, {"GET", "/api/families/%s/secret-santa"},
+		{"PATCH", "/api/families/%s/secret-santa"}, {"POST", "/api/families/%s/secret-santa"},
+		{"GET", "/api/families/%s/secret-santa/messages"}, {"POST", "/api/families/%s/secret-santa/messages"},
+		{"POST", "/api/invites/%s/accept"},
+	} {
+		for _, uid := range []string{"ann", ""} {
+			body := map[string]any{"role": "admin", "to": "giftee", "text": "hi"}
+			emptyCode, empty := e.call(r.method, fmt.Sprintf(r.path, ""), uid, body)
+			unknownCode, unknown := e.call(r.method, fmt.Sprintf(r.path, "not-a-uuid"), uid, body)
+			if emptyCode != unknownCode || !bytes.Equal(empty, unknown) {
+				t.Errorf("%s %s as %q: %d %s, want %d %s as for an unknown id", r.method, fmt.Sprintf(r.path, ""), uid, emptyCode, empty, unknownCode, unknown)
+			}
+		}
+	}
+
 	// Bad input is a 400 with the field.
 	e.refused(http.StatusBadRequest, "validation_failed", "POST", "/api/families", "ann", map[string]string{"name": " "})
 	e.refused(http.StatusBadRequest, "validation_failed", "POST", "/api/families", "ann", map[string]string{"name": strings.Repeat("x", 61)})
