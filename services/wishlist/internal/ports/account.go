@@ -18,44 +18,47 @@ import (
 	"github.com/santa-wishlist/santa/services/wishlist/internal/app"
 )
 
-// AccountRoutes registers GET and DELETE /api/account.
-func AccountRoutes(r gin.IRouter, a *app.Accounts) {
-	api := r.Group("/api", auth.Caller(true))
-	api.GET("/account", func(c *gin.Context) {
-		u, _ := auth.UserFrom(c)
-		acc, err := a.Get(c.Request.Context(), u.UID, u.Email, u.Name)
-		if err != nil {
-			writeError(c, err, "Failed to load your account")
-			return
-		}
-		httpserver.WriteJSON(c, http.StatusOK, acc)
-	})
-	api.DELETE("/account", func(c *gin.Context) {
-		u, _ := auth.UserFrom(c)
-		want := "your account's email"
-		if u.Email == "" {
-			want = "your account's id"
-		}
-		msg := fmt.Sprintf(`To delete your account, send {"confirm": "<%s>"}.`, want)
-		var body struct {
-			Confirm *string `json:"confirm"`
-		}
-		if c.Request.ContentLength == 0 || json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, smallBody)).Decode(&body) != nil || body.Confirm == nil {
-			httpserver.Abort(c, http.StatusBadRequest, "confirmation_required", msg)
-			return
-		}
-		err := a.Delete(c.Request.Context(), u.UID, u.Email, *body.Confirm)
-		if errors.Is(err, app.ErrConfirmation) {
-			httpserver.Abort(c, http.StatusBadRequest, "confirmation_mismatch",
-				fmt.Sprintf(`The confirmation does not match %s. %s`, want, msg))
-			return
-		}
-		if err != nil {
-			writeError(c, err, "Failed to delete your account")
-			return
-		}
-		httpserver.WriteJSON(c, http.StatusAccepted, gin.H{"deletionPending": true})
-	})
+// accountHandlers answer GET and DELETE /api/account.
+type accountHandlers struct{ a *app.Accounts }
+
+// GetAccount answers the caller's account.
+func (h accountHandlers) GetAccount(c *gin.Context) {
+	u, _ := auth.UserFrom(c)
+	acc, err := h.a.Get(c.Request.Context(), u.UID, u.Email, u.Name)
+	if err != nil {
+		writeError(c, err, "Failed to load your account")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusOK, acc)
+}
+
+// DeleteAccount starts the deletion. Its body is not the generated DeleteAccountJSONRequestBody:
+// any body that does not decode, or lacks confirm, is the one confirmation_required answer.
+func (h accountHandlers) DeleteAccount(c *gin.Context) {
+	u, _ := auth.UserFrom(c)
+	want := "your account's email"
+	if u.Email == "" {
+		want = "your account's id"
+	}
+	msg := fmt.Sprintf(`To delete your account, send {"confirm": "<%s>"}.`, want)
+	var body struct {
+		Confirm *string `json:"confirm"`
+	}
+	if c.Request.ContentLength == 0 || json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, smallBody)).Decode(&body) != nil || body.Confirm == nil {
+		httpserver.Abort(c, http.StatusBadRequest, "confirmation_required", msg)
+		return
+	}
+	err := h.a.Delete(c.Request.Context(), u.UID, u.Email, *body.Confirm)
+	if errors.Is(err, app.ErrConfirmation) {
+		httpserver.Abort(c, http.StatusBadRequest, "confirmation_mismatch",
+			fmt.Sprintf(`The confirmation does not match %s. %s`, want, msg))
+		return
+	}
+	if err != nil {
+		writeError(c, err, "Failed to delete your account")
+		return
+	}
+	httpserver.WriteJSON(c, http.StatusAccepted, gin.H{"deletionPending": true})
 }
 
 // ConsumeAccountEvents starts the wishlist's part of an account deletion: erasing its own data

@@ -30,48 +30,6 @@ const etagMaxBody = 4 << 20
 // Messages of the spec's error catalogue (docs/spec.md, section 8: error catalogue).
 const msgFailedToAdd = "Failed to add item to wishlist"
 
-// Routes registers the wishlist endpoints. The paths are the public ones: the gateway
-// forwards them unchanged. photos signs the photo address of each item answered.
-func Routes(r gin.IRouter, w *app.Wishlist, photos *mediaurl.Signer) {
-	h := handlers{w, photos}
-	// Reads answer 304 to a caller who already holds the same answer (Christmas Eve's read
-	// storm on shared lists); the tag hashes only what this caller is sent.
-	revalidate := httpserver.ETag("private, no-cache", etagMaxBody)
-	api := r.Group("/api", auth.Caller(true), revalidate)
-	api.POST("/wishlist", h.add)
-	api.GET("/wishlist", h.list)
-	api.GET("/wishlist/recent", h.recent)
-	api.PATCH("/wishlist/:id", h.edit)
-	api.DELETE("/wishlist/:id", h.remove)
-	api.POST("/santa", h.sendToSanta)
-
-	api.GET("/lists", h.lists)
-	api.POST("/lists", h.createList)
-	api.PATCH("/lists/:id", h.updateList)
-	api.DELETE("/lists/:id", h.deleteList)
-	api.POST("/lists/:id/managers", h.addManager)
-	api.DELETE("/lists/:id/managers/:uid", h.removeManager)
-	api.POST("/lists/:id/share", h.share)
-	api.DELETE("/lists/:id/share", h.unshare)
-	api.PUT("/shared/:token/items/:itemId/claim", h.claim)
-	api.DELETE("/shared/:token/items/:itemId/claim", h.release)
-	api.GET("/claims", h.claims)
-	api.POST("/shared/:token/suggestions", h.suggest)
-	api.PATCH("/shared/:token/suggestions/:itemId", h.editSuggestion)
-	api.DELETE("/shared/:token/suggestions/:itemId", h.deleteSuggestion)
-	api.POST("/shared/:token/items/:itemId/group-gift", h.startGroupGift)
-	api.DELETE("/shared/:token/items/:itemId/group-gift", h.cancelGroupGift)
-	api.PUT("/shared/:token/items/:itemId/pledge", h.pledge)
-	api.DELETE("/shared/:token/items/:itemId/pledge", h.withdraw)
-	api.GET("/budgets", h.budgets)
-	api.PUT("/budgets/:key", h.setBudget)
-	api.DELETE("/budgets/:key", h.deleteBudget)
-	api.POST("/wishlist/:id/thanks", h.thank)
-	api.GET("/gifts/given", h.giftsGiven)
-	// A shared list opens for visitors too.
-	r.GET("/api/shared/:token", auth.Caller(false), revalidate, h.shared)
-}
-
 type handlers struct {
 	w      *app.Wishlist
 	photos *mediaurl.Signer
@@ -97,7 +55,7 @@ func caller(c *gin.Context) auth.User {
 	return u
 }
 
-func (h handlers) add(c *gin.Context) {
+func (h handlers) AddItem(c *gin.Context, _ AddItemParams) {
 	var draft app.Draft
 	if !httpserver.DecodeJSON(c, &draft, MaxBodyBytes) {
 		return
@@ -110,14 +68,17 @@ func (h handlers) add(c *gin.Context) {
 	h.writeItem(c, http.StatusCreated, item)
 }
 
-func (h handlers) list(c *gin.Context) {
-	listID := c.Query("listId")
+func (h handlers) ListItems(c *gin.Context, params ListItemsParams) {
+	listID := ""
+	if params.ListId != nil {
+		listID = *params.ListId
+	}
 	answerJSON(c, "Failed to load your wishlist", func(ctx context.Context, write func(json.RawMessage)) error {
 		return h.w.List(ctx, uid(c), listID, write)
 	})
 }
 
-func (h handlers) recent(c *gin.Context) {
+func (h handlers) RecentItems(c *gin.Context) {
 	answerJSON(c, "Failed to load your wishlist", func(ctx context.Context, write func(json.RawMessage)) error {
 		return h.w.Recent(ctx, uid(c), write)
 	})
@@ -133,8 +94,7 @@ func answerJSON(c *gin.Context, context string, answer func(ctx context.Context,
 	}
 }
 
-func (h handlers) edit(c *gin.Context) {
-	id := c.Param("id")
+func (h handlers) EditItem(c *gin.Context, id string) {
 	if !validID(c, id, "Failed to update item: that item id is not valid.") {
 		return
 	}
@@ -158,8 +118,7 @@ func validID(c *gin.Context, id, msg string) bool {
 	return true
 }
 
-func (h handlers) remove(c *gin.Context) {
-	id := c.Param("id")
+func (h handlers) DeleteItem(c *gin.Context, id string) {
 	if !validID(c, id, "Failed to delete item: that item id is not valid.") {
 		return
 	}
@@ -177,7 +136,7 @@ type santaRequest struct {
 	app.Draft
 }
 
-func (h handlers) sendToSanta(c *gin.Context) {
+func (h handlers) SendToSanta(c *gin.Context, _ SendToSantaParams) {
 	var req santaRequest
 	if !httpserver.DecodeJSON(c, &req, MaxBodyBytes) {
 		return
@@ -197,7 +156,7 @@ func (h handlers) sendToSanta(c *gin.Context) {
 	h.writeItem(c, http.StatusOK, item)
 }
 
-func (h handlers) lists(c *gin.Context) {
+func (h handlers) ListLists(c *gin.Context) {
 	lists, err := h.w.Lists(c.Request.Context(), uid(c))
 	if err != nil {
 		writeError(c, err, "Failed to load your lists")
@@ -206,7 +165,7 @@ func (h handlers) lists(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusOK, lists)
 }
 
-func (h handlers) createList(c *gin.Context) {
+func (h handlers) CreateList(c *gin.Context, _ CreateListParams) {
 	var d app.ListDraft
 	if !httpserver.DecodeJSON(c, &d, smallBody) {
 		return
@@ -219,12 +178,12 @@ func (h handlers) createList(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusCreated, list)
 }
 
-func (h handlers) updateList(c *gin.Context) {
+func (h handlers) UpdateList(c *gin.Context, id string) {
 	var d app.ListDraft
 	if !httpserver.DecodeJSON(c, &d, smallBody) {
 		return
 	}
-	list, err := h.w.UpdateList(c.Request.Context(), caller(c), c.Param("id"), d)
+	list, err := h.w.UpdateList(c.Request.Context(), caller(c), id, d)
 	if err != nil {
 		writeError(c, err, "Failed to update the list")
 		return
@@ -232,16 +191,16 @@ func (h handlers) updateList(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusOK, list)
 }
 
-func (h handlers) deleteList(c *gin.Context) {
-	if err := h.w.DeleteList(c.Request.Context(), uid(c), c.Param("id")); err != nil {
+func (h handlers) DeleteList(c *gin.Context, id string) {
+	if err := h.w.DeleteList(c.Request.Context(), uid(c), id); err != nil {
 		writeError(c, err, "Failed to delete the list")
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
-func (h handlers) share(c *gin.Context) {
-	share, err := h.w.Share(c.Request.Context(), caller(c), c.Param("id"))
+func (h handlers) ShareList(c *gin.Context, id string) {
+	share, err := h.w.Share(c.Request.Context(), caller(c), id)
 	if err != nil {
 		writeError(c, err, "Failed to share the list")
 		return
@@ -249,31 +208,31 @@ func (h handlers) share(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusOK, share)
 }
 
-func (h handlers) unshare(c *gin.Context) {
-	if err := h.w.Unshare(c.Request.Context(), uid(c), c.Param("id")); err != nil {
+func (h handlers) UnshareList(c *gin.Context, id string) {
+	if err := h.w.Unshare(c.Request.Context(), uid(c), id); err != nil {
 		writeError(c, err, "Failed to stop sharing the list")
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
-func (h handlers) shared(c *gin.Context) {
+func (h handlers) OpenSharedList(c *gin.Context, token ShareToken) {
 	if uid(c) == "" {
 		// Every visitor who is not signed in gets the same answer, so a shared cache may keep it
 		// briefly; Vary: Authorization keeps it from anyone signed in, the owner above all.
 		c.Header("Cache-Control", "public, max-age=10")
 	}
 	answerJSON(c, "Failed to open the list", func(ctx context.Context, write func(json.RawMessage)) error {
-		return h.w.Shared(ctx, c.Param("token"), uid(c), write)
+		return h.w.Shared(ctx, token, uid(c), write)
 	})
 }
 
-func (h handlers) claim(c *gin.Context) {
+func (h handlers) ClaimItem(c *gin.Context, token ShareToken, itemID string) {
 	var req app.ClaimRequest
 	if !httpserver.DecodeJSON(c, &req, smallBody) {
 		return
 	}
-	res, err := h.w.Claim(c.Request.Context(), c.Param("token"), c.Param("itemId"), caller(c), req)
+	res, err := h.w.Claim(c.Request.Context(), token, itemID, caller(c), req)
 	if err != nil {
 		writeError(c, err, "Failed to claim the gift")
 		return
@@ -281,15 +240,15 @@ func (h handlers) claim(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusOK, res)
 }
 
-func (h handlers) release(c *gin.Context) {
-	if err := h.w.Release(c.Request.Context(), c.Param("token"), c.Param("itemId"), uid(c)); err != nil {
+func (h handlers) ReleaseClaim(c *gin.Context, token ShareToken, itemID string) {
+	if err := h.w.Release(c.Request.Context(), token, itemID, uid(c)); err != nil {
 		writeError(c, err, "Failed to release the gift")
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
-func (h handlers) claims(c *gin.Context) {
+func (h handlers) MyClaims(c *gin.Context) {
 	body, err := h.w.Claims(c.Request.Context(), uid(c))
 	if err != nil {
 		writeError(c, err, "Failed to load your gift shopping list")
@@ -298,7 +257,7 @@ func (h handlers) claims(c *gin.Context) {
 	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
 }
 
-func (h handlers) addManager(c *gin.Context) {
+func (h handlers) AddListManager(c *gin.Context, id string) {
 	var body struct {
 		UID *string `json:"uid"`
 	}
@@ -309,7 +268,7 @@ func (h handlers) addManager(c *gin.Context) {
 	if body.UID != nil {
 		uid = *body.UID
 	}
-	managers, err := h.w.AddManager(c.Request.Context(), caller(c), c.Param("id"), uid)
+	managers, err := h.w.AddManager(c.Request.Context(), caller(c), id, uid)
 	if err != nil {
 		writeError(c, err, "Failed to add the manager")
 		return
@@ -317,20 +276,20 @@ func (h handlers) addManager(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusCreated, gin.H{"managers": managers})
 }
 
-func (h handlers) removeManager(c *gin.Context) {
-	if err := h.w.RemoveManager(c.Request.Context(), caller(c), c.Param("id"), c.Param("uid")); err != nil {
+func (h handlers) RemoveListManager(c *gin.Context, id, managerUID string) {
+	if err := h.w.RemoveManager(c.Request.Context(), caller(c), id, managerUID); err != nil {
 		writeError(c, err, "Failed to remove the manager")
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
-func (h handlers) suggest(c *gin.Context) {
+func (h handlers) SuggestGift(c *gin.Context, token ShareToken) {
 	var draft app.Draft
 	if !httpserver.DecodeJSON(c, &draft, smallBody) {
 		return
 	}
-	s, err := h.w.Suggest(c.Request.Context(), c.Param("token"), caller(c), draft)
+	s, err := h.w.Suggest(c.Request.Context(), token, caller(c), draft)
 	if err != nil {
 		writeError(c, err, "Failed to suggest the gift")
 		return
@@ -338,12 +297,12 @@ func (h handlers) suggest(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusCreated, s)
 }
 
-func (h handlers) editSuggestion(c *gin.Context) {
+func (h handlers) EditSuggestion(c *gin.Context, token ShareToken, itemID string) {
 	var patch app.Draft
 	if !httpserver.DecodeJSON(c, &patch, smallBody) {
 		return
 	}
-	s, err := h.w.EditSuggestion(c.Request.Context(), c.Param("token"), c.Param("itemId"), caller(c), patch)
+	s, err := h.w.EditSuggestion(c.Request.Context(), token, itemID, caller(c), patch)
 	if err != nil {
 		writeError(c, err, "Failed to update the suggestion")
 		return
@@ -351,20 +310,20 @@ func (h handlers) editSuggestion(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusOK, s)
 }
 
-func (h handlers) deleteSuggestion(c *gin.Context) {
-	if err := h.w.DeleteSuggestion(c.Request.Context(), c.Param("token"), c.Param("itemId"), caller(c)); err != nil {
+func (h handlers) DeleteSuggestion(c *gin.Context, token ShareToken, itemID string) {
+	if err := h.w.DeleteSuggestion(c.Request.Context(), token, itemID, caller(c)); err != nil {
 		writeError(c, err, "Failed to delete the suggestion")
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
-func (h handlers) startGroupGift(c *gin.Context) {
+func (h handlers) StartGroupGift(c *gin.Context, token ShareToken, itemID SharedItemID) {
 	var req app.GroupGiftRequest
 	if !httpserver.DecodeJSON(c, &req, smallBody) {
 		return
 	}
-	g, err := h.w.StartGroupGift(c.Request.Context(), c.Param("token"), c.Param("itemId"), caller(c), req)
+	g, err := h.w.StartGroupGift(c.Request.Context(), token, itemID, caller(c), req)
 	if err != nil {
 		writeError(c, err, "Failed to start the group gift")
 		return
@@ -372,20 +331,20 @@ func (h handlers) startGroupGift(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusCreated, gin.H{"groupGift": g})
 }
 
-func (h handlers) cancelGroupGift(c *gin.Context) {
-	if err := h.w.CancelGroupGift(c.Request.Context(), c.Param("token"), c.Param("itemId"), uid(c)); err != nil {
+func (h handlers) CancelGroupGift(c *gin.Context, token ShareToken, itemID SharedItemID) {
+	if err := h.w.CancelGroupGift(c.Request.Context(), token, itemID, uid(c)); err != nil {
 		writeError(c, err, "Failed to cancel the group gift")
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
-func (h handlers) pledge(c *gin.Context) {
+func (h handlers) Pledge(c *gin.Context, token ShareToken, itemID SharedItemID) {
 	var req app.PledgeRequest
 	if !httpserver.DecodeJSON(c, &req, smallBody) {
 		return
 	}
-	g, err := h.w.Pledge(c.Request.Context(), c.Param("token"), c.Param("itemId"), caller(c), req)
+	g, err := h.w.Pledge(c.Request.Context(), token, itemID, caller(c), req)
 	if err != nil {
 		writeError(c, err, "Failed to pledge")
 		return
@@ -393,15 +352,15 @@ func (h handlers) pledge(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusOK, gin.H{"groupGift": g})
 }
 
-func (h handlers) withdraw(c *gin.Context) {
-	if err := h.w.Withdraw(c.Request.Context(), c.Param("token"), c.Param("itemId"), uid(c)); err != nil {
+func (h handlers) WithdrawPledge(c *gin.Context, token ShareToken, itemID SharedItemID) {
+	if err := h.w.Withdraw(c.Request.Context(), token, itemID, uid(c)); err != nil {
 		writeError(c, err, "Failed to withdraw the pledge")
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
-func (h handlers) budgets(c *gin.Context) {
+func (h handlers) ListBudgets(c *gin.Context) {
 	b, err := h.w.Budgets(c.Request.Context(), uid(c))
 	if err != nil {
 		writeError(c, err, "Failed to load your budgets")
@@ -410,12 +369,12 @@ func (h handlers) budgets(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusOK, b)
 }
 
-func (h handlers) setBudget(c *gin.Context) {
+func (h handlers) SetBudget(c *gin.Context, key string) {
 	var req app.BudgetRequest
 	if !httpserver.DecodeJSON(c, &req, smallBody) {
 		return
 	}
-	b, err := h.w.SetBudget(c.Request.Context(), uid(c), c.Param("key"), req)
+	b, err := h.w.SetBudget(c.Request.Context(), uid(c), key, req)
 	if err != nil {
 		writeError(c, err, "Failed to save the budget")
 		return
@@ -423,20 +382,20 @@ func (h handlers) setBudget(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusOK, b)
 }
 
-func (h handlers) deleteBudget(c *gin.Context) {
-	if err := h.w.DeleteBudget(c.Request.Context(), uid(c), c.Param("key")); err != nil {
+func (h handlers) DeleteBudget(c *gin.Context, key string) {
+	if err := h.w.DeleteBudget(c.Request.Context(), uid(c), key); err != nil {
 		writeError(c, err, "Failed to remove the budget")
 		return
 	}
 	c.Status(http.StatusNoContent)
 }
 
-func (h handlers) thank(c *gin.Context) {
+func (h handlers) ThankGivers(c *gin.Context, id string) {
 	var req app.ThanksRequest
 	if !httpserver.DecodeJSON(c, &req, smallBody) {
 		return
 	}
-	t, err := h.w.Thank(c.Request.Context(), caller(c), c.Param("id"), req)
+	t, err := h.w.Thank(c.Request.Context(), caller(c), id, req)
 	if err != nil {
 		writeError(c, err, "Failed to say thank you")
 		return
@@ -444,7 +403,7 @@ func (h handlers) thank(c *gin.Context) {
 	httpserver.WriteJSON(c, http.StatusCreated, t)
 }
 
-func (h handlers) giftsGiven(c *gin.Context) {
+func (h handlers) GiftsGiven(c *gin.Context) {
 	body, err := h.w.GiftsGiven(c.Request.Context(), uid(c))
 	if err != nil {
 		writeError(c, err, "Failed to load the gifts you gave")

@@ -72,9 +72,8 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	}
 	repo := adapters.NewRepository(w.Pool, cfg.Photos)
 	wishlist := app.New(repo, images)
-	ports.Routes(w.Server.Engine, wishlist, cfg.Photos)
 	accounts := app.NewAccounts(repo)
-	ports.AccountRoutes(w.Server.Engine, accounts)
+	ports.Register(w.Server.Engine, wishlist, cfg.Photos, accounts)
 	w.Server.AddReadinessCheck("postgres", repo.Ping)
 	// Family memberships arrive as the family service's events (never from its tables).
 	if err := w.Consumer(ports.ConsumeMemberships(ctx, w.JS, wishlist, logger, w.Metrics)); err != nil {
