@@ -16,12 +16,17 @@ const gatewayRoutesFile = "services/gateway/internal/ports/routes.gen.go"
 
 // The spec's extensions the gateway's table is made from (api/openapi.yaml says what each means).
 const (
-	extService    = "x-service"     // path: the service that answers it; "gateway" is the gateway itself
-	extBodyLimits = "x-body-limits" // document: bytes per body limit class
-	extBodyLimit  = "x-body-limit"  // operation: its class; every operation that may carry a body has one
-	extIdempotent = "x-idempotent"  // operation: an Idempotency-Key replays the first answer
-	extGateway    = "x-gateway"     // operation: "by-hand" when routes.go registers it itself
+	extService     = "x-service"      // path: the service that answers it; "gateway" is the gateway itself
+	extBodyLimits  = "x-body-limits"  // document: bytes per body limit class
+	extBodyLimit   = "x-body-limit"   // operation: its class; every operation that may carry a body has one
+	extIdempotent  = "x-idempotent"   // operation: an Idempotency-Key replays the first answer
+	extGateway     = "x-gateway"      // operation: "by-hand" when routes.go registers it itself
+	extRateClasses = "x-rate-classes" // document: the per-address allowances, each with the setting that sizes it
+	extRateClass   = "x-rate-class"   // operation: the allowance its requests count against
 )
+
+// defaultRateClass is the allowance of an operation without x-rate-class.
+const defaultRateClass = "requests"
 
 // methodOrder orders a path's operations in the table as they are usually read.
 var methodOrder = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}
@@ -47,6 +52,11 @@ func gatewayRoutes(doc *openapi3.T) ([]byte, error) {
 	b.WriteString("// and the gateway's own (x-service: gateway), are registered in routes.go.\n")
 	b.WriteString("var proxiedRoutes = []proxiedRoute{\n")
 
+	rateClasses, err := rateClassSettings(doc)
+	if err != nil {
+		return nil, err
+	}
+	var classed []string // the rateClasses rows: operations outside the default class
 	paths := doc.Paths.Map()
 	for _, path := range sortedKeys(paths) {
 		item := paths[path]
@@ -65,6 +75,15 @@ func gatewayRoutes(doc *openapi3.T) ([]byte, error) {
 			if !slices.Contains(methodOrder, method) {
 				return nil, fmt.Errorf("%s: the gateway routes %v only", where, methodOrder)
 			}
+			if v, ok := op.Extensions[extRateClass]; ok {
+				class, _ := v.(string)
+				if _, known := rateClasses[class]; !known {
+					return nil, fmt.Errorf("%s: %s %v is not a class of %s", where, extRateClass, v, extRateClasses)
+				}
+				if class != defaultRateClass {
+					classed = append(classed, fmt.Sprintf("{%q, %q}: %sRateClass,\n", method, ginPath(path), goName(class)))
+				}
+			}
 			if service == "gateway" {
 				continue // the gateway answers it itself: routes.go
 			}
@@ -81,8 +100,42 @@ func gatewayRoutes(doc *openapi3.T) ([]byte, error) {
 			b.WriteString(row)
 		}
 	}
+	b.WriteString("}\n\n")
+	b.WriteString("// rateClass names the per-address allowance a request counts against: the spec's\n")
+	b.WriteString("// x-rate-classes, each sized per minute by the setting beside it.\ntype rateClass uint8\n\nconst (\n")
+	for i, class := range append([]string{defaultRateClass}, slices.DeleteFunc(sortedKeys(rateClasses), func(c string) bool { return c == defaultRateClass })...) {
+		fmt.Fprintf(&b, "%sRateClass", goName(class))
+		if i == 0 {
+			b.WriteString(" rateClass = iota")
+		}
+		fmt.Fprintf(&b, " // %s\n", rateClasses[class])
+	}
+	b.WriteString(")\n\n")
+	b.WriteString("// rateClasses are the operations, proxied or by hand, whose x-rate-class is not\n")
+	fmt.Fprintf(&b, "// %s, by method and gin path.\nvar rateClasses = map[[2]string]rateClass{\n", defaultRateClass)
+	for _, row := range classed {
+		b.WriteString(row)
+	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
+}
+
+// rateClassSettings reads x-rate-classes: each class with the setting that sizes its allowance
+// per minute; the default class must be one.
+func rateClassSettings(doc *openapi3.T) (map[string]string, error) {
+	raw, _ := doc.Extensions[extRateClasses].(map[string]any)
+	classes := map[string]string{}
+	for class, v := range raw {
+		setting, _ := v.(string)
+		if class == "" || strings.Trim(class, "abcdefghijklmnopqrstuvwxyz") != "" || setting == "" {
+			return nil, fmt.Errorf("%s: %q must be a lowercase word (it names a Go constant) with the setting that sizes it", extRateClasses, class)
+		}
+		classes[class] = setting
+	}
+	if _, ok := classes[defaultRateClass]; !ok {
+		return nil, fmt.Errorf("%s has no %s, the class of an operation without %s", extRateClasses, defaultRateClass, extRateClass)
+	}
+	return classes, nil
 }
 
 // gatewayRow is one operation's row of the table.

@@ -15,6 +15,7 @@ func spec(t *testing.T, security, op string) *openapi3.T {
 info: {title: t, version: "1"}
 security: ` + security + `
 x-body-limits: {small: 65536}
+x-rate-classes: {requests: RATE_LIMIT_IP_PER_MINUTE, streams: RATE_LIMIT_STREAM_OPENS_IP_PER_MINUTE}
 components:
   securitySchemes:
     firebase: {type: http, scheme: bearer}
@@ -43,6 +44,8 @@ func TestARowSaysWhatTheSpecSays(t *testing.T) {
 			`{method: "GET", path: "/api/things/:id", service: "wishlist"},`},
 		{"[{firebase: []}]", "    post: {x-body-limit: small, x-idempotent: true, responses: {'200': {description: ok}}}\n",
 			`{method: "POST", path: "/api/things/:id", service: "wishlist", signedIn: true, bodyLimit: SmallBodyLimit, idempotent: true},`},
+		{"[{firebase: []}]", "    get: {x-gateway: by-hand, x-rate-class: streams, responses: {'200': {description: ok}}}\n",
+			`{"GET", "/api/things/:id"}: StreamsRateClass,`},
 	} {
 		src, err := gatewayRoutes(spec(t, c.security, c.op))
 		if err != nil {
@@ -61,6 +64,7 @@ func TestAnUnclearSpecIsRefused(t *testing.T) {
 		{"    get: {x-body-limit: small, responses: {'200': {description: ok}}}\n", "carries no body"},
 		{"    post: {x-body-limit: small, x-idempotent: yes please, responses: {'200': {description: ok}}}\n", "not true or false"},
 		{"    get: {x-gateway: special, responses: {'200': {description: ok}}}\n", "the only value is by-hand"},
+		{"    get: {x-rate-class: bursts, responses: {'200': {description: ok}}}\n", "x-rate-class bursts is not a class of x-rate-classes"},
 	} {
 		_, err := gatewayRoutes(spec(t, "[{firebase: []}]", c.op))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -74,3 +74,18 @@ var proxiedRoutes = []proxiedRoute{
 	{method: "DELETE", path: "/api/wishlist/:id", service: "wishlist", signedIn: true, bodyLimit: SmallBodyLimit},
 	{method: "POST", path: "/api/wishlist/:id/thanks", service: "wishlist", signedIn: true, bodyLimit: SmallBodyLimit, idempotent: true},
 }
+
+// rateClass names the per-address allowance a request counts against: the spec's
+// x-rate-classes, each sized per minute by the setting beside it.
+type rateClass uint8
+
+const (
+	RequestsRateClass rateClass = iota // RATE_LIMIT_IP_PER_MINUTE
+	StreamsRateClass                   // RATE_LIMIT_STREAM_OPENS_IP_PER_MINUTE
+)
+
+// rateClasses are the operations, proxied or by hand, whose x-rate-class is not
+// requests, by method and gin path.
+var rateClasses = map[[2]string]rateClass{
+	{"GET", "/api/notifications/stream"}: StreamsRateClass,
+}

@@ -40,8 +40,10 @@ type Deps struct {
 	Identity  *auth.IdentitySigner
 	WebDir    string
 	WebConfig WebConfig
-	Registry  prometheus.Registerer
-	Streams   StreamConfig
+	// HSTS is the Strict-Transport-Security value for answers over HTTPS ("": none).
+	HSTS     string
+	Registry prometheus.Registerer
+	Streams  StreamConfig
 	// Lifetime ends when the gateway shuts down; the live streams it relays end with it.
 	Lifetime context.Context
 }
@@ -75,7 +77,7 @@ func Routes(r *gin.Engine, d Deps) {
 
 	// Every route (the API, /media/ and the web app) is counted per IP first, before a token
 	// is even looked at; /healthz, registered by httpserver, stays out of it for the probes.
-	r.Use(securityHeaders(contentSecurityPolicy(d.WebConfig)), limitIP(d.Limiter, d.Limits, d.Streams.OpensPerIP, refused))
+	r.Use(securityHeaders(contentSecurityPolicy(d.WebConfig), d.HSTS), limitIP(d.Limiter, d.Limits, d.Streams.OpensPerIP, refused))
 	signedIn := []gin.HandlerFunc{d.Verifier.Authenticate(true), limitUser(d.Limiter, d.Limits, refused)}
 	anyone := []gin.HandlerFunc{d.Verifier.Authenticate(false), limitUser(d.Limiter, d.Limits, refused)}
 	with := func(chain []gin.HandlerFunc, more ...gin.HandlerFunc) []gin.HandlerFunc {

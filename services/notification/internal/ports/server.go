@@ -25,16 +25,16 @@ var _ ServerInterface = server{}
 
 // Register adds notification's public routes but the stream through the generated
 // RegisterHandlersWithOptions, so that each is the spec's method and path; the spec's security
-// says which need a signed-in caller (openapi_signin.gen.go).
+// says which need a signed-in caller (openapi_signin.gen.go), checked ahead of the wrapper's
+// binding; what the binding would refuse reaches the handler (httpserver.Unbound).
 func Register(r gin.IRouter, feed *app.Feed, prefs PreferenceStore, push PushConfig) {
 	s := server{
 		handlers:           handlers{feed: feed},
 		preferenceHandlers: preferenceHandlers{store: prefs},
 		pushHandlers:       pushHandlers{cfg: push, allow: safedial.Set(push.Allow)},
 	}
-	RegisterHandlersWithOptions(r, s, GinServerOptions{
-		Middlewares:  []MiddlewareFunc{auth.CallerFor(signedIn)},
-		ErrorHandler: httpserver.ParamError,
+	RegisterHandlersWithOptions(r.Group("", auth.CallerFor(signedIn)), s, GinServerOptions{
+		ErrorHandler: httpserver.Unbound(unboundCalls(s)),
 	})
 }
 

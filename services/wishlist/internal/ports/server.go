@@ -42,7 +42,7 @@ func Register(r gin.IRouter, w *app.Wishlist, photos *mediaurl.Signer, accounts 
 			revalidate(c)
 		}
 	})
-	RegisterHandlersWithOptions(g, s, GinServerOptions{ErrorHandler: s.bindFailed})
+	RegisterHandlersWithOptions(g, s, GinServerOptions{ErrorHandler: httpserver.Unbound(unboundCalls(s))})
 }
 
 // callers is the spec's sign-in table but for the recent items, which a signed-out visitor
@@ -53,68 +53,3 @@ var callers = func() map[string]bool {
 	m["GET /api/wishlist/recent"] = true
 	return m
 }()
-
-// bindFailed is the generated wrapper's ErrorHandler. Every parameter is a string
-// (oapi-codegen.yaml), so the wrapper refuses only a path segment left empty (gin routes
-// /api/lists//share with id ""), a repeated listId or a repeated Idempotency-Key. The
-// handlers took those before (the empty id, the first listId, no look at the header), so the
-// route's handler is called as it was: the answer stays the handler's (a 404 for an id that
-// names nothing), not a 400 of the wrapper's.
-func (s server) bindFailed(c *gin.Context, err error, status int) {
-	if call, ok := unbound[c.Request.Method+" "+c.FullPath()]; ok {
-		call(s, c)
-		return
-	}
-	httpserver.ParamError(c, err, status)
-}
-
-// unbound calls each route that has parameters with their raw values (TestEveryRouteWithParameters
-// IsUnbound).
-var unbound = map[string]func(s server, c *gin.Context){
-	"GET /api/wishlist": func(s server, c *gin.Context) {
-		id := c.Query("listId")
-		s.ListItems(c, ListItemsParams{ListId: &id})
-	},
-	"POST /api/wishlist":            func(s server, c *gin.Context) { s.AddItem(c, AddItemParams{}) },
-	"POST /api/santa":               func(s server, c *gin.Context) { s.SendToSanta(c, SendToSantaParams{}) },
-	"POST /api/lists":               func(s server, c *gin.Context) { s.CreateList(c, CreateListParams{}) },
-	"PATCH /api/wishlist/:id":       func(s server, c *gin.Context) { s.EditItem(c, c.Param("id")) },
-	"DELETE /api/wishlist/:id":      func(s server, c *gin.Context) { s.DeleteItem(c, c.Param("id")) },
-	"POST /api/wishlist/:id/thanks": func(s server, c *gin.Context) { s.ThankGivers(c, c.Param("id")) },
-	"PATCH /api/lists/:id":          func(s server, c *gin.Context) { s.UpdateList(c, c.Param("id")) },
-	"DELETE /api/lists/:id":         func(s server, c *gin.Context) { s.DeleteList(c, c.Param("id")) },
-	"POST /api/lists/:id/managers":  func(s server, c *gin.Context) { s.AddListManager(c, c.Param("id")) },
-	"DELETE /api/lists/:id/managers/:uid": func(s server, c *gin.Context) {
-		s.RemoveListManager(c, c.Param("id"), c.Param("uid"))
-	},
-	"POST /api/lists/:id/share":   func(s server, c *gin.Context) { s.ShareList(c, c.Param("id")) },
-	"DELETE /api/lists/:id/share": func(s server, c *gin.Context) { s.UnshareList(c, c.Param("id")) },
-	"GET /api/shared/:token":      func(s server, c *gin.Context) { s.OpenSharedList(c, c.Param("token")) },
-	"PUT /api/shared/:token/items/:itemId/claim": func(s server, c *gin.Context) {
-		s.ClaimItem(c, c.Param("token"), c.Param("itemId"))
-	},
-	"DELETE /api/shared/:token/items/:itemId/claim": func(s server, c *gin.Context) {
-		s.ReleaseClaim(c, c.Param("token"), c.Param("itemId"))
-	},
-	"POST /api/shared/:token/items/:itemId/group-gift": func(s server, c *gin.Context) {
-		s.StartGroupGift(c, c.Param("token"), c.Param("itemId"))
-	},
-	"DELETE /api/shared/:token/items/:itemId/group-gift": func(s server, c *gin.Context) {
-		s.CancelGroupGift(c, c.Param("token"), c.Param("itemId"))
-	},
-	"PUT /api/shared/:token/items/:itemId/pledge": func(s server, c *gin.Context) {
-		s.Pledge(c, c.Param("token"), c.Param("itemId"))
-	},
-	"DELETE /api/shared/:token/items/:itemId/pledge": func(s server, c *gin.Context) {
-		s.WithdrawPledge(c, c.Param("token"), c.Param("itemId"))
-	},
-	"POST /api/shared/:token/suggestions": func(s server, c *gin.Context) { s.SuggestGift(c, c.Param("token")) },
-	"PATCH /api/shared/:token/suggestions/:itemId": func(s server, c *gin.Context) {
-		s.EditSuggestion(c, c.Param("token"), c.Param("itemId"))
-	},
-	"DELETE /api/shared/:token/suggestions/:itemId": func(s server, c *gin.Context) {
-		s.DeleteSuggestion(c, c.Param("token"), c.Param("itemId"))
-	},
-	"PUT /api/budgets/:key":    func(s server, c *gin.Context) { s.SetBudget(c, c.Param("key")) },
-	"DELETE /api/budgets/:key": func(s server, c *gin.Context) { s.DeleteBudget(c, c.Param("key")) },
-}
