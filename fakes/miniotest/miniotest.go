@@ -37,7 +37,7 @@ func NewConfig() Config {
 	}
 }
 
-// Bucket creates a fresh bucket, removed with its objects when the test ends.
+// Bucket creates a fresh bucket, removed with its objects (every version) when the test ends.
 func Bucket(t testing.TB) Config {
 	t.Helper()
 	cfg := NewConfig()
@@ -59,7 +59,9 @@ func Bucket(t testing.TB) Config {
 		if exists, err := client.BucketExists(ctx, cfg.Bucket); err == nil && !exists {
 			return // the test dropped it itself
 		}
-		objects := client.ListObjects(ctx, cfg.Bucket, minio.ListObjectsOptions{Recursive: true})
+		// Every version (the media service turns versioning on): a versioned bucket with any
+		// version or delete marker left cannot be removed.
+		objects := client.ListObjects(ctx, cfg.Bucket, minio.ListObjectsOptions{Recursive: true, WithVersions: true})
 		for e := range client.RemoveObjects(ctx, cfg.Bucket, objects, minio.RemoveObjectsOptions{}) {
 			t.Logf("drop bucket %s: remove %s: %v", cfg.Bucket, e.ObjectName, e.Err)
 		}

@@ -51,7 +51,8 @@ func main() {
 		fail(err)
 	}
 	ctx := context.Background()
-	if err := store.EnsureBucket(ctx); err != nil {
+	// 0: no lifecycle rule, the bucket is dropped at the end anyway.
+	if err := store.EnsureBucket(ctx, 0); err != nil {
 		fail(err)
 	}
 	defer func() {

@@ -54,27 +54,32 @@ func NewMinIOStore(cfg MinIOConfig) (*MinIOStore, error) {
 	return &MinIOStore{client: client, bucket: cfg.Bucket}, nil
 }
 
-// EnsureBucket creates the bucket when it does not exist yet.
-func (s *MinIOStore) EnsureBucket(ctx context.Context) error {
+// EnsureBucket creates the bucket when it does not exist yet, then makes it keep the previous
+// versions of deleted and overwritten photos, and forget them noncurrentDays after (0 leaves
+// the bucket's lifecycle rules to its operator; see keepVersions).
+func (s *MinIOStore) EnsureBucket(ctx context.Context, noncurrentDays int) error {
 	exists, err := s.client.BucketExists(ctx, s.bucket)
 	if err != nil {
-		switch minio.ToErrorResponse(err).Code {
-		case "InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied":
-			return fmt.Errorf("check bucket %s: %w: %v", s.bucket, ErrAccessDenied, err)
-		}
-		return fmt.Errorf("check bucket %s: %w", s.bucket, err)
+		return refused("check bucket "+s.bucket, err)
 	}
-	if exists {
-		return nil
-	}
-	if err := s.client.MakeBucket(ctx, s.bucket, minio.MakeBucketOptions{}); err != nil {
+	if !exists {
+		err := s.client.MakeBucket(ctx, s.bucket, minio.MakeBucketOptions{})
 		// Another replica may have created it between the check and now.
-		if resp := minio.ToErrorResponse(err); resp.Code == minio.BucketAlreadyOwnedByYou {
-			return nil
+		if err != nil && minio.ToErrorResponse(err).Code != minio.BucketAlreadyOwnedByYou {
+			return fmt.Errorf("create bucket %s: %w", s.bucket, err)
 		}
-		return fmt.Errorf("create bucket %s: %w", s.bucket, err)
 	}
-	return nil
+	return s.keepVersions(ctx, noncurrentDays)
+}
+
+// refused wraps the error of doing; as ErrAccessDenied when the server refused our credentials
+// or permissions, since waiting and retrying will not change its answer.
+func refused(doing string, err error) error {
+	switch minio.ToErrorResponse(err).Code {
+	case "InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied":
+		return fmt.Errorf("%s: %w: %v", doing, ErrAccessDenied, err)
+	}
+	return fmt.Errorf("%s: %w", doing, err)
 }
 
 // Ping checks that MinIO answers and the bucket exists, for readiness.
@@ -127,7 +132,9 @@ func (s *MinIOStore) Get(ctx context.Context, key string) (io.ReadCloser, domain
 	return obj, objectInfo(info), nil
 }
 
-// Remove deletes the object under key; S3 deletes are idempotent already.
+// Remove deletes the object under key; S3 deletes are idempotent already. In the versioned
+// bucket it only hides the object behind a delete marker: the bytes stay recoverable until the
+// lifecycle rule expires them (Purge removes them for good).
 func (s *MinIOStore) Remove(ctx context.Context, key string) error {
 	if err := s.client.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}); err != nil {
 		return translate(key, err)
@@ -173,25 +180,6 @@ func (s *MinIOStore) MarkItem(ctx context.Context, key, owner, itemID, contentTy
 	return nil
 }
 
-// ListOwnedBy returns every key whose owner metadata is owner. It reads the whole bucket's
-// listing with metadata (a MinIO extension of ListObjectsV2), one page of 1000 keys per
-// request: an account deletion is rare, and no second index of owners can drift from the truth.
-func (s *MinIOStore) ListOwnedBy(ctx context.Context, owner string) ([]string, error) {
-	var keys []string
-	for obj := range s.client.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Recursive: true, WithMetadata: true}) {
-		if obj.Err != nil {
-			return nil, fmt.Errorf("list objects: %w", obj.Err)
-		}
-		for k, v := range obj.UserMetadata {
-			if (strings.EqualFold(k, ownerMeta) || strings.EqualFold(k, "X-Amz-Meta-"+ownerMeta)) && v == owner {
-				keys = append(keys, obj.Key)
-				break
-			}
-		}
-	}
-	return keys, nil
-}
-
 func objectInfo(info minio.ObjectInfo) domain.ObjectInfo {
 	owner, item := "", ""
 	for k, v := range info.UserMetadata {
@@ -221,16 +209,11 @@ func translate(key string, err error) error {
 	return fmt.Errorf("%s: %w", key, err)
 }
 
-// DropBucket empties and removes the bucket. Tests use it to clean up after themselves.
+// DropBucket empties and removes the bucket, every version of every object included (a
+// versioned bucket with any left cannot be removed). mediabench uses it to clean up.
 func (s *MinIOStore) DropBucket(ctx context.Context) error {
-	keys, err := s.List(ctx, "")
-	if err != nil {
+	if err := s.removeVersions(ctx, "", func(string) bool { return true }); err != nil {
 		return err
-	}
-	for _, k := range keys {
-		if err := s.Remove(ctx, k); err != nil {
-			return err
-		}
 	}
 	if err := s.client.RemoveBucket(ctx, s.bucket); err != nil {
 		return fmt.Errorf("remove bucket %s: %w", s.bucket, err)

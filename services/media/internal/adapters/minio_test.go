@@ -71,7 +71,7 @@ func TestMinIOStorePutStatGetListRemove(t *testing.T) {
 func TestMinIOStoreEnsureBucketIsIdempotentAndPingChecksIt(t *testing.T) {
 	store, cfg := storetest.New(t)
 	c := ctx(t)
-	if err := store.EnsureBucket(c); err != nil {
+	if err := store.EnsureBucket(c, storetest.NoncurrentDays); err != nil {
 		t.Fatalf("EnsureBucket of an existing bucket: %v", err)
 	}
 	if err := store.Ping(c); err != nil {
@@ -90,7 +90,7 @@ func TestMinIOStoreEnsureBucketIsIdempotentAndPingChecksIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := wrong.EnsureBucket(c); !errors.Is(err, adapters.ErrAccessDenied) {
+	if err := wrong.EnsureBucket(c, storetest.NoncurrentDays); !errors.Is(err, adapters.ErrAccessDenied) {
 		t.Fatalf("wrong credentials: err = %v, want ErrAccessDenied", err)
 	}
 }

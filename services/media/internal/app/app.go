@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,8 +30,9 @@ var ErrUploadRate = errors.New("too many uploads")
 
 var ownerPattern = regexp.MustCompile(`^[\x21-\x7e]{1,128}$`)
 
-// EraseUser removes every object a deleted account uploaded. Idempotent: a second
-// call finds nothing. It returns how many objects it removed.
+// EraseUser removes every object a deleted account uploaded, every version of each: what the
+// bucket keeps of deleted photos for recovery must not outlive the account. Idempotent: a
+// second call finds nothing. It returns how many objects it removed.
 func (s *Service) EraseUser(ctx context.Context, uid string) (int, error) {
 	if uid == "" {
 		return 0, errors.New("no user to erase")
@@ -39,16 +41,21 @@ func (s *Service) EraseUser(ctx context.Context, uid string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// The storage quota's ledger entries are named by a hash of the uid, not owned by it.
+	// The storage quota's ledger entries are named by a hash of the uid (and written with its
+	// owner, so usually listed already).
 	ledger, err := s.store.List(ctx, ledgerPrefix(uid))
 	if err != nil {
 		return 0, err
 	}
-	keys = append(keys, ledger...)
+	for _, k := range ledger {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
 	deleted := 0
 	defer func() { s.metrics.ObjectsDeleted.Add(float64(deleted)) }()
 	for _, k := range keys {
-		if err := s.store.Remove(ctx, k); err != nil {
+		if err := s.store.Purge(ctx, k); err != nil {
 			return deleted, fmt.Errorf("remove %s: %w", k, err)
 		}
 		deleted++

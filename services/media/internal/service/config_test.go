@@ -32,6 +32,9 @@ func TestLoadConfigReadsTheEnvironment(t *testing.T) {
 	if got := cfg.Identity.Issuers(); len(got) != 3 {
 		t.Errorf("trusted issuers %v, want gateway, vision and wishlist", got)
 	}
+	if cfg.NoncurrentDays != service.DefaultNoncurrentDays {
+		t.Errorf("noncurrent version days %d, want the default %d", cfg.NoncurrentDays, service.DefaultNoncurrentDays)
+	}
 	if cfg.Limits.UploadsPerMinute != 12 || cfg.Limits.DecodeMemory <= 0 {
 		t.Errorf("limits %+v", cfg.Limits)
 	}

@@ -30,7 +30,7 @@ func TestEnsureBucketGivesUpOnAnAbsentMinIOAfterTheStartupWait(t *testing.T) {
 	defer func() { lifecycle.StartupWait = saved }()
 
 	started := time.Now()
-	err = ensureBucket(context.Background(), store, quiet)
+	err = ensureBucket(context.Background(), store, 30, quiet)
 	if err == nil || !strings.Contains(err.Error(), "object storage") {
 		t.Fatalf("ensureBucket = %v, want an object storage error", err)
 	}
@@ -48,7 +48,7 @@ func TestEnsureBucketFailsAtOnceOnRefusedCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	started := time.Now()
-	err = ensureBucket(context.Background(), store, quiet)
+	err = ensureBucket(context.Background(), store, 30, quiet)
 	if err == nil || !strings.Contains(err.Error(), "refused the credentials") {
 		t.Fatalf("ensureBucket = %v, want the credentials refused", err)
 	}

@@ -36,10 +36,17 @@ const (
 // a cgroup limit says otherwise.
 const DefaultDecodeMemory = 256 << 20
 
+// DefaultNoncurrentDays is how long a deleted or overwritten photo can be brought back.
+const DefaultNoncurrentDays = 30
+
 // Config is what the media service needs from its environment.
 type Config struct {
-	MinIO   adapters.MinIOConfig
-	NATSURL string
+	MinIO adapters.MinIOConfig
+	// NoncurrentDays: the bucket's lifecycle rule expires a deleted or overwritten photo's
+	// previous version this many days later (MEDIA_NONCURRENT_VERSION_DAYS; 0 leaves the
+	// bucket's lifecycle to its operator).
+	NoncurrentDays int
+	NATSURL        string
 	// EventsNamespace keeps this environment's events apart on a shared NATS (EVENTS_NAMESPACE).
 	EventsNamespace events.Namespace
 	// EventsReplicas is the stream's number of copies on a NATS cluster (EVENTS_REPLICAS).
@@ -70,6 +77,7 @@ func LoadConfig(env *config.Env) Config {
 			Bucket:    env.String("MINIO_BUCKET", "santa-media"),
 			UseSSL:    env.Bool("MINIO_USE_SSL", false),
 		},
+		NoncurrentDays:  env.Int("MEDIA_NONCURRENT_VERSION_DAYS", DefaultNoncurrentDays),
 		NATSURL:         env.Required("NATS_URL"),
 		EventsNamespace: events.NamespaceFromEnv(env),
 		EventsReplicas:  events.ReplicasFromEnv(env),
@@ -91,6 +99,9 @@ func LoadConfig(env *config.Env) Config {
 	}
 	if cfg.MaxBytes < 1024 || cfg.MaxBytes > 64<<20 {
 		env.Problem("MEDIA_MAX_BYTES must be between 1024 and %d bytes, got %d", 64<<20, cfg.MaxBytes)
+	}
+	if cfg.NoncurrentDays < 0 || cfg.NoncurrentDays > 3650 {
+		env.Problem("MEDIA_NONCURRENT_VERSION_DAYS must be 0 (the operator's lifecycle rules) to 3650 days, got %d", cfg.NoncurrentDays)
 	}
 	if cfg.Limits.DecodeMemory < 16<<20 {
 		env.Problem("MEDIA_DECODE_MEMORY must be at least %d bytes (16 MiB), got %d", 16<<20, cfg.Limits.DecodeMemory)
@@ -117,7 +128,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	if err != nil {
 		return nil, err
 	}
-	if err := ensureBucket(ctx, store, logger); err != nil {
+	if err := ensureBucket(ctx, store, cfg.NoncurrentDays, logger); err != nil {
 		return nil, err
 	}
 
@@ -159,12 +170,13 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 
 // ensureBucket waits for MinIO, which may start after us in a local stack or a fresh cluster
 // (lifecycle.Retry: up to half a minute), then gives up with the last error; a refusal of our
-// credentials fails at once.
-func ensureBucket(ctx context.Context, store *adapters.MinIOStore, logger *slog.Logger) error {
+// credentials fails at once, and so does a refusal to turn on versioning: a photo bucket that
+// cannot keep deleted photos is a missing backup, better seen at the deploy than after a loss.
+func ensureBucket(ctx context.Context, store *adapters.MinIOStore, noncurrentDays int, logger *slog.Logger) error {
 	err := lifecycle.Retry(ctx, func() error {
 		attempt, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		err := store.EnsureBucket(attempt)
+		err := store.EnsureBucket(attempt, noncurrentDays)
 		if err != nil {
 			logger.Warn("object storage not ready; retrying", "err", err)
 		}
