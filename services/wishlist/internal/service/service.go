@@ -75,6 +75,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 	accounts := app.NewAccounts(repo)
 	ports.Register(w.Server.Engine, wishlist, cfg.Photos, accounts)
 	w.Server.AddReadinessCheck("postgres", repo.Ping)
+	w.Server.Registry.MustRegister(adapters.NewBackupStatus(w.Pool))
 	// Family memberships arrive as the family service's events (never from its tables).
 	if err := w.Consumer(ports.ConsumeMemberships(ctx, w.JS, wishlist, logger, w.Metrics)); err != nil {
 		return nil, err
