@@ -3,7 +3,6 @@ package httpserver
 import (
 	"log/slog"
 	"net/http"
-	"regexp"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -19,12 +18,27 @@ const RequestIDHeader = "X-Request-Id"
 
 const loggerKey = "httpserver.logger"
 
-var safeRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+// safeRequestID is whether a caller's request id may be kept: 1 to 64 of A-Z a-z 0-9 . _ -
+// (what a log line and a header carry safely). A loop, not a regexp: every request of every
+// service asks, and the regexp cost microseconds per id.
+func safeRequestID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 func requestID() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		id := c.GetHeader(RequestIDHeader)
-		if !safeRequestID.MatchString(id) {
+		if !safeRequestID(id) {
 			id = uuid.NewString()
 			c.Request.Header.Set(RequestIDHeader, id)
 		}

@@ -21,9 +21,27 @@ import (
 	"github.com/santa-wishlist/santa/services/gateway/internal/domain"
 )
 
+// StrictTransportSecurity is the Strict-Transport-Security header's value for HSTS_MAX_AGE and
+// HSTS_INCLUDE_SUBDOMAINS, or "" (no header) for a max-age of 0. The header is the gateway's,
+// not the ingress controller's, so that HSTS comes with the app behind any ingress.
+func StrictTransportSecurity(maxAge time.Duration, includeSubdomains bool) string {
+	if maxAge <= 0 {
+		return ""
+	}
+	v := "max-age=" + strconv.FormatInt(int64(maxAge/time.Second), 10)
+	if includeSubdomains {
+		v += "; includeSubDomains"
+	}
+	return v
+}
+
 // securityHeaders applies to every answer. The CSP allows only our own origin (plus the Auth
-// emulator in development), because the app loads nothing from third-party hosts.
-func securityHeaders(csp string) gin.HandlerFunc {
+// emulator in development), because the app loads nothing from third-party hosts. hsts (see
+// StrictTransportSecurity) is sent only on answers that came over HTTPS: browsers ignore it over
+// plain HTTP, and a development stack without TLS must not be pinned to HTTPS. Behind an ingress
+// that ends TLS, X-Forwarded-Proto says so; a client that forges it over plain HTTP only gets a
+// header its browser ignores.
+func securityHeaders(csp, hsts string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		h := c.Writer.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -33,8 +51,8 @@ func securityHeaders(csp string) gin.HandlerFunc {
 		// Google sign-in opens a popup that must be able to report back to the opener.
 		h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
 		h.Set("Content-Security-Policy", csp)
-		if c.Request.TLS != nil || c.GetHeader("X-Forwarded-Proto") == "https" {
-			h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+		if hsts != "" && (c.Request.TLS != nil || c.GetHeader("X-Forwarded-Proto") == "https") {
+			h.Set("Strict-Transport-Security", hsts)
 		}
 		c.Next()
 	}
@@ -73,14 +91,15 @@ type RateLimits struct {
 // a bad token, a /media/ download or a web app file is counted like any other, so none of them
 // is a free way to hammer the gateway or what stands behind it. The limiter answers from
 // memory and shares its counts through Redis in the background, so a Redis outage neither
-// slows requests nor lifts the limits. Live stream opens are counted too, but against an
-// allowance of their own ("stream-ip", see StreamConfig.OpensPerIP): a household or a school
-// behind one address opens many at once, and must not use up the per-address limit meant for
-// one person's requests.
+// slows requests nor lifts the limits. The spec's x-rate-class says which allowance a route's
+// requests count against (rateClasses, generated): live stream opens have one of their own
+// ("stream-ip", see StreamConfig.OpensPerIP), as a household or a school behind one address
+// opens many at once, and must not use up the per-address limit meant for one person's
+// requests.
 func limitIP(limiter domain.RateLimiter, limits RateLimits, streamOpensPerIP int64, refused *prometheus.CounterVec) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		l := domain.Limit{Scope: "ip", Key: c.ClientIP(), Max: limits.PerIP}
-		if c.FullPath() == streamPath {
+		if rateClasses[[2]string{c.Request.Method, c.FullPath()}] == StreamsRateClass {
 			l = domain.Limit{Scope: "stream-ip", Key: c.ClientIP(), Max: streamOpensPerIP}
 		}
 		check(c, limiter, refused, l)

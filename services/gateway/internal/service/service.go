@@ -24,14 +24,17 @@ import (
 
 // Config is what the gateway needs from its environment.
 type Config struct {
-	Server         httpserver.Options
-	RedisURL       string
-	RedisPrefix    string // lets several gateways (or tests) share one Redis
-	ProjectID      string
-	AllowEmulator  bool
-	Upstreams      ports.Upstreams
-	WebDir         string
-	WebConfig      ports.WebConfig
+	Server        httpserver.Options
+	RedisURL      string
+	RedisPrefix   string // lets several gateways (or tests) share one Redis
+	ProjectID     string
+	AllowEmulator bool
+	Upstreams     ports.Upstreams
+	WebDir        string
+	WebConfig     ports.WebConfig
+	// HSTS is the Strict-Transport-Security header of answers over HTTPS (HSTS_MAX_AGE,
+	// HSTS_INCLUDE_SUBDOMAINS); empty with a max-age of 0.
+	HSTS           string
 	Limits         ports.RateLimits
 	LimitSync      time.Duration // how often rate limit counts go to Redis
 	Idempotency    adapters.IdempotencyLimits
@@ -97,6 +100,12 @@ func LoadConfig(env *config.Env) Config {
 	if host := os.Getenv("FIREBASE_AUTH_EMULATOR_HOST"); host != "" {
 		cfg.WebConfig.AuthEmulatorURL = env.String("AUTH_EMULATOR_PUBLIC_URL", "http://"+host)
 	}
+	// A year, the least the browsers' preload lists take; 0 sends no header.
+	hstsMaxAge := env.Duration("HSTS_MAX_AGE", 365*24*time.Hour)
+	if hstsMaxAge < 0 {
+		env.Problem("HSTS_MAX_AGE must be 0 (no Strict-Transport-Security) or more, got %s", hstsMaxAge)
+	}
+	cfg.HSTS = ports.StrictTransportSecurity(hstsMaxAge, env.Bool("HSTS_INCLUDE_SUBDOMAINS", true))
 	if cfg.WebDir != "" {
 		if _, err := os.Stat(cfg.WebDir + "/index.html"); err != nil {
 			env.Problem("WEB_DIR %q has no index.html (build the web app with `make web`)", cfg.WebDir)
@@ -161,6 +170,7 @@ func Build(ctx context.Context, cfg Config, logger *slog.Logger) (*httpserver.Se
 		Identity:    cfg.Identity,
 		WebDir:      cfg.WebDir,
 		WebConfig:   cfg.WebConfig,
+		HSTS:        cfg.HSTS,
 		Registry:    srv.Registry,
 		Streams:     cfg.Streams,
 		Lifetime:    ctx,

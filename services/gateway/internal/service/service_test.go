@@ -372,6 +372,33 @@ func TestConfigurationProblemsAreReportedTogether(t *testing.T) {
 	}
 }
 
+// HSTS_MAX_AGE and HSTS_INCLUDE_SUBDOMAINS make the Strict-Transport-Security header (a year
+// with subdomains unless set; 0 turns it off), and a negative age is refused.
+func TestHSTSIsASetting(t *testing.T) {
+	for _, k := range []string{"REDIS_URL", "FIREBASE_PROJECT_ID", "WISHLIST_URL"} {
+		t.Setenv(k, "x://y")
+	}
+	t.Setenv("IDENTITY_SIGNING_KEY", testenv.IdentitySigningKey("gateway"))
+	for _, c := range []struct{ maxAge, subdomains, want string }{
+		{"", "", "max-age=31536000; includeSubDomains"},
+		{"2h", "false", "max-age=7200"},
+		{"0", "", ""},
+	} {
+		t.Setenv("HSTS_MAX_AGE", c.maxAge)
+		t.Setenv("HSTS_INCLUDE_SUBDOMAINS", c.subdomains)
+		env := config.New()
+		if cfg := service.LoadConfig(env); env.Err() != nil || cfg.HSTS != c.want {
+			t.Errorf("HSTS_MAX_AGE=%q HSTS_INCLUDE_SUBDOMAINS=%q: %q (%v), want %q", c.maxAge, c.subdomains, cfg.HSTS, env.Err(), c.want)
+		}
+	}
+	t.Setenv("HSTS_MAX_AGE", "-1s")
+	env := config.New()
+	service.LoadConfig(env)
+	if err := env.Err(); err == nil || !strings.Contains(err.Error(), "HSTS_MAX_AGE") {
+		t.Errorf("a negative HSTS_MAX_AGE: %v", err)
+	}
+}
+
 func TestTheEmulatorIsRefusedUnlessAllowed(t *testing.T) {
 	t.Setenv("FIREBASE_AUTH_EMULATOR_HOST", testenv.AuthEmulatorHost())
 	cfg := service.Config{ProjectID: testenv.FirebaseProject, RedisURL: testenv.RedisURL(), AllowEmulator: false}
