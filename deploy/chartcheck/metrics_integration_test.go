@@ -54,6 +54,10 @@ func TestMetricsExportedByRunningServices(t *testing.T) {
 	}
 	var missing []string
 	for _, name := range slices.Sorted(maps.Keys(usedServiceMetrics(t))) {
+		if onlyWhereBackupsRun[name] && len(exported[name]) == 0 {
+			t.Logf("%s: reported only where PostgreSQL archives (the cluster's drills check it)", name)
+			continue
+		}
 		if len(exported[name]) == 0 {
 			missing = append(missing, name)
 		} else {
@@ -64,6 +68,17 @@ func TestMetricsExportedByRunningServices(t *testing.T) {
 		t.Fatalf("used by %s or %s but exported by none of %s: %s\n(labelled families appear after their first use)",
 			dashboardFile, alertsFile, raw, strings.Join(missing, ", "))
 	}
+}
+
+// onlyWhereBackupsRun are wishlist's backup metrics, reported only where PostgreSQL archives its
+// WAL (archive_mode on, as the cluster's pgBackRest sets it), which the local stacks' PostgreSQL
+// does not: there, no value is the truth, not a missing metric. The cluster's backup-age alert
+// drill (tests/e2e/monitoring_cluster_test.go) reads them where they are reported.
+var onlyWhereBackupsRun = map[string]bool{
+	"wishlist_postgres_archive_last_archived_timestamp_seconds": true,
+	"wishlist_postgres_archive_last_failed_timestamp_seconds":   true,
+	"wishlist_postgres_archive_ready_segments":                  true,
+	"wishlist_postgres_last_backup_timestamp_seconds":           true,
 }
 
 // scrapeFamilies returns the metric family names of a Prometheus text exposition.

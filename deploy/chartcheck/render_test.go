@@ -332,13 +332,17 @@ func TestOnlyGatewayIsPublic(t *testing.T) {
 	if len(OfKind[networkingv1.Ingress](rendered(t, "default"), "Ingress")) != 0 {
 		t.Errorf("default: no Ingress expected unless ingress.enabled")
 	}
-	// The local cluster's Ingress: Traefik's class (deploy/cluster/ingress.yaml), on a host name.
+	// The local cluster's Ingress: Traefik's class (deploy/cluster/ingress.yaml), on a host name,
+	// over HTTPS with the certificate cert-manager makes from the local CA.
 	ings = OfKind[networkingv1.Ingress](rendered(t, "cluster"), "Ingress")
 	if len(ings) != 1 {
 		t.Fatalf("cluster: want exactly one Ingress, got %d", len(ings))
 	}
 	if c := ings[0].Spec.IngressClassName; c == nil || *c != "traefik" || ings[0].Spec.Rules[0].Host != "santa.localtest" {
 		t.Errorf("cluster: the Ingress should be of class traefik on santa.localtest: %+v", ings[0].Spec)
+	}
+	if tls := ings[0].Spec.TLS; len(tls) != 1 || tls[0].SecretName != "gateway-tls" || ings[0].Annotations["cert-manager.io/cluster-issuer"] != "santa-local-ca" {
+		t.Errorf("cluster: the Ingress should terminate TLS with santa-local-ca's certificate in gateway-tls: tls %+v, annotations %v", tls, ings[0].Annotations)
 	}
 }
 
@@ -649,6 +653,7 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"WISHLIST_URL": true, "VISION_URL": true, "MEDIA_URL": true, "NOTIFICATION_URL": true, "FAMILY_URL": true, "WEB_DIR": true,
 		"MINIO_ENDPOINT": true, "MINIO_ACCESS_KEY": true, "MINIO_SECRET_KEY": true, "MINIO_BUCKET": true, "MINIO_USE_SSL": true,
 		"IDENTITY_SIGNING_KEY": true, "IDENTITY_PUBLIC_KEYS": true, "MEDIA_URL_SECRET": true, "VAPID_PRIVATE_KEY": true,
+		"MEDIA_NONCURRENT_VERSION_DAYS": true, // services.media.env, so the values show the photo versions kept
 	}
 	leftOptional := map[string]string{
 		"OUTBOX_RETENTION":               "service default (24h)",
@@ -680,6 +685,8 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 		"RATE_LIMIT_USER_PER_MINUTE":     "service default",
 		"REDIS_KEY_PREFIX":               "service default",
 		"RATE_LIMIT_SYNC_INTERVAL":       "service default",
+		"HSTS_MAX_AGE":                   "service default (a year); services.gateway.env may set it",
+		"HSTS_INCLUDE_SUBDOMAINS":        "service default (true); services.gateway.env may set it",
 		"GODEBUG":                        "the images set it (Dockerfiles)",
 		"GOGC":                           "Go's default; the local stacks pass a developer's through",
 		"TRUSTED_PROXIES":                "cluster-specific: prod.yaml shows it under services.gateway.env",
@@ -773,6 +780,11 @@ func TestServiceEnvironmentMatchesConventions(t *testing.T) {
 	if d := gw("dev"); d["FIREBASE_AUTH_EMULATOR_HOST"] != "firebase-auth-emulator:9099" || d["ALLOW_AUTH_EMULATOR"] != "true" ||
 		d["AUTH_EMULATOR_PUBLIC_URL"] != "http://127.0.0.1:9099" {
 		t.Errorf("dev: gateway should use the in-chart Auth emulator, got %v", d)
+	}
+	// The local cluster's browser reaches it over HTTPS through the ingress: from the app's HTTPS
+	// page a plain http:// emulator would be mixed content.
+	if d := gw("cluster"); d["AUTH_EMULATOR_PUBLIC_URL"] != "https://auth.santa.localtest" {
+		t.Errorf("cluster: AUTH_EMULATOR_PUBLIC_URL %q, want https://auth.santa.localtest", d["AUTH_EMULATOR_PUBLIC_URL"])
 	}
 	for _, set := range []string{"default", "prod"} {
 		if d := gw(set); d["FIREBASE_AUTH_EMULATOR_HOST"] != "" || d["ALLOW_AUTH_EMULATOR"] != "" || d["AUTH_EMULATOR_PUBLIC_URL"] != "" {
@@ -1221,47 +1233,108 @@ func TestNamePrefixKeepsReferencesConsistent(t *testing.T) {
 	}
 }
 
-// The Firebase Admin SDK's Google credentials (firebase.credentials) reach the services that use
-// Firebase, gateway and notification, and no other: prod.yaml's key from its Secret, mounted
-// read-only and named in GOOGLE_APPLICATION_CREDENTIALS; or a workload identity's annotations on
-// their ServiceAccounts. Without either (the emulator), nothing is mounted.
-func TestAdminSDKCredentials(t *testing.T) {
-	users := map[string]bool{"gateway": true, "notification": true}
-	keyOf := func(m *Manifests, svc string) string {
-		d, _ := m.Get("Deployment", svc).(*appsv1.Deployment)
-		cfg, _ := m.Get("ConfigMap", svc).(*corev1.ConfigMap)
-		if d == nil || cfg == nil {
-			t.Fatalf("no Deployment or ConfigMap %s", svc)
+// adminSDKIdentity says, in one line, what a service's objects give the Firebase Admin SDK as
+// its Google identity: GOOGLE_APPLICATION_CREDENTIALS (in the ConfigMap or the container's
+// env), every volume but /tmp's and where it is mounted, its ServiceAccount's annotations,
+// a mounted ServiceAccount token, and egress to link-local addresses (a metadata server).
+// Empty: nothing, as for every service that does not use Firebase.
+func adminSDKIdentity(t *testing.T, m *Manifests, svc string) string {
+	t.Helper()
+	d, _ := m.Get("Deployment", svc).(*appsv1.Deployment)
+	cfg, _ := m.Get("ConfigMap", svc).(*corev1.ConfigMap)
+	sa, _ := m.Get("ServiceAccount", svc).(*corev1.ServiceAccount)
+	np, _ := m.Get("NetworkPolicy", svc).(*networkingv1.NetworkPolicy)
+	if d == nil || cfg == nil || sa == nil || np == nil {
+		t.Fatalf("no Deployment, ConfigMap, ServiceAccount or NetworkPolicy %s", svc)
+	}
+	var got []string
+	if v, ok := cfg.Data["GOOGLE_APPLICATION_CREDENTIALS"]; ok {
+		got = append(got, "GOOGLE_APPLICATION_CREDENTIALS="+v)
+	}
+	pod := d.Spec.Template.Spec
+	for _, e := range pod.Containers[0].Env {
+		if e.Name == "GOOGLE_APPLICATION_CREDENTIALS" {
+			got = append(got, "env GOOGLE_APPLICATION_CREDENTIALS")
 		}
-		got := cfg.Data["GOOGLE_APPLICATION_CREDENTIALS"]
-		for _, v := range d.Spec.Template.Spec.Volumes {
-			if v.Secret == nil {
-				continue
+	}
+	for _, v := range pod.Volumes {
+		if v.Name == "tmp" {
+			continue
+		}
+		desc := "volume " + v.Name
+		if s := v.Secret; s != nil {
+			desc += " from Secret " + s.SecretName
+			for _, it := range s.Items {
+				desc += fmt.Sprintf(" %s as %s", it.Key, it.Path)
 			}
-			for _, mnt := range d.Spec.Template.Spec.Containers[0].VolumeMounts {
-				if mnt.Name == v.Name && mnt.ReadOnly && len(v.Secret.Items) == 1 {
-					got += fmt.Sprintf(" from %s/%s at %s/%s", v.Secret.SecretName, v.Secret.Items[0].Key, mnt.MountPath, v.Secret.Items[0].Path)
+			if s.DefaultMode != nil {
+				desc += fmt.Sprintf(" mode %#o", *s.DefaultMode)
+			}
+		}
+		for _, mnt := range pod.Containers[0].VolumeMounts {
+			if mnt.Name == v.Name {
+				desc += " at " + mnt.MountPath
+				if mnt.ReadOnly {
+					desc += " read-only"
 				}
 			}
 		}
-		return got
+		got = append(got, desc)
 	}
-	prod, dev := rendered(t, "prod"), rendered(t, "dev")
-	for _, svc := range services(t) {
-		want := ""
-		if users[svc] {
-			want = "/var/run/secrets/google/firebase-admin.json from santa-wishlist-secrets/firebase-admin.json at /var/run/secrets/google/firebase-admin.json"
+	for _, k := range slices.Sorted(maps.Keys(sa.Annotations)) {
+		got = append(got, fmt.Sprintf("annotation %s=%s", k, sa.Annotations[k]))
+	}
+	if sa.AutomountServiceAccountToken == nil || *sa.AutomountServiceAccountToken ||
+		pod.AutomountServiceAccountToken == nil || *pod.AutomountServiceAccountToken {
+		got = append(got, "token mounted")
+	}
+	for _, rule := range np.Spec.Egress {
+		for _, peer := range rule.To {
+			if peer.IPBlock == nil || !strings.HasPrefix(peer.IPBlock.CIDR, "169.254.") {
+				continue
+			}
+			for _, p := range rule.Ports {
+				got = append(got, fmt.Sprintf("egress %s:%s", peer.IPBlock.CIDR, p.Port))
+			}
 		}
-		if got := keyOf(prod, svc); got != want {
-			t.Errorf("prod: %s's Admin SDK key: %q, want %q", svc, got, want)
+	}
+	return strings.Join(got, "; ")
+}
+
+// The Firebase Admin SDK's Google identity (firebase.credentials) reaches the services that use
+// Firebase, gateway and notification, and no other service gets any part of it. prod.yaml's
+// way: its key from the Secret, mounted read-only and named in GOOGLE_APPLICATION_CREDENTIALS.
+// workload-identity-example.yaml's way: the annotation on their ServiceAccounts and egress to
+// GKE's metadata server, with no key and (unless asked for) no token. With the emulator
+// (dev, the local cluster): nothing at all.
+func TestAdminSDKCredentials(t *testing.T) {
+	users := map[string]bool{"gateway": true, "notification": true}
+	key := "GOOGLE_APPLICATION_CREDENTIALS=/var/run/secrets/google/firebase-admin.json; " +
+		"volume google-credentials from Secret santa-wishlist-secrets firebase-admin.json as firebase-admin.json mode 0440 at /var/run/secrets/google read-only"
+	annotation := "annotation iam.gke.io/gcp-service-account=santa-firebase@santa-wishlist-prod.iam.gserviceaccount.com"
+	metadataEgress := "egress 169.254.169.252/32:988; egress 169.254.169.254/32:80"
+	workloadIdentity := annotation + "; " + metadataEgress
+	check := func(set string, m *Manifests, want string) {
+		t.Helper()
+		for _, svc := range services(t) {
+			w := ""
+			if users[svc] {
+				w = want
+			}
+			if got := adminSDKIdentity(t, m, svc); got != w {
+				t.Errorf("%s: %s's Admin SDK identity:\n got  %q\n want %q", set, svc, got, w)
+			}
 		}
-		if got := keyOf(dev, svc); got != "" {
-			t.Errorf("dev (the emulator): %s gets Admin SDK credentials: %q", svc, got)
-		}
+	}
+	check("prod", rendered(t, "prod"), key)
+	check("prod-workload-identity", rendered(t, "prod-workload-identity"), workloadIdentity)
+	for _, set := range []string{"dev", "cluster", "default"} {
+		check(set, rendered(t, set), "")
 	}
 
-	out, err := Template(repoRoot(t), nil, "--set-json",
-		`firebase.credentials.serviceAccountAnnotations={"iam.gke.io/gcp-service-account":"santa@p.iam.gserviceaccount.com"}`)
+	// A platform whose identity agent reads the ServiceAccount token gets it in those two only.
+	out, err := Template(repoRoot(t), valuesSets["prod-workload-identity"],
+		"--set", "firebase.credentials.automountServiceAccountToken=true")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1269,17 +1342,76 @@ func TestAdminSDKCredentials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, svc := range services(t) {
-		sa, _ := m.Get("ServiceAccount", svc).(*corev1.ServiceAccount)
-		if sa == nil {
-			t.Fatalf("no ServiceAccount %s", svc)
-		}
-		got := sa.Annotations["iam.gke.io/gcp-service-account"]
-		if users[svc] != (got == "santa@p.iam.gserviceaccount.com") || (!users[svc] && len(sa.Annotations) != 0) {
-			t.Errorf("workload identity: %s's ServiceAccount annotations %v (uses Firebase: %v)", svc, sa.Annotations, users[svc])
-		}
-		if keyOf(m, svc) != "" {
-			t.Errorf("workload identity: %s gets a key too", svc)
-		}
+	check("automountServiceAccountToken=true", m, annotation+"; token mounted; "+metadataEgress)
+	// The token is never mounted for the key: the setting belongs to the workload identity.
+	out, err = Template(repoRoot(t), valuesSets["prod"], "--set", "firebase.credentials.automountServiceAccountToken=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = Decode(out); err != nil {
+		t.Fatal(err)
+	}
+	check("prod with automountServiceAccountToken=true", m, key)
+}
+
+// A real project without the Auth emulator needs exactly one of the two ways: none, or both,
+// fails the render with a message naming the values to set. The schema checks the values'
+// shapes, and a demo- project (the emulator's) or a release without the two services needs none.
+func TestAdminSDKIdentityIsChosenExactlyOnce(t *testing.T) {
+	needHelm(t)
+	root := repoRoot(t)
+	const wi = `firebase.credentials.serviceAccountAnnotations={"iam.gke.io/gcp-service-account":"s@p.iam.gserviceaccount.com"}`
+	refused := []struct {
+		name, want string
+		files      []string
+		args       []string
+	}{
+		{"prod.yaml without its key", "Set firebase.credentials.serviceAccountAnnotations (a workload identity",
+			valuesSets["prod"], []string{"--set", "firebase.credentials.existingSecret="}},
+		{"a real project on the defaults", `firebase.projectId is "santa-wishlist-prod" and authEmulator.enabled is false`,
+			nil, []string{"--set", "firebase.projectId=santa-wishlist-prod"}},
+		{"only notification using Firebase", "or firebase.credentials.existingSecret and firebase.credentials.key",
+			valuesSets["prod"], []string{"--set", "firebase.credentials.existingSecret=", "--set", "services.gateway.enabled=false"}},
+		{"both ways", "give the Admin SDK one identity, not two: either serviceAccountAnnotations",
+			valuesSets["prod"], []string{"--set-json", wi}},
+		{"both ways, the key from --set", "not two",
+			valuesSets["prod-workload-identity"], []string{"--set", "firebase.credentials.existingSecret=other"}},
+		// Shapes, from the schema.
+		{"a key that is no file name", "/firebase/credentials/key': '../x.json' does not match", valuesSets["prod"], []string{"--set", "firebase.credentials.key=../x.json"}},
+		{"a Secret name Kubernetes refuses", "/firebase/credentials/existingSecret", valuesSets["prod"], []string{"--set", "firebase.credentials.existingSecret=My_Secret"}},
+		{"an annotation that is no string", "/firebase/credentials/serviceAccountAnnotations/a", valuesSets["prod-workload-identity"],
+			[]string{"--set-json", `firebase.credentials.serviceAccountAnnotations={"a":1}`}},
+		{"a malformed metadata egress rule", "/firebase/credentials/workloadIdentityEgress/metadataServer", valuesSets["prod-workload-identity"],
+			[]string{"--set", "firebase.credentials.workloadIdentityEgress.metadataServer.port=80"}},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Template(root, tc.files, tc.args...)
+			if err == nil {
+				t.Fatalf("rendered; want a failure naming %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("failed without naming %q:\n%v", tc.want, err)
+			}
+		})
+	}
+	accepted := []struct {
+		name  string
+		files []string
+		args  []string
+	}{
+		{"the emulator's demo- project", nil, nil},
+		{"a demo- project without the emulator", nil, []string{"--set", "firebase.projectId=demo-other"}},
+		{"no service using Firebase", valuesSets["prod"],
+			[]string{"--set", "firebase.credentials.existingSecret=", "--set", "services.gateway.enabled=false", "--set", "services.notification.enabled=false"}},
+		{"a metadata egress rule dropped", valuesSets["prod-workload-identity"],
+			[]string{"--set", "firebase.credentials.workloadIdentityEgress.gkeMetadataServer=null"}},
+	}
+	for _, tc := range accepted {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Template(root, tc.files, tc.args...); err != nil {
+				t.Errorf("refused: %v", err)
+			}
+		})
 	}
 }

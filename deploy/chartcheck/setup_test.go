@@ -11,14 +11,16 @@ import (
 	"testing"
 )
 
-// valuesSets are the ways the chart is installed: its defaults, the two environments, the
-// example that swaps in an external PostgreSQL, and the local cluster of make k8s-test.
+// valuesSets are the ways the chart is installed: its defaults, the two environments,
+// production with a workload identity instead of its mounted key, the example that swaps in
+// an external PostgreSQL, and the local cluster of make k8s-test.
 var valuesSets = map[string][]string{
-	"default":           nil,
-	"dev":               {"deploy/values/dev.yaml"},
-	"cluster":           {"deploy/values/dev.yaml", "deploy/cluster/values.yaml"},
-	"prod":              {"deploy/values/prod.yaml"},
-	"external-postgres": {"deploy/values/external-postgres-example.yaml"},
+	"default":                nil,
+	"dev":                    {"deploy/values/dev.yaml"},
+	"cluster":                {"deploy/values/dev.yaml", "deploy/cluster/values.yaml"},
+	"prod":                   {"deploy/values/prod.yaml"},
+	"prod-workload-identity": {"deploy/values/prod.yaml", "deploy/values/workload-identity-example.yaml"},
+	"external-postgres":      {"deploy/values/external-postgres-example.yaml"},
 }
 
 func repoRoot(t testing.TB) string {

@@ -15,9 +15,11 @@
 # on shaped the settings: cgroup v1, and no CAP_SYS_RESOURCE (docs/kubernetes.md).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/versions.env"
 CACHE=${K8S_CACHE:-$HOME/.cache/santa/k8s}
-BIN=$CACHE/kubernetes-$K8S_VERSION
+. "$HERE/plan.sh" # plan dir: the folders build.sh builds into (deploy/cluster/buildplan)
+BIN=$(plan dir kubernetes)
 # Everything of one cluster's life: removed by `down`. Images stay in $CACHE/containerd.
 RUN=${K8S_RUN:-/var/lib/santa-k8s}
 PKI=$RUN/pki LOGS=$RUN/logs PIDS=$RUN/pids
@@ -54,7 +56,8 @@ alive() { [ -f "$PIDS/$1" ] && kill -0 "$(cat "$PIDS/$1")" 2>/dev/null; }
 start() {
   local name=$1; shift
   alive "$name" && return 0
-  setsid "$@" >"$LOGS/$name.log" 2>&1 < /dev/null &
+  # Appended: a component started again keeps the log of the start before (down removes them).
+  setsid "$@" >>"$LOGS/$name.log" 2>&1 < /dev/null &
   echo $! > "$PIDS/$name"
 }
 raise_sysctl() { # name value
@@ -141,7 +144,7 @@ start_controllers() {
 # blobs kept in the cache so a later cluster pulls what an earlier one pushed.
 start_registry() {
   mkdir -p "$CACHE/registry"
-  start registry "$CACHE/crane-$CRANE_VERSION/crane" registry serve --address "$REGISTRY" --disk "$CACHE/registry"
+  start registry "$(plan dir crane)/crane" registry serve --address "$REGISTRY" --disk "$CACHE/registry"
   wait_for registry 30 curl -fsS "http://$REGISTRY/v2/"
 }
 

@@ -14,12 +14,15 @@
 #                        deploy/cluster/ingress.yaml
 #   images.sh keda       KEDA's operator and metrics adapter (built by build.sh), for
 #                        deploy/cluster/keda
+#   images.sh cert-manager  our cert-manager controller (deploy/cluster/cert-manager, built by
+#                        build.sh), for deploy/cluster/cert-manager.yaml; prints its tag
 #   images.sh tag        the tag the services' images get for this tree
 #   images.sh skaffold S skaffold's custom build of service S: $IMAGE, pushed to the cluster's
 #                        registry (the `cluster` profile of skaffold.yaml)
 # Static images are `FROM scratch` plus CA certificates, tzdata and the nonroot user (65532),
 # the same files distroless/static gives the Dockerfile's images. Each image is rebuilt only
-# when what it is made of changed (a stamp per image).
+# when what it is made of changed: its key (`buildplan key`, deploy/cluster/buildplan) is kept in
+# a stamp per image, and the binaries build.sh made are found in its folders (`buildplan dir`).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -30,26 +33,17 @@ RUN=${K8S_RUN:-/var/lib/santa-k8s}
 CTR=(ctr --address "$RUN/containerd/containerd.sock" -n k8s.io)
 # buildah's own store, kept between clusters.
 BUILDAH=(buildah --root "$CACHE/buildah/root" --runroot "$CACHE/buildah/run" --storage-driver vfs)
-STAMPS=$CACHE/image-stamps
 WORK=$CACHE/image-work
-mkdir -p "$STAMPS" "$WORK"
+mkdir -p "$WORK"
 log() { printf '\033[1;36m[images]\033[0m %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
-
-# The tag of the services' images: the commit, plus a hash of uncommitted changes.
-tree_tag() {
-  local t; t=$(git -C "$ROOT" rev-parse --short=12 HEAD)
-  if ! git -C "$ROOT" diff --quiet HEAD -- services pkg fakes web/src go.work 2>/dev/null; then
-    t="$t-$(git -C "$ROOT" diff HEAD -- services pkg fakes web/src go.work | sha1sum | cut -c1-8)"
-  fi
-  echo "$t"
-}
+. "$HERE/plan.sh" # plan: keys, stamps, the tree's tag, build.sh's folders
 
 # in_containerd ref: the image is already imported.
 in_containerd() { "${CTR[@]}" images ls -q "name==$1" 2>/dev/null | grep -qx "$1"; }
 
 # fresh ref key: the image is in containerd, built from the same inputs (key).
-fresh() { [ "$(cat "$STAMPS/$(echo "$1" | tr '/:' '__')" 2>/dev/null)" = "$2" ] && in_containerd "$1"; }
+fresh() { plan fresh "$1" "$2" && in_containerd "$1"; }
 
 # assemble ref rootfs-dir user entrypoint-json [env...]: one layer from a folder, as an image
 # in buildah's store.
@@ -74,7 +68,7 @@ commit() {
   "${CTR[@]}" images import "$WORK/image.tar" >/dev/null
   "${BUILDAH[@]}" rmi --quiet "$ref" >/dev/null 2>&1 || true
   rm -f "$WORK/image.tar"
-  echo "$key" > "$STAMPS/$(echo "$ref" | tr '/:' '__')"
+  plan stamp "$ref" "$key"
 }
 
 # static_root dir: what distroless/static holds: CA certificates, tzdata, passwd with nonroot.
@@ -90,7 +84,7 @@ static_root() {
 
 pause() {
   local d=$WORK/pause ref=santa.local/pause:1 key
-  key=$(cat "$HERE"/pause/* | sha1sum | cut -c1-16)
+  key=$(plan key pause)
   fresh $ref "$key" && return 0
   static_root "$d"
   (cd "$HERE/pause" && CGO_ENABLED=0 GOWORK=off GOFLAGS=-buildvcs=false go build -trimpath -ldflags "-s -w" -o "$d/pause" .)
@@ -100,20 +94,16 @@ pause() {
 addons() {
   local name version d
   for name in coredns metrics-server local-path-provisioner; do
-    case $name in
-      coredns) version=$COREDNS_VERSION ;;
-      metrics-server) version=$METRICS_SERVER_VERSION ;;
-      local-path-provisioner) version=$LOCAL_PATH_PROVISIONER_VERSION ;;
-    esac
+    version=$(plan key "$name") # the version build.sh built
     fresh "santa.local/$name:$version" "$version" && continue
     d=$WORK/$name
-    static_root "$d"; cp "$CACHE/$name-$version/$name" "$d/$name"
+    static_root "$d"; cp "$(plan dir "$name")/$name" "$d/$name"
     commit "santa.local/$name:$version" "$version" "$d" 65532 "[\"/$name\"]"
   done
   # The provisioner's helper pods make and remove the volumes' folders with a shell script:
   # Debian's static busybox, each applet a link, on the same scratch base.
   dpkg -s busybox-static >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq busybox-static >/dev/null
-  version=$(/bin/busybox | sed -n '1s/^BusyBox \(v[^ ]*\).*/\1/p')
+  version=$(plan key busybox)
   fresh santa.local/busybox:static "$version" && return 0
   d=$WORK/busybox
   static_root "$d"; mkdir -p "$d/bin"; cp /bin/busybox "$d/bin/busybox"
@@ -154,7 +144,7 @@ skaffold_build() {
 
 # The services, imported into containerd under the tree's tag.
 services() {
-  local tag s d env; tag=$(tree_tag)
+  local tag s d env; tag=$(plan tag)
   for s in gateway wishlist vision media notification family; do
     fresh "docker.io/santa-wishlist/$s:$tag" "$tag" && continue
     d=$WORK/svc-$s
@@ -181,21 +171,39 @@ services() {
 ingress() {
   local ref=santa.local/traefik:$TRAEFIK_VERSION d=$WORK/traefik
   fresh "$ref" "$TRAEFIK_VERSION" && return 0
-  static_root "$d"; cp "$CACHE/traefik-$TRAEFIK_VERSION/traefik" "$d/traefik"
+  static_root "$d"; cp "$(plan dir traefik)/traefik" "$d/traefik"
   commit "$ref" "$TRAEFIK_VERSION" "$d" 65532 '["/traefik"]'
 }
 
 # KEDA on the static base: its operator (/keda) and metrics adapter (/keda-adapter) in one image,
 # which deploy/cluster/keda gives both of KEDA's Deployments.
 keda() {
-  local ref=santa.local/keda:$KEDA_VERSION d=$WORK/keda
+  local ref=santa.local/keda:$KEDA_VERSION d=$WORK/keda bin
   fresh "$ref" "$KEDA_VERSION" && return 0
-  static_root "$d"; cp "$CACHE/keda-$KEDA_VERSION/keda" "$CACHE/keda-$KEDA_VERSION/keda-adapter" "$d/"
+  bin=$(plan dir keda)
+  static_root "$d"; cp "$bin/keda" "$bin/keda-adapter" "$d/"
   commit "$ref" "$KEDA_VERSION" "$d" 65532 '["/keda"]'
+}
+
+# The cert-manager controller on the static base (deploy/cluster/cert-manager.yaml), tagged with
+# its version: CERT_MANAGER_VERSION and a key of its folder's files, so an edited controller is a
+# new image and a new rollout. Prints the tag, which cert-manager.yaml's @VERSION@ takes.
+cert_manager() {
+  local key d=$WORK/cert-manager ref
+  key=$(plan key cert-manager)
+  ref=santa.local/cert-manager-controller:$key
+  if ! fresh "$ref" "$key"; then
+    # An edit since the cluster's binaries were built: build.sh builds only what is missing.
+    [ -x "$(plan dir cert-manager)/cert-manager-controller" ] || "$HERE/build.sh"
+    static_root "$d"; cp "$(plan dir cert-manager)/cert-manager-controller" "$d/cert-manager-controller"
+    commit "$ref" "$key" "$d" 65532 '["/cert-manager-controller"]'
+  fi
+  echo "$key"
 }
 
 case "${1:-}" in
   pause) pause ;;
+  cert-manager) cert_manager ;;
   ingress) ingress ;;
   keda) keda ;;
   addons) addons ;;
@@ -204,7 +212,7 @@ case "${1:-}" in
   monitoring) monitoring ;;
   monitoring-root) monitoring_root ;;
   debian) debian_root ;;
-  tag) tree_tag ;;
+  tag) plan tag ;;
   skaffold) skaffold_build "${2:-}" ;;
-  *) sed -n '2,20p' "$0"; exit 2 ;;
+  *) sed -n '2,22p' "$0"; exit 2 ;;
 esac

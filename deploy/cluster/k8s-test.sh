@@ -4,10 +4,11 @@
 # deploy/cluster/values.yaml and Prometheus and Alertmanager beside it (monitoring.yaml), waits
 # for every Deployment and StatefulSet, runs the end-to-end API suite against the gateway
 # through the cluster, then the web app in Chromium through the ingress controller (Traefik,
-# ingress.yaml) on its host name, checks that every dashboard panel has data in that Prometheus, then the
-# drills (rollouts, dependency pods deleted, a pod killed, network policies) and the alert
-# drills (a service stopped, a pod crash-looping, NATS gone, a consumer's backlog filled: the alert
-# reaches Alertmanager and resolves),
+# ingress.yaml) on its host name over HTTPS (cert-manager's local CA, k8s-test-tls.sh), checks that every dashboard panel has data in that Prometheus, then the
+# drills (rollouts, dependency pods deleted, a pod killed, network policies, PostgreSQL restored
+# from its pgBackRest backups: its volume lost, a named time, a missing backup refused) and the
+# alert drills (a service stopped, a pod crash-looping, NATS gone, a consumer's backlog filled,
+# the last backup too old: the alert reaches Alertmanager and resolves),
 # then uninstalls. Prints what it did and what was lost.
 #   K8S_KEEP=1  leaves the release installed afterwards (to look around with cluster.sh kubectl)
 set -uo pipefail
@@ -36,12 +37,13 @@ log "images ready after $((SECONDS - t1))s (services tagged $TAG)"
 
 # The ingress controller, Traefik (ingress.yaml): cluster-wide like the add-ons, so applied
 # every run (unchanged, nothing restarts) and left in place. The chart's Ingress names its class.
-INGRESS_HOST=santa.localtest INGRESS_PORT=30081
-log "ingress controller: Traefik $TRAEFIK_VERSION (namespace ingress, IngressClass traefik, node port $INGRESS_PORT)"
+. "$HERE/k8s-test-tls.sh" # INGRESS_*, ingress_curl, tls_install, tls_after_install, tls_checks, tls_browser_env
+log "ingress controller: Traefik $TRAEFIK_VERSION (namespace ingress, IngressClass traefik, node ports $INGRESS_PORT https, $INGRESS_HTTP_PORT http)"
 sed "s|@TRAEFIK_VERSION@|$TRAEFIK_VERSION|g; s|@NODE_IP@|$NODE_IP|g" "$HERE/ingress.yaml" | kubectl apply -f - >/dev/null ||
   { fail "ingress.yaml"; exit 1; }
 kubectl -n ingress rollout status deployment/traefik --timeout 180s >/dev/null ||
   { fail "Traefik did not become ready"; kubectl -n ingress describe pods | tail -30; exit 1; }
+tls_install || exit 1
 
 # KEDA (keda.yaml), likewise cluster-wide and left in place: its CRDs must exist before the
 # chart's ScaledObjects. Its own kustomization comes from its module, beside which keda.yaml is
@@ -56,6 +58,11 @@ for d in keda-operator keda-metrics-apiserver; do
   kubectl -n keda rollout status "deployment/$d" --timeout 180s >/dev/null ||
     { fail "KEDA's $d did not become ready"; kubectl -n keda describe pods | tail -30; exit 1; }
 done
+# A fresh operator for each run: on a reused cluster the one before kept its HTTP connections to the
+# last run's Prometheus, whose pod address a new pod (a service's metrics port) had taken; its
+# queries got that pod's 404 and KEDA never scaled a paused service back.
+kubectl -n keda rollout restart deployment/keda-operator >/dev/null &&
+  kubectl -n keda rollout status deployment/keda-operator --timeout 180s >/dev/null || { fail "KEDA's operator did not restart"; exit 1; }
 kubectl wait --for=condition=Available apiservice/v1beta1.external.metrics.k8s.io --timeout 120s >/dev/null ||
   { fail "KEDA's external metrics API is not available"; kubectl get apiservice v1beta1.external.metrics.k8s.io -o yaml | tail -15; exit 1; }
 
@@ -73,7 +80,7 @@ sed "s|@TAG@|$TAG|g; s|@FAKES_IP@|$FAKES_IP|g" "$HERE/fakes.yaml" | kubectl -n "
 SHOP_EGRESS="{\"to\": [{\"ipBlock\": {\"cidr\": \"$NODE_IP/32\"}}], \"ports\": [{\"protocol\": \"TCP\", \"port\": 18089}]}"
 "$HELM" upgrade --install "$RELEASE" charts/santa-wishlist -n "$NS" \
   -f deploy/values/dev.yaml -f "$HERE/values.yaml" --set image.tag="$TAG" \
-  --set authEmulator.publicUrl="http://$NODE_IP:30099" \
+  "${TLS_SET[@]}" \
   --set-json "services.vision.extraEgress.shop=$SHOP_EGRESS" 2>&1 | tee "$RESULTS/helm.log" | sed 's/^/  /'
 [ "${PIPESTATUS[0]}" = 0 ] || { fail "helm install"; exit 1; }
 # The suite's local "shop" (on this machine's address) and the fake product databases' picture
@@ -81,6 +88,7 @@ SHOP_EGRESS="{\"to\": [{\"ipBlock\": {\"cidr\": \"$NODE_IP/32\"}}], \"ports\": [
 # chart refuses this test-only allowance by design, so it is added here, as the local stacks add
 # it (deploy/local/env.yaml).
 kubectl -n "$NS" set env deployment/vision LOOKUP_FETCH_TEST_ALLOW="$NODE_IP:18089,$FAKES_IP:8096" >/dev/null
+tls_after_install
 # Prometheus and Alertmanager beside the release (monitoring.yaml): the rules and the console
 # from deploy/observability, the alerts sent to the alert drills' receiver on this machine.
 ALERT_WEBHOOK_ADDR=$NODE_IP:19094
@@ -164,7 +172,7 @@ export K8S_NAMESPACE=$NS KUBECTL=$(command -v kubectl)
 export SANTA_PROMETHEUS_URL=http://$NODE_IP:30990 SANTA_MONITOR_NAMESPACE=$NS SANTA_SCRAPE_INTERVAL=5s
 export SANTA_ALERT_WEBHOOK_ADDR=$ALERT_WEBHOOK_ADDR
 # The ingress controller, for the network policy drill: its namespace, and where it answers.
-export SANTA_INGRESS_NAMESPACE=ingress SANTA_INGRESS_ADDR=$NODE_IP:$INGRESS_PORT SANTA_INGRESS_HOST=$INGRESS_HOST
+export SANTA_INGRESS_NAMESPACE=ingress SANTA_INGRESS_ADDR=$NODE_IP:$INGRESS_PORT SANTA_INGRESS_HOST=$INGRESS_HOST SANTA_INGRESS_CA=$TLS_CA
 # Ready pods are not yet a working product: kube-proxy programs the new Services' addresses a
 # little later. Wait until a signed-in user gets answers through every service.
 warm_up() {
@@ -180,10 +188,6 @@ warm_up() {
     [ "$ok" = 200 ] || return 1
   done
 }
-# Through the ingress: the host name resolved to the node's port, as DNS and a load balancer
-# would (the Ingress answers that host only).
-INGRESS_URL=http://$INGRESS_HOST
-ingress_curl() { curl --connect-to "$INGRESS_HOST:80:$NODE_IP:$INGRESS_PORT" "$@"; }
 warm_up_ingress() {
   local token=$1 url
   for url in /api/wishlist /api/lists /api/notifications /api/families; do
@@ -203,10 +207,7 @@ else
   fail "the web app or the API did not answer through the ingress ($INGRESS_URL)"
   ingress_curl -sS -D - -o /dev/null "$INGRESS_URL/api/config" | sed 's/^/  /'
 fi
-# A request for another host gets Traefik's 404: the route is the Ingress's host, not a catch-all.
-other=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: elsewhere.localtest' "http://$NODE_IP:$INGRESS_PORT/api/config")
-printf '  through the ingress: Host %s -> the app; Host elsewhere.localtest -> %s\n' "$INGRESS_HOST" "$other"
-[ "$other" = 404 ] || fail "the ingress answered another host with $other, want 404"
+tls_checks
 
 log "end-to-end API suite through the cluster's gateway ($SANTA_E2E_URL)"
 go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- (FAIL|SKIP)|_test\.go:[0-9]+:'
@@ -214,6 +215,9 @@ go test -count=1 -v -tags e2e ./tests/e2e/... 2>&1 | tee "$RESULTS/e2e.log" | gr
 printf '  e2e through the cluster: %s passed, %s failed, %s skipped\n' \
   "$(grep -cE '^\s*--- PASS' "$RESULTS/e2e.log")" "$(grep -cE '^\s*--- FAIL' "$RESULTS/e2e.log")" "$(grep -cE '^\s*--- SKIP' "$RESULTS/e2e.log")"
 
+# After the suite, which stops and starts services (the notification pods among them).
+. "$HERE/held-stream.sh" # held_stream_open, held_stream_check
+held_stream_open "$WARM_TOKEN"
 # The web app in a real browser through the ingress (web/e2e/cluster): two people sign in
 # at the cluster's Auth emulator, one adds a gift and shares the list, the other claims it, and
 # a third, with the list open, sees it taken live (the notification stream through Traefik).
@@ -221,7 +225,8 @@ log "the web app in Chromium through the ingress ($INGRESS_URL -> $NODE_IP:$INGR
 command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; }
 [ -x web/node_modules/.bin/playwright ] || (cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci >/dev/null)
 rm -rf "$RESULTS/playwright" "$RESULTS/screenshots"
-(cd web && E2E_CLUSTER=1 E2E_BASE_URL="$INGRESS_URL" E2E_HOST_MAP="$INGRESS_HOST=$NODE_IP:$INGRESS_PORT" \
+tls_browser_env # E2E_HOST_MAP, and the local CA trusted by Chromium and Node
+(cd web && E2E_CLUSTER=1 E2E_BASE_URL="$INGRESS_URL" \
   E2E_SCREENSHOT_DIR="$RESULTS/screenshots" npx playwright test --project cluster --output "$RESULTS/playwright") \
   2>&1 | tee "$RESULTS/playwright.log" | sed 's/^/  /'
 if [ "${PIPESTATUS[0]}" = 0 ]; then
@@ -237,6 +242,8 @@ log "dashboard panels: each query of deploy/observability/santa-wishlist-dashboa
 go test -count=1 -v -tags e2e,cluster -run 'TestMonitoringDashboardPanelsHaveData' ./tests/e2e/... 2>&1 | tee "$RESULTS/panels.log" | grep -E '^(ok|FAIL|panic:)|^\s*--- (FAIL|SKIP)|_test\.go:[0-9]+:'
 [ "${PIPESTATUS[0]}" = 0 ] || fail "dashboard panels"
 
+# Before the autoscaling drill, whose scale-in may stop the stream's pod.
+held_stream_check
 log "autoscaling: KEDA's ScaledObjects and the HPAs it made read their metrics"
 # KEDA's HPAs: CPU from metrics-server (every 15 s), open streams and request rates from
 # Prometheus through KEDA's external metrics API. Each HPA should be reading all of them within

@@ -14,7 +14,9 @@ NS=santa-skaffold
 PROBE=services/family/internal/ports/zz_skaffold_probe.go
 SUITE=skaffold-test
 . "$HERE/suite.sh"
-export PATH=$HOME/.cache/santa/k8s/skaffold-$SKAFFOLD_VERSION:$HOME/.cache/santa/bin:$PATH
+. "$HERE/plan.sh" # plan dir: where build.sh built skaffold (deploy/cluster/buildplan)
+SKAFFOLD_DIR=$(plan dir skaffold) || exit 1
+export PATH=$SKAFFOLD_DIR:$HOME/.cache/santa/bin:$PATH
 # No update check or usage data: there is no internet here, and CI is not a user.
 export SKAFFOLD_UPDATE_CHECK=false
 skaffold config set --global collect-metrics false >/dev/null
@@ -38,6 +40,13 @@ t1=$SECONDS
 log "skaffold run took $((SECONDS - t1))s; deployed:"
 deployed | sed 's/^/  /'
 gateway_ready || fail "the gateway does not answer /readyz through the cluster"
+# The dependencies' pods, by name and uid: skaffold dev must leave them running (skaffold.yaml's
+# resourceSelector keeps its run-id label off their pod templates).
+dependency_pods() {
+  kubectl -n "$NS" get pods -l 'app.kubernetes.io/name in (postgresql,nats,redis)' \
+    -o jsonpath='{range .items[*]}{.metadata.name}{" "}{.metadata.uid}{"\n"}{end}' | sort
+}
+pods_after_run=$(dependency_pods)
 
 log "skaffold dev: one change and its reload"
 t2=$SECONDS
@@ -67,6 +76,15 @@ if [ "$(watching)" -ge 1 ]; then
     grep -vE '^\s*$' "$RESULTS/dev.log" | tail -25 | sed 's/^/  /'
   fi
   grep -E 'Build \[|Tags used|Deployments stabilized|Starting deploy' "$RESULTS/dev.log" | sed 's/^/  /' | tail -20
+  pods_after_dev=$(dependency_pods)
+  if [ -n "$pods_after_run" ] && [ "$pods_after_dev" = "$pods_after_run" ]; then
+    log "PostgreSQL, NATS and Redis kept running through skaffold dev's deploy and its reload ($(echo "$pods_after_run" | wc -l) pods, the same uids)"
+  else
+    fail "skaffold dev restarted the dependencies: after skaffold run"
+    printf '%s\n' "$pods_after_run" | sed 's/^/    /'
+    echo "  after skaffold dev's reload:"
+    printf '%s\n' "$pods_after_dev" | sed 's/^/    /'
+  fi
 else
   fail "skaffold dev did not start watching; see $RESULTS/dev.log, whose end is:"
   grep -vE '^\s*$' "$RESULTS/dev.log" | tail -25 | sed 's/^/  /'

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/minio/minio-go/v7"
 
 	"github.com/santa-wishlist/santa/pkg/testenv"
 )
@@ -30,9 +31,11 @@ type fullAccount struct {
 	anna, bob   *client
 	annaS, bobS testenv.Session
 	photoURLs   []string
-	bobItem     string
-	bobToken    string
-	familyID    string
+	// every version MinIO held of them before the deletion, with its version id
+	photoVersions []minio.ObjectInfo
+	bobItem       string
+	bobToken      string
+	familyID      string
 }
 
 func makeFullAccount(t *testing.T) fullAccount {
@@ -68,6 +71,14 @@ func makeFullAccount(t *testing.T) fullAccount {
 		if code := mediaStatus(t, u); code != http.StatusOK {
 			t.Fatalf("photo %s before the deletion: %d", u, code)
 		}
+	}
+	// The bucket is versioned: a 404 after the deletion could be a delete marker over bytes
+	// still kept, so the versions are recorded here and fetched by id afterwards.
+	for _, u := range []string{it.ImageURL, up.URL} {
+		a.photoVersions = append(a.photoVersions, photoVersions(t, u)...)
+	}
+	if len(a.photoVersions) < 4 {
+		t.Fatalf("%d versions of two photos and their thumbnails in MinIO: %+v", len(a.photoVersions), a.photoVersions)
 	}
 	expect(t, annaLive, "wishlist-count", `"count":1`)
 
@@ -240,6 +251,18 @@ func (a fullAccount) assertNoTrace(t *testing.T, pool *pgxpool.Pool) {
 	for _, u := range a.photoURLs {
 		if code := mediaStatus(t, u); code != 404 {
 			t.Errorf("photo %s answers %d", u, code)
+		}
+	}
+	// From the attacker's side, with the bucket's credentials: no version id recorded before
+	// the deletion fetches anything, and no version or delete marker of the photos is left.
+	for _, v := range a.photoVersions {
+		if b, err := fetchVersion(t, v.Key, v.VersionID); err == nil {
+			t.Errorf("%s version %s still answers %d bytes", v.Key, v.VersionID, len(b))
+		}
+	}
+	for _, u := range a.photoURLs {
+		if left := photoVersions(t, u); len(left) > 0 {
+			t.Errorf("versions of %s left in MinIO: %+v", u, left)
 		}
 	}
 	if firebaseUserExists(t, uid) {

@@ -142,7 +142,11 @@ func (r *replicaTimeline) now() int { r.mu.Lock(); defer r.mu.Unlock(); return r
 // gateway's per-user limit), until done says so or limit passes; it returns what came back.
 func attackUntil(t *testing.T, targets []vegeta.Target, rate int, limit time.Duration, done func() bool) vegeta.Metrics {
 	t.Helper()
-	attacker := vegeta.NewAttacker(vegeta.Timeout(15*time.Second), vegeta.KeepAlive(true))
+	opts := []func(*vegeta.Attacker){vegeta.Timeout(15 * time.Second), vegeta.KeepAlive(true)}
+	if os.Getenv("SANTA_INGRESS_ADDR") != "" { // HTTPS, the Ingress's host as the server name
+		opts = append(opts, vegeta.TLSConfig(ingressTLS(t)))
+	}
+	attacker := vegeta.NewAttacker(opts...)
 	results := attacker.Attack(vegeta.NewStaticTargeter(targets...), vegeta.ConstantPacer{Freq: rate, Per: time.Second}, limit, "load")
 	stop := make(chan struct{})
 	go func() {
@@ -182,9 +186,10 @@ func describe(m vegeta.Metrics) string {
 
 func TestAutoscalingGatewayScalesOutAndIn(t *testing.T) {
 	base, host := baseURL(t), ""
-	// Through the ingress controller, as users come: its node port, with the app's host name.
+	// Through the ingress controller, as users come: its HTTPS node port, with the app's host
+	// name (attackUntil's TLS names it too).
 	if addr := os.Getenv("SANTA_INGRESS_ADDR"); addr != "" {
-		base, host = "http://"+addr, os.Getenv("SANTA_INGRESS_HOST")
+		base, host = "https://"+addr, os.Getenv("SANTA_INGRESS_HOST")
 	}
 	// 200 a second over 70 users: each sends 2.9 a second, under the gateway's 4 a second.
 	const users, rate, trickle = 70, 200, 2

@@ -298,6 +298,13 @@ func TestMonitoringAlertDrills(t *testing.T) {
 		}
 		drillConsumerLag(t, receiver)
 	})
+	t.Run("BackupTooOld", func(t *testing.T) {
+		t.Parallel()
+		if !onCluster() {
+			t.Skip("needs the cluster: the local stack's PostgreSQL does not archive")
+		}
+		drillBackupTooOld(t, receiver)
+	})
 	// Not beside the others: a service brought back while NATS is away would wait for it.
 	// (The parallel drills above start when this one has ended.)
 	t.Run("NATSUnreachable", func(t *testing.T) {
@@ -590,6 +597,39 @@ func drillConsumerLag(t *testing.T, receiver *alertReceiver) {
 		service, durable, users*giftsEach, pending, forDuration, interval, slack)
 	if toFire < forDuration-interval {
 		t.Errorf("%s fired after %s, before its `for` of %s", alert, toFire, forDuration)
+	}
+	if toFire > bound+slack {
+		t.Errorf("%s fired after %s, later than `for` + one scrape interval (%s) + %s", alert, toFire, bound, slack)
+	}
+}
+
+// drillBackupTooOld: PostgreSQL's record of its last base backup (the backup history file in
+// pg_wal, which wishlist reports) is removed, as if no backup had ended for days:
+// SantaBackupTooOld must fire within its `for` and a scrape interval, and resolve once a backup
+// is taken (pgbackrest backup in the pod, which writes a new record).
+func drillBackupTooOld(t *testing.T, receiver *alertReceiver) {
+	interval := scrapeInterval(t)
+	const alert, forDuration = "SantaBackupTooOld", 5 * time.Minute
+	key := alert + "/"
+	if n := len(promQuery(t, `wishlist_postgres_last_backup_timestamp_seconds > 0`)); n == 0 {
+		t.Fatal("wishlist reports no base backup before the drill")
+	}
+	stopped := time.Now()
+	t.Logf("alert drill: removed %s", pgExec(t, "sh", "-c", `rm -v "$PGDATA"/pg_wal/*.backup`))
+	bound := forDuration + interval
+	slack := interval + 30*time.Second
+	fired := receiver.wait(t, key, false, stopped, bound+slack+time.Minute)
+	toFire := fired.Sub(stopped)
+
+	back := time.Now()
+	label := takeBackup(t)
+	took := time.Since(back)
+	resolvedAt := receiver.wait(t, key, true, back, 3*time.Minute)
+	t.Logf("alert drill: %s fired after %ds, resolved after %ds (the last backup's record removed; bound: for %s + scrape %s + %s; resolved counted from the start of backup %s, which took %s)",
+		alert, int(toFire.Round(time.Second).Seconds()), int(resolvedAt.Sub(back).Round(time.Second).Seconds()),
+		forDuration, interval, slack, label, took.Round(time.Second))
+	if toFire < forDuration {
+		t.Errorf("%s fired %s after the record went, before its `for` of %s", alert, toFire, forDuration)
 	}
 	if toFire > bound+slack {
 		t.Errorf("%s fired after %s, later than `for` + one scrape interval (%s) + %s", alert, toFire, bound, slack)

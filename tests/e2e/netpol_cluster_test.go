@@ -7,6 +7,8 @@
 package e2e
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"io"
 	"net/http"
@@ -176,24 +178,42 @@ func TestDrillNetworkPoliciesLetOnlyTheGatewayIn(t *testing.T) {
 	}
 }
 
-// throughIngress GETs path from the ingress controller (SANTA_INGRESS_ADDR) with the Ingress's
-// host (SANTA_INGRESS_HOST), as a browser resolving that name to it would.
+// throughIngress GETs path from the ingress controller (SANTA_INGRESS_ADDR, its HTTPS node port)
+// with the Ingress's host (SANTA_INGRESS_HOST) as the Host and the TLS server name, as a browser
+// resolving that name to it would.
 func throughIngress(t *testing.T, path string) (int, string) {
 	t.Helper()
 	addr, host := os.Getenv("SANTA_INGRESS_ADDR"), os.Getenv("SANTA_INGRESS_HOST")
 	if addr == "" || host == "" {
 		t.Fatal("SANTA_INGRESS_ADDR and SANTA_INGRESS_HOST are not set (k8s-test.sh sets them)")
 	}
-	req, err := http.NewRequest("GET", "http://"+addr+path, nil)
+	req, err := http.NewRequest("GET", "https://"+addr+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Host = host
-	res, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: ingressTLS(t)}}
+	res, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("through the ingress: %v", err)
 	}
 	defer res.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(res.Body, 200))
 	return res.StatusCode, string(body)
+}
+
+// ingressTLS is a client's TLS for the ingress: the Ingress's host as the server name (the
+// address dialled is the node's), and the local cluster's CA (SANTA_INGRESS_CA, the
+// santa-local-ca certificate k8s-test.sh saved) as the only root, as for a browser that trusts it.
+func ingressTLS(t *testing.T) *tls.Config {
+	t.Helper()
+	pem, err := os.ReadFile(os.Getenv("SANTA_INGRESS_CA"))
+	if err != nil {
+		t.Fatalf("the local CA (SANTA_INGRESS_CA, k8s-test.sh sets it): %v", err)
+	}
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(pem) {
+		t.Fatalf("no certificate in %s", os.Getenv("SANTA_INGRESS_CA"))
+	}
+	return &tls.Config{ServerName: os.Getenv("SANTA_INGRESS_HOST"), RootCAs: roots, MinVersion: tls.VersionTLS12}
 }

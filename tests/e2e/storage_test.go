@@ -7,8 +7,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net/http"
-	"os"
+	"path"
 	"strings"
 	"testing"
 
@@ -16,27 +17,59 @@ import (
 	"github.com/minio/minio-go/v7/pkg/credentials"
 )
 
-// storedImages counts what media keeps for a user: its storage ledger in the stack's bucket
-// (owners/<hash of the uid>/, one entry per image with its thumbnail).
-func storedImages(t *testing.T, uid string) int {
+// stackMinIO is a plain client of the stack's MinIO and the stack's bucket: the test looks
+// behind media's back, as someone holding the bucket's credentials could.
+func stackMinIO(t *testing.T) (*minio.Client, string) {
 	t.Helper()
-	endpoint := os.Getenv("TEST_MINIO_ENDPOINT")
-	if endpoint == "" {
-		endpoint = "127.0.0.1:9000"
-	}
+	endpoint := envOr("TEST_MINIO_ENDPOINT", "127.0.0.1:9000")
 	mc, err := minio.New(endpoint, &minio.Options{Creds: credentials.NewStaticV4(
 		envOr("TEST_MINIO_ACCESS_KEY", "santa"), envOr("TEST_MINIO_SECRET_KEY", "santa-secret-key"), "")})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The test stack's bucket is named after its namespace; a cluster names its own.
+	return mc, envOr("TEST_MINIO_BUCKET", "santa-"+envOr("EVENTS_NAMESPACE", "test"))
+}
+
+// photoVersions lists every version (delete markers included) of a photo and its thumbnail,
+// given its address as media answers it (/media/<key>?exp=&sig=).
+func photoVersions(t *testing.T, address string) []minio.ObjectInfo {
+	t.Helper()
+	mc, bucket := stackMinIO(t)
+	key := strings.TrimPrefix(strings.SplitN(address, "?", 2)[0], "/media/")
+	key = strings.TrimSuffix(key, path.Ext(key)) // the image and its _thumb
+	var out []minio.ObjectInfo
+	for obj := range mc.ListObjects(context.Background(), bucket, minio.ListObjectsOptions{Prefix: key, Recursive: true, WithVersions: true}) {
+		if obj.Err != nil {
+			t.Fatalf("MinIO: %v", obj.Err)
+		}
+		out = append(out, obj)
+	}
+	return out
+}
+
+// fetchVersion reads one version of an object straight from MinIO, by its version id.
+func fetchVersion(t *testing.T, key, versionID string) ([]byte, error) {
+	mc, bucket := stackMinIO(t)
+	obj, err := mc.GetObject(context.Background(), bucket, key, minio.GetObjectOptions{VersionID: versionID})
+	if err != nil {
+		return nil, err
+	}
+	defer obj.Close()
+	return io.ReadAll(obj)
+}
+
+// storedImages counts what media keeps for a user: its storage ledger in the stack's bucket
+// (owners/<hash of the uid>/, one entry per image with its thumbnail).
+func storedImages(t *testing.T, uid string) int {
+	t.Helper()
+	mc, bucket := stackMinIO(t)
 	h := sha256.Sum256([]byte(uid))
 	n := 0
-	// The test stack's bucket is named after its namespace; a cluster names its own.
-	bucket := envOr("TEST_MINIO_BUCKET", "santa-"+envOr("EVENTS_NAMESPACE", "test"))
 	for obj := range mc.ListObjects(context.Background(), bucket,
 		minio.ListObjectsOptions{Prefix: "owners/" + hex.EncodeToString(h[:16]) + "/", Recursive: true}) {
 		if obj.Err != nil {
-			t.Fatalf("MinIO at %s: %v", endpoint, obj.Err)
+			t.Fatalf("MinIO: %v", obj.Err)
 		}
 		n++
 	}

@@ -6,7 +6,8 @@ and a NetworkPolicy that admits only the services using it.
 dict: root, name, image, uid, ports ([{name, port}]), args, env, probes ({startup, liveness,
 readiness}), storage ({size, storageClassName, mountPath} or nil), emptyDirs ([{name,
 mountPath, medium, sizeLimit}]), configMounts ([{name, configMap or secret, mountPath,
-subPath}]), resources, clients (service names), workingDir, and for a clustered StatefulSet
+subPath}]), resources, clients (service names, and dependencies' names), egress (NetworkPolicy
+egress rules besides DNS, for a dependency that calls out), workingDir, and for a clustered StatefulSet
 (NATS): replicas (default 1) and peerPorts ([{name, port}], the ports the replicas reach each
 other on, through a headless Service that names every pod).
 */}}
@@ -249,6 +250,11 @@ spec:
         {{- range .peerPorts }}
         - {protocol: TCP, port: {{ .port }}}
         {{- end }}
+  {{- else if .egress }}
+  # Only what it calls (PostgreSQL's backups: the object store).
+  egress:
+    {{- include "santa.dnsEgress" $root | nindent 4 }}
+    {{- toYaml .egress | nindent 4 }}
   {{- else }}
   # It calls nothing, so it may reach nothing.
   egress: []

@@ -257,3 +257,28 @@ forms it cannot read (such as "1.5Gi"), rather than guessing.
 {{- end -}}
 {{- $mib -}}
 {{- end -}}
+
+{{/*
+How the Firebase Admin SDK gets its Google identity (firebase.credentials), for the services
+that use Firebase: "workloadIdentity" (annotations on their ServiceAccounts), "key" (a service
+account key from a Secret, mounted as a file), or "" (none: the Auth emulator, or a demo-
+project, which only the emulator knows). Checking ID tokens needs only the project id, but
+reading a user's email address (notification) and deleting a closed account's user (gateway)
+are Admin API calls made as some Google identity, which the SDK finds as Application Default
+Credentials. Left to the operator to discover, it shows only as unsent emails and undeleted
+users; so a real project without the emulator needs exactly one way, named here, and two are
+refused too (the key file would silently win over the workload identity).
+*/}}
+{{- define "santa.firebaseCredentials" -}}
+{{- $v := .Values -}}
+{{- $c := $v.firebase.credentials -}}
+{{- if and $c.serviceAccountAnnotations $c.existingSecret -}}
+{{- fail "firebase.credentials: give the Admin SDK one identity, not two: either serviceAccountAnnotations (a workload identity) or existingSecret with key (a mounted service account key); leave the other empty" -}}
+{{- else if $c.serviceAccountAnnotations -}}
+workloadIdentity
+{{- else if $c.existingSecret -}}
+key
+{{- else if not (or $v.authEmulator.enabled (hasPrefix "demo-" $v.firebase.projectId)) -}}
+{{- fail (printf "firebase.projectId is %q and authEmulator.enabled is false: gateway and notification need a Google identity for the Firebase Admin SDK (deleting users, reading their email addresses). Set firebase.credentials.serviceAccountAnnotations (a workload identity, e.g. iam.gke.io/gcp-service-account: NAME@PROJECT.iam.gserviceaccount.com) or firebase.credentials.existingSecret and firebase.credentials.key (a service account key in a Secret); docs/kubernetes.md says how" $v.firebase.projectId) -}}
+{{- end -}}
+{{- end -}}

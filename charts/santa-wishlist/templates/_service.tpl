@@ -57,7 +57,8 @@ kernel's OOM killer would step in. */ -}}
 {{- end -}}
 {{- if has "firebase" $svc.uses -}}
 {{- $_ := set $cfg "FIREBASE_PROJECT_ID" (required "firebase.projectId is required" $v.firebase.projectId) -}}
-{{- if $v.firebase.credentials.existingSecret -}}
+{{- /* The mounted key (services.yaml mounts it); a workload identity needs no setting. */ -}}
+{{- if eq (include "santa.firebaseCredentials" $root) "key" -}}
 {{- $_ := set $cfg "GOOGLE_APPLICATION_CREDENTIALS" (printf "/var/run/secrets/google/%s" $v.firebase.credentials.key) -}}
 {{- end -}}
 {{- /* The web app's Firebase config is the gateway's to hand out (notification only reads user records). */ -}}
@@ -272,6 +273,15 @@ from secrets.existingSecret or the Secret made from secrets.*.
 {{ include "santa.internetEgress" $root }}
 {{- else if or (has "gemini" .svc.uses) (has "firebase" .svc.uses) (has "webpush" .svc.uses) }}
 {{ include "santa.httpsEgress" $root }}
+{{- end }}
+{{- if and (has "firebase" .svc.uses) (eq (include "santa.firebaseCredentials" $root) "workloadIdentity") }}
+{{- /* The workload identity's tokens come from the node's metadata server, at a link-local
+address that networkPolicy.internetHttps excepts (firebase.credentials.workloadIdentityEgress). */}}
+{{- range $name, $rule := $v.firebase.credentials.workloadIdentityEgress }}
+{{- if $rule }}
+- {{ toYaml $rule | nindent 2 | trim }}
+{{- end }}
+{{- end }}
 {{- end }}
 {{- if and (has "firebase" .svc.uses) $v.authEmulator.enabled }}
 - to:

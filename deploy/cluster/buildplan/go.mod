@@ -1,0 +1,3 @@
+module github.com/santa-wishlist/santa/deploy/cluster/buildplan
+
+go 1.26.0
