@@ -18,12 +18,19 @@ const chromiumArgs = [
   '--disable-sync',
 ];
 /**
- * E2E_HOST_MAP="host=ip:port" (deploy/cluster/k8s-test.sh): the app's host name resolved to where
- * the ingress controller listens, as DNS would point it at a load balancer, for Chromium (its
- * resolver rules) and for the tests' own calls (support/hostMap.ts).
+ * E2E_HOST_MAP="host=ip:port[,host=ip:port]" (deploy/cluster/k8s-test.sh): the app's host names
+ * (its own and the Auth emulator's) resolved to where the ingress controller listens, as DNS
+ * would point them at a load balancer, for Chromium (its resolver rules) and for the tests' own
+ * calls (support/hostMap.ts).
  */
-const hostMap = process.env.E2E_HOST_MAP?.split('=');
-if (hostMap) chromiumArgs.push(`--host-resolver-rules=MAP ${hostMap[0]} ${hostMap[1]}`);
+const hostMap = process.env.E2E_HOST_MAP?.split(',').map((pair) => pair.split('='));
+if (hostMap) chromiumArgs.push(`--host-resolver-rules=${hostMap.map(([host, to]) => `MAP ${host} ${to}`).join(', ')}`);
+/**
+ * E2E_BROWSER_HOME (k8s-test.sh): Chromium's home, whose NSS database (.pki/nssdb) trusts the
+ * cluster's local CA, so that the app over HTTPS is a secure context with a valid certificate
+ * (service workers, the camera) and not an accepted error.
+ */
+const browserEnv = process.env.E2E_BROWSER_HOME ? { ...process.env, HOME: process.env.E2E_BROWSER_HOME } : undefined;
 
 export default defineConfig({
   testDir: './e2e',
@@ -50,6 +57,7 @@ export default defineConfig({
     launchOptions: {
       executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
       args: chromiumArgs,
+      env: browserEnv,
     },
   },
   projects: [

@@ -13,6 +13,8 @@
 #   stack.sh env SERVICE     prints the environment the service runs with (secrets included)
 #   stack.sh nats-url USER   the URL of a user of the stack's NATS (tests: observer, media)
 #   stack.sh stop-service S… / start-service S…   one service of a started stack down and up again
+#   stack.sh baseline COMMIT / baseline-stop   that commit's gateway and wishlist beside the
+#                            started stack, on 127.0.0.2 (make bench's before and after, BENCH_BASELINE)
 #   stack.sh url             the stack's gateway address
 #   stack.sh ports           every profile's listeners, from the port plan (deploy/local/ports.env)
 #
@@ -21,8 +23,8 @@
 # (database santa, namespace "dev"); STACK=smoke is the dev profile on ports, a database and a
 # namespace of its own, for the smoke test that runs `up` as `make dev` does (smoke.sh).
 #
-# This script only starts and stops processes (with stack-install.sh and stack-deps.sh, which it
-# sources). What is decided rather than run is Go, in deploy/local/stackplan (built into the
+# This script only starts and stops processes (with stack-install.sh, stack-deps.sh and
+# stack-baseline.sh, which it sources). What is decided rather than run is Go, in deploy/local/stackplan (built into the
 # stack's bin on first use): the port plan, the renderer's inputs, the files the stack's NATS
 # and Auth emulator read, readiness and why a service exited.
 set -euo pipefail
@@ -111,6 +113,8 @@ VALUES=$ROOT/charts/santa-wishlist/values.yaml
 . "$ROOT/deploy/local/stack-install.sh" # installs, builds, the stack's secrets
 # shellcheck source=SCRIPTDIR/stack-deps.sh
 . "$ROOT/deploy/local/stack-deps.sh"    # the dependencies
+# shellcheck source=SCRIPTDIR/stack-baseline.sh
+. "$ROOT/deploy/local/stack-baseline.sh" # another commit's gateway and wishlist beside the stack
 
 # service_env NAME: the service's environment, KEY=value lines (secrets included).
 service_env() {
@@ -276,12 +280,14 @@ case "${1:-}" in
   env) service_env "${2:?service}" ;;
   ports) plan ports ;;
   url) echo "http://127.0.0.1:$PORT_BASE" ;; # the stack's gateway, for tests
+  baseline) baseline "${2:-}" ;;
+  baseline-stop) baseline_stop ;;
   nats-url) plan nats-url "${2:?user}" ;;   # a stack NATS user's URL, for tests
   start) install_tools; deps; build_services; start_services ;;
-  stop) stop_services; [ "${2:-}" = --all ] && stop_deps; true ;;
+  stop) baseline_stop; stop_services; [ "${2:-}" = --all ] && stop_deps; true ;;
   stop-service) shift; stop_named "$@" ;;
   start-service) shift; start_named "$@" ;;
   prepare) prepare ;;
   up) up ;;
-  *) sed -n '2,27p' "$0"; exit 2 ;;
+  *) sed -n '2,29p' "$0"; exit 2 ;;
 esac

@@ -8,6 +8,9 @@ const PASSWORD = 'candy-cane-7';
 
 test.describe('sign-in', () => {
   test('sign up with a display name, see it in the avatar menu, log out', async ({ page }) => {
+    // Four screens, each checked by axe in three themes and languages: about 40 s on a quiet
+    // machine, 96 s seen on a busy one; the default 90 s left no room.
+    test.setTimeout(180_000);
     const email = uniqueEmail('e2e-signup');
     await page.goto('/firebase-login');
     await expect(page.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');

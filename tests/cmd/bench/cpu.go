@@ -12,8 +12,8 @@ import (
 // clockTicks is USER_HZ, the unit of /proc/<pid>/stat's CPU times; 100 on every Linux we run.
 const clockTicks = 100
 
-// cpuUse is CPU seconds spent so far by each process group that serves a list request: the
-// stack's services, PostgreSQL and Redis (every process of that name) and the bench itself.
+// cpuUse is CPU seconds spent so far by each process that serves a list request: the stack's
+// services, PostgreSQL and Redis (every process of that name, as name#pid) and the bench itself.
 type cpuUse map[string]float64
 
 // readCPU snapshots cpuUse from /proc. It is empty when the stack's pid files are unknown.
@@ -35,11 +35,15 @@ func readCPU(pidDir string, services []string) cpuUse {
 		if err != nil {
 			continue
 		}
+		// Each process apart (name#pid): a PostgreSQL backend that ends between two snapshots
+		// (another pool closing) took its CPU with it, and a sum by name then went down,
+		// even below zero.
+		pid := filepath.Base(filepath.Dir(comm))
 		switch name := strings.TrimSpace(string(b)); {
 		case name == "postgres":
-			use["postgres"] += processCPU(filepath.Base(filepath.Dir(comm)))
+			use["postgres#"+pid] = processCPU(pid)
 		case name == "redis-server":
-			use["redis"] += processCPU(filepath.Base(filepath.Dir(comm)))
+			use["redis#"+pid] = processCPU(pid)
 		}
 	}
 	return use
@@ -81,10 +85,16 @@ func perRequest(before, after cpuUse, requests int) string {
 		name string
 		us   float64
 	}
+	// A process that ended meanwhile is left out; one that started counts whole (all of its
+	// CPU was spent since the first snapshot).
+	byName := map[string]float64{}
+	for key, end := range after {
+		name, _, _ := strings.Cut(key, "#")
+		byName[name] += (end - before[key]) / float64(requests) * 1e6
+	}
 	var shares []share
 	total := 0.0
-	for name, end := range after {
-		us := (end - before[name]) / float64(requests) * 1e6
+	for name, us := range byName {
 		total += us
 		if us >= 1 {
 			shares = append(shares, share{name, us})

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -76,15 +75,36 @@ func main() {
 	}
 	// The floor moves between runs on a shared machine (3.6k to 8.4k req/s seen), so the ratio
 	// is also measured in short rounds that alternate floor and gateway, whose median is the
-	// figure to compare across runs.
-	var ratios []float64
-	for range cfg.Rounds {
-		f := closedLoop(cfg.Concurrency, cfg.RoundDuration, func(i int) error { return listThroughPgx(ctx, pool, users[i%len(users)].UID) })
-		g := closedLoop(cfg.Concurrency, cfg.RoundDuration, func(i int) error { return listThroughGateway(cfg.URL, users[i%len(users)].Token) })
-		ratios = append(ratios, 100*g.throughput()/f.throughput())
+	// figure to compare across runs. With a baseline (BENCH_BASELINE_URL: another commit's
+	// gateway and wishlist beside the stack's, deploy/local/bench.sh) its gateway takes turns
+	// in the same rounds: before and after in one run, on the same machine at the same moment.
+	floorRounds := &contender{name: "pgx floor", call: func(i int) error { return listThroughPgx(ctx, pool, users[i%len(users)].UID) }}
+	gatewayRounds := &contender{name: "gateway", call: func(i int) error { return listThroughGateway(cfg.URL, users[i%len(users)].Token) }}
+	contenders := []*contender{gatewayRounds}
+	if cfg.BaselineURL != "" {
+		contenders = append(contenders, &contender{name: "baseline " + cfg.BaselineName,
+			call: func(i int) error { return listThroughGateway(cfg.BaselineURL, users[i%len(users)].Token) }})
 	}
+	if cfg.BaselineURL != "" {
+		// The stack's gateway and wishlist have just served the runs above; the baseline's
+		// first requests would verify every user's token and open every connection anew
+		// (its first round read 27% where the others read 40-55%).
+		closedLoop(cfg.Concurrency, cfg.RoundDuration, contenders[1].call)
+	}
+	alternate(cfg, append(append([]string{}, cfg.Services...), cfg.BaselineServices...), floorRounds, contenders...)
 	fmt.Printf("gateway / floor throughput: %.0f%% in the runs above; %s (target at least 60%%)\n",
-		100*gateway.throughput()/floor.throughput(), roundsSummary(ratios, cfg.RoundDuration))
+		100*gateway.throughput()/floor.throughput(), roundsSummary(gatewayRounds.ratios(floorRounds), cfg.RoundDuration))
+	if cfg.BaselineURL != "" {
+		base := contenders[1]
+		fmt.Printf("baseline %s gateway / floor, in the same rounds: %s\n", cfg.BaselineName, roundsSummary(base.ratios(floorRounds), cfg.RoundDuration))
+		// The two gateways ran seconds apart in each round: their own ratio moves least with
+		// the machine's load, which moves the floor's throughput too.
+		fmt.Printf("gateway / baseline gateway, round by round: %s\n", roundsSummary(gatewayRounds.ratios(base), cfg.RoundDuration))
+		fmt.Printf("CPU µs per request over the rounds (each process, summed over its own rounds):\n")
+		for _, c := range []*contender{floorRounds, base, gatewayRounds} {
+			fmt.Printf("  %-20s %s\n", c.name, strings.TrimSpace(c.cpuLine()))
+		}
+	}
 	fmt.Println()
 	fmt.Printf("fixed rate %d requests/s through the gateway for %s\n", cfg.Rate, cfg.Duration)
 	fmt.Println(header())
@@ -121,20 +141,6 @@ func main() {
 		name, url, _ := strings.Cut(svc, "=")
 		fmt.Printf("  %-13s %14s %18s   %s\n", name, after[name], memoryMB(url), residentSplit(cfg.PidDir, name))
 	}
-}
-
-// roundsSummary prints each alternating round's gateway / floor ratio and their median.
-func roundsSummary(ratios []float64, d time.Duration) string {
-	if len(ratios) == 0 {
-		return "no alternating rounds (BENCH_ROUNDS=0)"
-	}
-	parts := make([]string, len(ratios))
-	for i, r := range ratios {
-		parts[i] = fmt.Sprintf("%.0f%%", r)
-	}
-	sorted := append([]float64(nil), ratios...)
-	sort.Float64s(sorted)
-	return fmt.Sprintf("alternating rounds of %s (floor, then gateway): %s, median %.0f%%", d, strings.Join(parts, ", "), sorted[len(sorted)/2])
 }
 
 // residentSplit tells a service's own memory from the pages of its binary, read from
@@ -174,6 +180,10 @@ type config struct {
 	PidDir                         string        // where the local stack keeps its pid files, if known
 	Rounds                         int           // alternating floor / gateway rounds
 	RoundDuration                  time.Duration // each round's closed loop
+	// BaselineURL is another commit's gateway (BaselineName), which then takes turns in the
+	// rounds too; BaselineServices are its processes' names in PidDir, for their CPU.
+	BaselineURL, BaselineName string
+	BaselineServices          []string
 }
 
 func loadConfig() config {
@@ -200,6 +210,10 @@ func loadConfig() config {
 	fmt.Sscan(get("BENCH_ROUNDS", "5"), &c.Rounds)
 	if c.RoundDuration, err = time.ParseDuration(get("BENCH_ROUND_DURATION", "3s")); err != nil {
 		log.Fatalf("BENCH_ROUND_DURATION: %v", err)
+	}
+	c.BaselineURL, c.BaselineName = os.Getenv("BENCH_BASELINE_URL"), get("BENCH_BASELINE", "baseline")
+	if c.BaselineURL != "" {
+		c.BaselineServices = []string{"gateway-baseline", "wishlist-baseline"}
 	}
 	c.Services = strings.Split(get("BENCH_SERVICES", "gateway=http://127.0.0.1:18090,wishlist=http://127.0.0.1:18091,vision=http://127.0.0.1:18092,media=http://127.0.0.1:18093,notification=http://127.0.0.1:18094"), ",")
 	c.NotificationLatency = get("BENCH_NOTIFICATIONS", "1") == "1"
