@@ -6,7 +6,7 @@ GO_PACKAGES = $(shell go list -m -f '{{.Dir}}/...' | sed "s|^$(CURDIR)|.|")
 
 HELM ?= $(HOME)/.cache/santa/bin/helm
 
-.PHONY: generate alerts-test cluster cluster-stop k8s-test skaffold-test dev test smoke screenshots security bench bench-streams bench-lookup bench-giving bench-lists bench-first-run web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
+.PHONY: generate alerts-test cluster cluster-stop k8s-test skaffold-test dev test smoke screenshots security bench bench-gateway bench-streams bench-lookup bench-giving bench-lists bench-first-run web web-budget go-test stack-start stack-stop fmt lint help helm chart-test chart-render
 
 help:
 	@echo "make dev         the whole product at http://localhost:8080 (Ctrl-C stops it); the first run installs and builds"
@@ -20,6 +20,7 @@ help:
 	@echo "make web         the web app's build (web/dist)"
 	@echo "make stack-start / stack-stop  the test stack in the background"
 	@echo "make bench       load benchmarks against the running test stack (prints figures)"
+	@echo "make bench-gateway  the gateway against the pgx floor, BENCH_BASELINE's (main) and this tree's in the same alternating rounds"
 	@echo "make bench-lookup  barcode lookup p50/p99 from the cache and from the fake upstreams"
 	@echo "make bench-giving  a giver's shared list through the gateway: before group gifts against 10 group gifts x 5 pledges, alternating rounds"
 	@echo "make bench-lists  the shared view (with suggestions, with group gifts) and the recipient's list against the same reads before them, medians and ratio"
@@ -71,9 +72,17 @@ security:
 	deploy/local/security.sh; s=$$?; STACK=test $(STACK) stop; exit $$s
 
 # The load benchmarks over a test stack, then the list answers' costs (bench-lists).
+# BENCH_BASELINE=COMMIT also runs that commit's gateway and wishlist beside the stack's, and the
+# alternating floor / gateway rounds take in its gateway too: before and after in one run.
 bench:
 	deploy/local/bench.sh
 	$(MAKE) bench-lists
+
+# Only the gateway against the pgx floor, before and after in one run: the gateway and wishlist
+# of BENCH_BASELINE (main unless set) beside this tree's, in 9 alternating rounds of floor and
+# both gateways, each round's ratios and their medians, and each side's CPU per request.
+bench-gateway:
+	BENCH_BASELINE=$${BENCH_BASELINE:-main} BENCH_ROUNDS=$${BENCH_ROUNDS:-9} BENCH_NOTIFICATIONS=0 BENCH_IMAGES=0 BENCH_FAMILY=0 deploy/local/bench.sh
 
 # What group gifts cost a giver's shared list through the gateway (also part of make bench).
 bench-giving:
