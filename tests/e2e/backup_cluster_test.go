@@ -116,7 +116,7 @@ func (w *writer) add(ctx context.Context, n int) {
 	body, _ := json.Marshal(map[string]any{"name": fmt.Sprintf("Restore drill gift %d", n),
 		"description": "Something Santa's elves can make", "category": "Toys", "price": "$12"})
 	for ctx.Err() == nil {
-		code, _, h, err := w.l.requestWithHeader(http.MethodPost, "/api/wishlist", body, key)
+		code, out, h, err := w.l.requestWithHeader(http.MethodPost, "/api/wishlist", body, key)
 		if err == nil && code == http.StatusCreated {
 			w.mu.Lock()
 			wr.acked = time.Now()
@@ -124,9 +124,9 @@ func (w *writer) add(ctx context.Context, n int) {
 			return
 		}
 		if err != nil {
-			w.l.fail("write: transport")
+			w.l.fail("write: transport", nil, err)
 		} else {
-			w.l.fail(fmt.Sprintf("write: %d", code))
+			w.l.fail(fmt.Sprintf("write: %d", code), out, nil)
 		}
 		// What may succeed later is sent again: no answer, a 5xx, a 429, or a 409 (the same key
 		// still in progress); any other answer is final.

@@ -38,6 +38,7 @@ type load struct {
 	mu       sync.Mutex
 	created  []string       // item ids the client was told were created
 	failures map[string]int // what failed, by answer ("503", "transport", ...)
+	answers  []string       // each failure's time and answer, to tell whose it was
 	writes   int
 	reads    int
 }
@@ -47,9 +48,13 @@ func newLoad(t *testing.T, owner *client, retry bool) *load {
 		http: &http.Client{Timeout: 15 * time.Second}}
 }
 
-func (l *load) fail(what string) {
+func (l *load) fail(what string, answer []byte, err error) {
 	l.mu.Lock()
 	l.failures[what]++
+	if err != nil {
+		answer = []byte(err.Error())
+	}
+	l.answers = append(l.answers, fmt.Sprintf("%s %s: %.200s", time.Now().UTC().Format("15:04:05.000"), what, answer))
 	l.mu.Unlock()
 }
 
@@ -103,9 +108,9 @@ func (l *load) write(ctx context.Context, n int) {
 			return
 		}
 		if err != nil {
-			l.fail("write: transport")
+			l.fail("write: transport", nil, err)
 		} else {
-			l.fail(fmt.Sprintf("write: %d", code))
+			l.fail(fmt.Sprintf("write: %d", code), out, nil)
 		}
 		// Only what may succeed later is retried: no answer, a 5xx or a 429.
 		retryable := err != nil || code >= 500 || code == http.StatusTooManyRequests
@@ -120,12 +125,12 @@ func (l *load) read() {
 	l.mu.Lock()
 	l.reads++
 	l.mu.Unlock()
-	code, _, err := l.request(http.MethodGet, "/api/wishlist", nil, "")
+	code, out, err := l.request(http.MethodGet, "/api/wishlist", nil, "")
 	switch {
 	case err != nil:
-		l.fail("read: transport")
+		l.fail("read: transport", nil, err)
 	case code != http.StatusOK:
-		l.fail(fmt.Sprintf("read: %d", code))
+		l.fail(fmt.Sprintf("read: %d", code), out, nil)
 	}
 }
 
@@ -312,6 +317,15 @@ func TestDrillRolloutRestartLosesNothing(t *testing.T) {
 	lostItems, doubledItems, lostEvents, doubledEvents := l.verify(t, owner, session.UID, since)
 	report(t, fmt.Sprintf("rollout restart of %d Deployments", len(deployments)), took, l, lostItems, doubledItems, lostEvents, doubledEvents)
 	if l.failed() > 0 {
+		// Whose answer each was (the gateway's JSON, or Traefik's plain "Bad Gateway"), and what
+		// the gateway said of its upstreams meanwhile.
+		t.Logf("the failed requests' answers:\n  %s", strings.Join(l.answers, "\n  "))
+		for _, line := range strings.Split(kubectl(t, "logs", "-l", "app.kubernetes.io/name=gateway", "--prefix",
+			"--since-time="+start.UTC().Format(time.RFC3339), "--tail=-1", "--max-log-requests=10"), "\n") {
+			if strings.Contains(line, "upstream failed") {
+				t.Logf("gateway: %.400s", line)
+			}
+		}
 		t.Errorf("%d requests failed during the rollout: %v", l.failed(), l.failures)
 	}
 }

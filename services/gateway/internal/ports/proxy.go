@@ -1,8 +1,10 @@
 package ports
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -22,7 +24,7 @@ import (
 // sharedTransport keeps connections to the internal services open between requests.
 var sharedTransport = &http.Transport{
 	Proxy:               nil, // internal calls never go through an outbound proxy
-	DialContext:         dialRetrying(&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 30 * time.Second}),
+	DialContext:         dialRetrying(serviceDialer.DialContext),
 	MaxIdleConns:        512,
 	MaxIdleConnsPerHost: 256,
 	IdleConnTimeout:     90 * time.Second,
@@ -36,7 +38,7 @@ var sharedTransport = &http.Transport{
 var streamTransport = func() *http.Transport {
 	t := &http.Transport{
 		Proxy:           nil,
-		DialContext:     dialRetrying(&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 30 * time.Second}),
+		DialContext:     dialRetrying(serviceDialer.DialContext),
 		IdleConnTimeout: 90 * time.Second,
 		HTTP2:           &http.HTTP2Config{SendPingTimeout: 20 * time.Second, PingTimeout: 10 * time.Second},
 	}
@@ -45,17 +47,23 @@ var streamTransport = func() *http.Transport {
 	return t
 }()
 
+// serviceDialer connects to an internal service. A second is long for a connection inside the
+// cluster (the kernel answers it, however busy the service): one that takes longer went to a pod
+// that is gone (a SYN to a vanished address waits for an ARP answer that never comes), and
+// dialRetrying tries again, by when kube-proxy may send it elsewhere.
+var serviceDialer = &net.Dialer{Timeout: time.Second, KeepAlive: 30 * time.Second}
+
 // dialRetrying dials again, with pauses growing to about 3 s in all, when the address refuses the
-// connection or has no route: behind a Service, new connections keep going to a pod that just
-// went away (a rollout, a scale-down) until kube-proxy's rules catch up, and a Service with no
-// ready pod refuses them (make k8s-test saw both as 502s). Nothing was sent yet, so waiting is
-// safe for every request, a POST too.
-func dialRetrying(d *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
+// connection, has no route or does not answer in time: behind a Service, new connections keep
+// going to a pod that just went away (a rollout, a scale-down) until kube-proxy's rules catch up,
+// and a Service with no ready pod refuses them (make k8s-test saw both as 502s). Nothing was sent
+// yet, so trying again is safe for every request, a POST too.
+func dialRetrying(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		pause := 100 * time.Millisecond
 		for attempt := 1; ; attempt++ {
-			conn, err := d.DialContext(ctx, network, addr)
-			if err == nil || attempt == 6 || !(errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH)) {
+			conn, err := dial(ctx, network, addr)
+			if err == nil || attempt == 6 || ctx.Err() != nil || !worthDialingAgain(err) {
 				return conn, err
 			}
 			select {
@@ -66,6 +74,44 @@ func dialRetrying(d *net.Dialer) func(ctx context.Context, network, addr string)
 			pause *= 2
 		}
 	}
+}
+
+func worthDialingAgain(err error) bool {
+	var netErr net.Error
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) ||
+		(errors.As(err, &netErr) && netErr.Timeout())
+}
+
+// replayLimit is the largest body the gateway reads before passing it on (a gift, a list, a
+// claim; not a photo), so that the transport can send it again: Go's transport repeats a request
+// by itself when a kept-alive connection turns out to be closed, as one to a pod that is shutting
+// down does, but only if it can rewind the body (GetBody). It then repeats any request whose
+// bytes never left, and also, for a GET or a write with an Idempotency-Key, one the service
+// closed the connection on without answering. That last may repeat a write the service did
+// finish; the client's own retry after the 502 it would otherwise get does the same, since a 5xx
+// releases the key (idempotent).
+const replayLimit = 64 << 10
+
+// makeReplayable reads a small body into memory and lets the transport rewind it. It answers the
+// request itself, and returns false, when the body cannot be read.
+func makeReplayable(c *gin.Context) bool {
+	r := c.Request
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength <= 0 || r.ContentLength > replayLimit {
+		return true
+	}
+	body := make([]byte, r.ContentLength)
+	if _, err := io.ReadFull(r.Body, body); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			httpserver.Abort(c, http.StatusRequestEntityTooLarge, "too_large", "The request is too large.")
+		} else {
+			httpserver.Abort(c, http.StatusBadRequest, "bad_request", "The request body ended before its announced length.")
+		}
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return true
 }
 
 // streamBuffers lend a stream its copy buffer, which it holds for as long as it is open: a
@@ -139,6 +185,9 @@ func forward(target, audience string, identity *auth.IdentitySigner, streaming b
 		proxy.BufferPool = streamBuffers
 	}
 	return func(c *gin.Context) {
+		if !makeReplayable(c) {
+			return
+		}
 		var upstreamErr error
 		ctx := context.WithValue(withClientIP(c.Request.Context(), c.ClientIP()), upstreamErrKey{}, &upstreamErr)
 		if u, ok := auth.UserFrom(c); ok {

@@ -28,7 +28,7 @@ const relayWriteTimeout = 15 * time.Second
 const upstreamIdleTimeout = 45 * time.Second
 
 // streamDial opens a stream's own connection to the notification service.
-var streamDial = dialRetrying(&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 30 * time.Second})
+var streamDial = dialRetrying(serviceDialer.DialContext)
 
 // relayStream forwards the live stream of Server-Sent Events. Thousands stay open for hours
 // and each is almost always idle, so what one holds is what a pod's memory is sized by. The
