@@ -317,8 +317,10 @@ func TestDrillRolloutRestartLosesNothing(t *testing.T) {
 	lostItems, doubledItems, lostEvents, doubledEvents := l.verify(t, owner, session.UID, since)
 	report(t, fmt.Sprintf("rollout restart of %d Deployments", len(deployments)), took, l, lostItems, doubledItems, lostEvents, doubledEvents)
 	if l.failed() > 0 {
-		// Whose answer each was (the gateway's JSON, or Traefik's plain "Bad Gateway"), and what
-		// the gateway said of its upstreams meanwhile.
+		// Said first: the diagnosis below runs kubectl, which ends the test if it fails.
+		t.Errorf("%d requests failed during the rollout: %v", l.failed(), l.failures)
+		// Each failure's answer (the gateway's JSON says which upstream error it was), and what
+		// the gateway pods still running said of their upstreams (the replaced pods' logs are gone).
 		t.Logf("the failed requests' answers:\n  %s", strings.Join(l.answers, "\n  "))
 		for _, line := range strings.Split(kubectl(t, "logs", "-l", "app.kubernetes.io/name=gateway", "--prefix",
 			"--since-time="+start.UTC().Format(time.RFC3339), "--tail=-1", "--max-log-requests=10"), "\n") {
@@ -326,7 +328,6 @@ func TestDrillRolloutRestartLosesNothing(t *testing.T) {
 				t.Logf("gateway: %.400s", line)
 			}
 		}
-		t.Errorf("%d requests failed during the rollout: %v", l.failed(), l.failures)
 	}
 }
 
