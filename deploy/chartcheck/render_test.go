@@ -851,6 +851,19 @@ func TestImagesComeFromValues(t *testing.T) {
 	if !strings.Contains(string(out), `image: "santa-wishlist/wishlist:2024.12.24"`) {
 		t.Error("image.tag is not used as the default tag")
 	}
+	// A tag of digits only (a short commit can be: 6187300) reaches the chart as a number from
+	// --set, which the schema refuses rather than render it as 6.1873e+06; the scripts and docs
+	// pass tags with --set-string, which keeps it a string (k8s-test failed CI on such a commit).
+	if _, err := Template(root, nil, "--set", "image.tag=6187300"); err == nil || !strings.Contains(err.Error(), "/image/tag") {
+		t.Errorf("a numeric image.tag is not refused by the schema: %v", err)
+	}
+	out, err = Template(root, nil, "--set-string", "image.tag=6187300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `image: "santa-wishlist/wishlist:6187300"`) {
+		t.Error("a digits-only image.tag from --set-string is not used as it is")
+	}
 }
 
 var secretish = regexp.MustCompile(`(?i)(password|secret|api[_-]?key|token|://[^/\s:@]+:[^@\s$]+@)`)
@@ -1413,5 +1426,40 @@ func TestAdminSDKIdentityIsChosenExactlyOnce(t *testing.T) {
 				t.Errorf("refused: %v", err)
 			}
 		})
+	}
+}
+
+// The repository's helm commands (scripts and docs) pass image tags with --set-string: --set
+// would hand the chart a digits-only tag as a number, which its schema refuses.
+func TestHelmCommandsSetTagsAsStrings(t *testing.T) {
+	root := repoRoot(t)
+	numericTag := regexp.MustCompile(`--set\s+\S*tag=`)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".sh", ".md", ".yaml", ".yml":
+		default:
+			if d.Name() != "Makefile" {
+				return nil
+			}
+		}
+		for i, line := range strings.Split(readFile(t, root, rel), "\n") {
+			if numericTag.MatchString(line) {
+				t.Errorf("%s:%d passes a tag with --set, not --set-string: %s", rel, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

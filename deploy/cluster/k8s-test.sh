@@ -79,7 +79,7 @@ sed "s|@TAG@|$TAG|g; s|@FAKES_IP@|$FAKES_IP|g" "$HERE/fakes.yaml" | kubectl -n "
 # vision's egress (the NetworkPolicies are enforced): the suite's "shop" on this machine's address.
 SHOP_EGRESS="{\"to\": [{\"ipBlock\": {\"cidr\": \"$NODE_IP/32\"}}], \"ports\": [{\"protocol\": \"TCP\", \"port\": 18089}]}"
 "$HELM" upgrade --install "$RELEASE" charts/santa-wishlist -n "$NS" \
-  -f deploy/values/dev.yaml -f "$HERE/values.yaml" --set image.tag="$TAG" \
+  -f deploy/values/dev.yaml -f "$HERE/values.yaml" --set-string image.tag="$TAG" \
   "${TLS_SET[@]}" \
   --set-json "services.vision.extraEgress.shop=$SHOP_EGRESS" 2>&1 | tee "$RESULTS/helm.log" | sed 's/^/  /'
 [ "${PIPESTATUS[0]}" = 0 ] || { fail "helm install"; exit 1; }
